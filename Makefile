@@ -1,0 +1,34 @@
+# lateseg: the two quick-start commands are `make demo` and `make test`.
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+INDEX  ?= $(or $(LATESEG_DEMO_INDEX),$(HOME)/.cache/lateseg/demo-index)
+QUESTION ?= How many days' notice must a party give to terminate the Master Services Agreement for convenience?
+
+.PHONY: install demo test lint clean
+
+install: $(STAMP)
+
+$(STAMP): pyproject.toml requirements/cpu.txt requirements/generator.txt
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --upgrade --quiet pip
+	$(BIN)/pip install --quiet -r requirements/cpu.txt
+	$(BIN)/pip install --quiet -e '.[dev]'
+	$(BIN)/pip install --quiet --no-deps -r requirements/generator.txt
+	touch $(STAMP)
+
+demo: install
+	HF_HUB_OFFLINE=1 $(BIN)/lateseg ingest data/contracts data/sample_repo --index "$(INDEX)"
+	HF_HUB_OFFLINE=1 $(BIN)/lateseg ask "$(QUESTION)" --index "$(INDEX)" -k 4
+
+test: install
+	$(BIN)/ruff check lateseg tests pipelines data bench
+	HF_HUB_OFFLINE=1 $(BIN)/pytest -q
+
+lint: install
+	$(BIN)/ruff check lateseg tests pipelines data bench
+	$(BIN)/ruff format --check lateseg tests pipelines data bench
+
+clean:
+	rm -rf $(VENV) .pytest_cache

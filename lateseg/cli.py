@@ -1,0 +1,168 @@
+"""The ``lateseg`` command: ingest folders, search them, ask questions with citations.
+
+Data goes to stdout (``--json`` for machines), logs and progress to stderr. Exit codes:
+0 success, 1 error (one-line reason on stderr), 2 bad usage, 3 ingest finished but some
+files failed (each listed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import sys
+import textwrap
+from collections.abc import Sequence
+
+from lateseg.errors import LatesegError
+
+EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_PARTIAL = 0, 1, 2, 3
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="lateseg",
+        description="Question answering over long documents (contracts, codebases) with "
+        "late + dynamic chunking and cited answers. Runs offline with packaged models.",
+        epilog="Example: lateseg ingest contracts/ --index idx && "
+        'lateseg ask "What is the notice period?" --index idx',
+    )
+    p.add_argument("-v", "--verbose", action="count", default=0, help="more logs on stderr")
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def common(sp: argparse.ArgumentParser) -> None:
+        sp.add_argument(
+            "--index",
+            required=True,
+            metavar="DIR",
+            help="index folder (created by ingest if missing)",
+        )
+        sp.add_argument(
+            "--device",
+            default=None,
+            help="torch device for the models (default: cuda if present, else cpu)",
+        )
+        sp.add_argument("--json", action="store_true", help="print machine-readable JSON")
+
+    ing = sub.add_parser(
+        "ingest",
+        help="add or update files and folders in an index",
+        description="Walk PATHs (files or folders), parse every supported "
+        "file (.pdf .txt .md source code), chunk and embed it, and store "
+        "it. Unchanged files are skipped; failures are reported, never fatal.",
+    )
+    ing.add_argument("paths", nargs="+", metavar="PATH")
+    common(ing)
+    ing.add_argument(
+        "--embedder",
+        default=None,
+        help="embedding model name or folder for a NEW index (default: packaged all-MiniLM-L6-v2)",
+    )
+    ing.add_argument(
+        "--chunker",
+        choices=["dynamic", "fixed"],
+        default=None,
+        help="chunker for a NEW index (default: dynamic)",
+    )
+    ing.add_argument("--password", default=None, help="password for encrypted PDFs")
+    ing.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+
+    se = sub.add_parser("search", help="print the chunks closest to a question")
+    se.add_argument("question")
+    common(se)
+    se.add_argument("-k", type=int, default=5, help="number of hits (default 5)")
+
+    ask = sub.add_parser("ask", help="answer a question with citations")
+    ask.add_argument("question")
+    common(ask)
+    ask.add_argument("-k", type=int, default=5, help="passages given to the answerer")
+    ask.add_argument(
+        "--extractive",
+        action="store_true",
+        help="quote the best sentences instead of running the generator",
+    )
+    ask.add_argument(
+        "--generator",
+        default=None,
+        help="causal LM name or folder (default: packaged SmolLM2-135M-Instruct)",
+    )
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    level = logging.WARNING - 10 * min(args.verbose, 2)
+    logging.basicConfig(level=level, stream=sys.stderr, format="lateseg: %(levelname)s %(message)s")
+    if args.verbose < 2:
+        os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
+    try:
+        return _run(args)
+    except LatesegError as e:
+        print(f"lateseg: error: {e}", file=sys.stderr)
+        return EXIT_ERROR
+    except FileNotFoundError as e:
+        print(f"lateseg: error: {e}", file=sys.stderr)
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        print("lateseg: interrupted", file=sys.stderr)
+        return 130
+
+
+def _run(args: argparse.Namespace) -> int:
+    from lateseg.pipeline import Pipeline
+    from lateseg.segment import DynamicChunker, FixedChunker
+
+    if args.command == "ingest":
+        chunker = (
+            {"dynamic": DynamicChunker, "fixed": FixedChunker}[args.chunker]()
+            if args.chunker
+            else None
+        )
+        with Pipeline.open(
+            args.index, embedder=args.embedder, chunker=chunker, device=args.device
+        ) as pipe:
+            report = pipe.ingest(
+                args.paths, progress=False if args.no_progress else None, password=args.password
+            )
+        if args.json:
+            print(json.dumps(report.to_dict(), indent=2))
+        else:
+            print(report.summary())
+            for path, reason in report.failed:
+                print(f"failed: {path}: {reason}")
+        return EXIT_PARTIAL if report.failed else EXIT_OK
+
+    with Pipeline.open(
+        args.index, device=args.device, generator=getattr(args, "generator", None)
+    ) as pipe:
+        if not pipe.sources():
+            raise LatesegError(f"the index {args.index} is empty; run `lateseg ingest` first")
+        if args.command == "search":
+            hits = pipe.search(args.question, k=args.k)
+            if args.json:
+                print(json.dumps([h.to_dict() for h in hits], indent=2))
+            else:
+                for n, h in enumerate(hits, start=1):
+                    print(f"{n}. [{h.score:.3f}] {h.cite()}")
+                    print(textwrap.indent(textwrap.shorten(h.text, 300), "   "))
+            return EXIT_OK
+        answer = pipe.ask(args.question, k=args.k, extractive=args.extractive)
+        if args.json:
+            print(json.dumps(answer.to_dict(), indent=2))
+        else:
+            print(answer.text)
+            print()
+            label = {
+                "model": "Sources",
+                "attribution": "Sources (attributed)",
+                "extractive": "Sources",
+            }[answer.cited_by]
+            print(f"{label}:")
+            for n, h in enumerate(answer.citations, start=1):
+                print(f"  [{n}] {h.cite()}")
+        return EXIT_OK
+
+
+if __name__ == "__main__":
+    sys.exit(main())

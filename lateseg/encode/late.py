@@ -1,0 +1,305 @@
+"""Late encoder: read the whole document, then pool token embeddings per span.
+
+The document is tokenized once with character offsets. Past the model's window it is
+read in overlapping windows whose starts are placed at content boundaries (paragraph or
+sentence starts) rather than a fixed stride, and each token keeps its embedding from the
+window where it has the most context on both sides (DESIGN.md §5).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from lateseg.encode.models import (
+    DEFAULT_EMBEDDER,
+    pick_device,
+    quiet_transformers,
+    resolve_embedder,
+)
+from lateseg.errors import ConfigError, ModelError, OffsetError
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class EncoderConfig:
+    """Settings of the late encoder.
+
+    ``window`` is the number of document tokens per window (None: the model's limit
+    minus special and prefix tokens); ``overlap`` the tokens shared by adjacent windows.
+    ``query_prefix``/``document_prefix`` are model-specific prompts (``"search_query: "``).
+    ``trust_remote_code`` must be opted into for models that ship code (jina-v2).
+    """
+
+    model: str = DEFAULT_EMBEDDER
+    window: int | None = None
+    overlap: int = 128
+    batch_size: int = 8
+    device: str | None = None
+    query_prefix: str = ""
+    document_prefix: str = ""
+    trust_remote_code: bool = False
+
+    def __post_init__(self) -> None:
+        if self.window is not None and self.window < 16:
+            raise ConfigError(f"window={self.window} is too small; use at least 16 tokens")
+        if self.overlap < 0 or (self.window is not None and self.overlap * 2 >= self.window):
+            raise ConfigError(
+                f"overlap={self.overlap} must be >= 0 and under half of window={self.window}"
+            )
+        if self.batch_size < 1:
+            raise ConfigError(f"batch_size={self.batch_size} must be at least 1")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "model": self.model,
+            "window": self.window,
+            "overlap": self.overlap,
+            "query_prefix": self.query_prefix,
+            "document_prefix": self.document_prefix,
+        }
+
+
+@dataclass(frozen=True)
+class TokenEmbeddings:
+    """Contextual token embeddings of one text.
+
+    ``offsets``: ``[n, 2]`` int64 character ranges of the tokens in the text;
+    ``vectors``: ``[n, d]`` float32, not normalised.
+    """
+
+    offsets: np.ndarray
+    vectors: np.ndarray
+
+    def __len__(self) -> int:
+        return int(self.offsets.shape[0])
+
+    def token_range(self, start: int, end: int) -> tuple[int, int]:
+        """Indices ``[i, j)`` of the tokens inside the character span ``[start, end)``.
+
+        Raises :class:`OffsetError` when a token straddles either edge of the span: the
+        span does not fall on token boundaries and pooling it would be wrong.
+        """
+        starts, ends = self.offsets[:, 0], self.offsets[:, 1]
+        i = int(np.searchsorted(ends, start, side="right"))
+        j = int(np.searchsorted(starts, end, side="left"))
+        if i < len(self) and starts[i] < start < ends[i]:
+            raise OffsetError(f"span start {start} cuts token {i} {tuple(self.offsets[i])}")
+        if j > 0 and starts[j - 1] < end < ends[j - 1]:
+            raise OffsetError(f"span end {end} cuts token {j - 1} {tuple(self.offsets[j - 1])}")
+        return i, j
+
+    def pool(self, spans: Sequence[tuple[int, int]]) -> np.ndarray:
+        """Mean-pooled, L2-normalised vectors ``[len(spans), d]`` of character spans."""
+        out = np.zeros((len(spans), self.vectors.shape[1]), dtype=np.float32)
+        for row, (start, end) in enumerate(spans):
+            i, j = self.token_range(start, end)
+            if j <= i:
+                raise OffsetError(f"span [{start}, {end}) contains no token to pool")
+            out[row] = self.vectors[i:j].mean(axis=0)
+        return _normalise(out)
+
+
+def _normalise(x: np.ndarray) -> np.ndarray:
+    norms = np.linalg.norm(x, axis=1, keepdims=True)
+    return (x / np.maximum(norms, 1e-12)).astype(np.float32)
+
+
+def plan_windows(
+    n: int, window: int, overlap: int, boundary: np.ndarray | None = None
+) -> list[tuple[int, int]]:
+    """Token windows ``[start, end)`` covering ``n`` tokens.
+
+    Each next window starts inside the last ``overlap`` tokens of the previous one, at
+    the earliest content boundary (``boundary[i]`` true where token ``i`` starts a
+    paragraph or sentence) among those leaving at least ``overlap // 4`` tokens shared,
+    so window edges follow the text rather than absolute position.
+    """
+    if n <= window:
+        return [(0, n)]
+    windows = [(0, window)]
+    while windows[-1][1] < n:
+        prev_start, prev_end = windows[-1]
+        lo = max(prev_end - overlap, prev_start + 1)
+        hi = max(prev_end - overlap // 4, lo)
+        start = lo
+        if boundary is not None:
+            hits = np.flatnonzero(boundary[lo : hi + 1])
+            if hits.size:
+                start = lo + int(hits[0])
+        windows.append((start, min(start + window, n)))
+    return windows
+
+
+def assign_tokens(n: int, windows: Sequence[tuple[int, int]]) -> np.ndarray:
+    """For each token, the index of the window where its context is largest: the
+    window maximising the distance to the nearer window edge (document edges do not
+    count as edges: nothing lies beyond them)."""
+    best = np.full(n, -1, dtype=np.int64)
+    best_ctx = np.full(n, -1, dtype=np.int64)
+    for w, (s, e) in enumerate(windows):
+        idx = np.arange(s, e)
+        left = idx - s if s > 0 else np.full(e - s, n)
+        right = e - 1 - idx if e < n else np.full(e - s, n)
+        ctx = np.minimum(left, right)
+        better = ctx > best_ctx[s:e]
+        best[s:e][better] = w
+        best_ctx[s:e][better] = ctx[better]
+    return best
+
+
+class LateEncoder:
+    """Encodes whole documents into contextual token embeddings, lazily loading the model."""
+
+    def __init__(self, config: EncoderConfig | None = None) -> None:
+        self.config = config or EncoderConfig()
+        self._model: Any = None
+        self._tokenizer: Any = None
+        self._device = "cpu"
+
+    # -- loading -----------------------------------------------------------------
+    def _load(self) -> None:
+        if self._model is not None:
+            return
+        import torch
+
+        quiet_transformers()
+        from transformers import AutoModel, AutoTokenizer
+
+        where = resolve_embedder(self.config.model)
+        self._device = pick_device(self.config.device)
+        dtype = torch.bfloat16 if self._device.startswith("cuda") else torch.float32
+        try:
+            tok = AutoTokenizer.from_pretrained(
+                where, trust_remote_code=self.config.trust_remote_code
+            )
+            model = AutoModel.from_pretrained(
+                where, trust_remote_code=self.config.trust_remote_code, dtype=dtype
+            )
+        except Exception as e:
+            raise ModelError(
+                f"cannot load embedder {self.config.model!r} from {where!r}: {e}. Use the "
+                "default, a local folder, or a hub name on a machine that can download it "
+                "(set trust_remote_code=True only for models you trust)."
+            ) from e
+        if not tok.is_fast:
+            raise ModelError(f"embedder {self.config.model!r} has no fast tokenizer (offsets)")
+        tok.model_max_length = 10**9  # whole documents are tokenized; windows cut them
+        self._tokenizer = tok
+        self._model = model.to(self._device).eval()
+
+    @property
+    def tokenizer(self) -> Any:
+        self._load()
+        return self._tokenizer
+
+    @property
+    def dim(self) -> int:
+        self._load()
+        return int(self._model.config.hidden_size)
+
+    @property
+    def window(self) -> int:
+        """Document tokens per window: the configured size or the model's limit."""
+        self._load()
+        limit = int(getattr(self._model.config, "max_position_embeddings", 512))
+        room = limit - 2 - len(self._prefix_ids(self.config.document_prefix))
+        return min(self.config.window or room, room)
+
+    def _prefix_ids(self, prefix: str) -> list[int]:
+        return self._tokenizer(prefix, add_special_tokens=False)["input_ids"] if prefix else []
+
+    # -- encoding ----------------------------------------------------------------
+    def tokenize(self, text: str) -> np.ndarray:
+        """Token character offsets ``[n, 2]`` of ``text`` (no special tokens)."""
+        return self._tokenize(text)[1]
+
+    def _tokenize(self, text: str) -> tuple[list[int], np.ndarray]:
+        enc = self.tokenizer(text, add_special_tokens=False, return_offsets_mapping=True)
+        offsets = np.asarray(enc["offset_mapping"], dtype=np.int64).reshape(-1, 2)
+        return list(enc["input_ids"]), offsets
+
+    def encode_document(self, text: str) -> TokenEmbeddings:
+        """Contextual embeddings of every token of ``text`` (whole document, windowed)."""
+        ids, offsets = self._tokenize(text)
+        n = len(ids)
+        if n == 0:
+            return TokenEmbeddings(offsets, np.zeros((0, self.dim), dtype=np.float32))
+        window = self.window
+        overlap = min(self.config.overlap, window // 2 - 1)
+        windows = plan_windows(n, window, overlap, _boundaries(text, offsets))
+        owner = assign_tokens(n, windows)
+        vectors = np.zeros((n, self.dim), dtype=np.float32)
+        prefix = self._prefix_ids(self.config.document_prefix)
+        for batch_start in range(0, len(windows), self.config.batch_size):
+            batch = windows[batch_start : batch_start + self.config.batch_size]
+            outs = self._forward([prefix + ids[s:e] for s, e in batch])
+            for k, (s, e) in enumerate(batch):
+                w = batch_start + k
+                mine = np.flatnonzero(owner[s:e] == w)
+                vectors[s + mine] = outs[k][len(prefix) + mine]
+        return TokenEmbeddings(offsets, vectors)
+
+    def _forward(self, seqs: list[list[int]]) -> list[np.ndarray]:
+        """Token embeddings ``[len(seq), d]`` per sequence, special tokens stripped."""
+        import torch
+
+        tok = self._tokenizer
+        cls_id, sep_id = tok.cls_token_id, tok.sep_token_id
+        pad_id = tok.pad_token_id if tok.pad_token_id is not None else 0
+        wrapped = [
+            ([cls_id] if cls_id is not None else []) + s + ([sep_id] if sep_id is not None else [])
+            for s in seqs
+        ]
+        lead = 1 if cls_id is not None else 0
+        width = max(len(w) for w in wrapped)
+        input_ids = torch.full((len(wrapped), width), pad_id, dtype=torch.long)
+        mask = torch.zeros((len(wrapped), width), dtype=torch.long)
+        for i, w in enumerate(wrapped):
+            input_ids[i, : len(w)] = torch.tensor(w)
+            mask[i, : len(w)] = 1
+        with torch.inference_mode():
+            out = self._model(
+                input_ids=input_ids.to(self._device), attention_mask=mask.to(self._device)
+            ).last_hidden_state
+        out = out.float().cpu().numpy()
+        return [out[i, lead : lead + len(s)] for i, s in enumerate(seqs)]
+
+    def embed_queries(self, queries: Sequence[str]) -> np.ndarray:
+        """Normalised query vectors ``[len(queries), d]`` (query prefix applied)."""
+        return self._embed_short([self.config.query_prefix + q for q in queries])
+
+    def embed_texts(self, texts: Sequence[str]) -> np.ndarray:
+        """Naive (per-text, no document context) vectors ``[len(texts), d]``: the baseline
+        that late chunking is measured against."""
+        return self._embed_short([self.config.document_prefix + t for t in texts])
+
+    def _embed_short(self, texts: Sequence[str]) -> np.ndarray:
+        self._load()
+        limit = self.window + len(self._prefix_ids(self.config.document_prefix))
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        for b in range(0, len(texts), self.config.batch_size):
+            chunk = list(texts[b : b + self.config.batch_size])
+            seqs = [
+                self._tokenizer(t, add_special_tokens=False)["input_ids"][:limit] for t in chunk
+            ]
+            for k, emb in enumerate(self._forward(seqs)):
+                if len(emb):
+                    out[b + k] = emb.mean(axis=0)
+        return _normalise(out)
+
+
+def _boundaries(text: str, offsets: np.ndarray) -> np.ndarray:
+    """``[n]`` bool: token starts a paragraph (blank line before it) or a sentence."""
+    n = offsets.shape[0]
+    flags = np.zeros(n, dtype=bool)
+    for i in range(1, n):
+        gap = text[offsets[i - 1, 1] : offsets[i, 0]]
+        if "\n\n" in gap or (gap and text[offsets[i - 1, 1] - 1] in ".!?:;"):
+            flags[i] = True
+    return flags

@@ -1,0 +1,253 @@
+"""Pipeline: the one object users start from.
+
+pipe = Pipeline.open("my_index")
+report = pipe.ingest(["contracts/", "repo/"])
+hits = pipe.search("What is the notice period?", k=5)
+answer = pipe.ask("What is the notice period?", k=5)
+doc = pipe.document(hits[0].source)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from lateseg.encode.late import EncoderConfig, LateEncoder
+from lateseg.encode.models import DEFAULT_GENERATOR
+from lateseg.errors import ConfigError, IndexStoreError, LatesegError
+from lateseg.index import Index, read_manifest, write_manifest
+from lateseg.segment import Chunker, DynamicChunker, DynamicConfig, FixedChunker
+from lateseg.types import Answer, Document, Hit, IngestReport, check_chunks
+
+log = logging.getLogger(__name__)
+
+
+def chunker_from_dict(d: dict[str, Any]) -> Chunker:
+    """Rebuild a chunker from its ``to_dict()`` (as stored in an index manifest)."""
+    d = dict(d)
+    kind = d.pop("type", None)
+    if kind == "dynamic":
+        return DynamicChunker(DynamicConfig(**d))
+    if kind == "fixed":
+        return FixedChunker(**d)
+    raise ConfigError(f"unknown chunker type {kind!r}; expected 'dynamic' or 'fixed'")
+
+
+def file_hash(path: Path) -> str:
+    h = hashlib.sha256()
+    with path.open("rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+class Pipeline:
+    """Ingest → late encoding → dynamic chunks → FAISS + SQLite → search → cited answers."""
+
+    def __init__(
+        self,
+        folder: Path,
+        encoder: LateEncoder,
+        chunker: Chunker,
+        index: Index,
+        generator: str = DEFAULT_GENERATOR,
+    ) -> None:
+        self.folder = folder
+        self.encoder = encoder
+        self.chunker = chunker
+        self.index = index
+        self.generator_name = generator
+        self._generator: Any = None
+
+    @classmethod
+    def open(
+        cls,
+        folder: str | os.PathLike[str],
+        *,
+        embedder: str | EncoderConfig | None = None,
+        chunker: Chunker | None = None,
+        generator: str | None = None,
+        device: str | None = None,
+    ) -> Pipeline:
+        """Create or open the index folder ``folder``.
+
+        A new index records the embedder and chunker in its manifest; an existing one is
+        reopened with them. Giving a different embedder than the index was built with
+        raises :class:`IndexStoreError` (vectors of two models cannot be mixed).
+        """
+        path = Path(folder).expanduser().resolve()
+        if path.exists() and not path.is_dir():
+            raise IndexStoreError(f"{path} exists and is not a folder")
+        manifest = read_manifest(path) if path.is_dir() else None
+        if manifest is None and path.is_dir() and any(path.iterdir()):
+            raise IndexStoreError(
+                f"{path} is a non-empty folder without a lateseg manifest; "
+                "choose an empty or new folder for the index"
+            )
+        if isinstance(embedder, str):
+            enc_cfg = EncoderConfig(model=embedder, device=device)
+        elif embedder is not None:
+            enc_cfg = embedder
+        elif manifest is not None:
+            enc_cfg = EncoderConfig(**manifest["embedder"], device=device)
+        else:
+            enc_cfg = EncoderConfig(device=device)
+        if manifest is not None and manifest["embedder"]["model"] != enc_cfg.model:
+            raise IndexStoreError(
+                f"{path} was built with embedder {manifest['embedder']['model']!r}, not "
+                f"{enc_cfg.model!r}; open it without an embedder or re-index into a new folder"
+            )
+        if chunker is None:
+            chunker = chunker_from_dict(manifest["chunker"]) if manifest else DynamicChunker()
+        elif manifest is not None and chunker.to_dict() != manifest["chunker"]:
+            raise IndexStoreError(
+                f"{path} was built with chunker {manifest['chunker']}; re-index into a new "
+                "folder to use another"
+            )
+        encoder = LateEncoder(enc_cfg)
+        path.mkdir(parents=True, exist_ok=True)
+        if manifest is None:
+            dim = encoder.dim
+            write_manifest(
+                path, {"embedder": enc_cfg.to_dict(), "dim": dim, "chunker": chunker.to_dict()}
+            )
+        else:
+            dim = int(manifest["dim"])
+        return cls(path, encoder, chunker, Index(path, dim), generator or DEFAULT_GENERATOR)
+
+    # -- ingest ------------------------------------------------------------------
+    def ingest(
+        self,
+        paths: Iterable[str | os.PathLike[str]] | str,
+        *,
+        progress: bool | None = None,
+        password: str | None = None,
+    ) -> IngestReport:
+        """Add or update every supported file under ``paths``.
+
+        Unchanged files (same content hash) are skipped; a file that fails is reported in
+        ``failed`` with its reason and the others go on. ``progress`` shows a bar (None:
+        only on a terminal).
+        """
+        from tqdm.auto import tqdm
+
+        from lateseg.ingest import iter_files, load_document
+
+        if isinstance(paths, (str, os.PathLike)):
+            paths = [paths]
+        files = iter_files(paths)
+        report = IngestReport()
+        self.index.lock()
+        dirty = 0
+        try:
+            bar = tqdm(
+                files,
+                desc="ingest",
+                unit="file",
+                disable=None if progress is None else not progress,
+            )
+            for path in bar:
+                source = str(path)
+                try:
+                    digest = file_hash(path)
+                    old = self.index.store.file_hash(source)
+                    if old == digest:
+                        report.unchanged.append(source)
+                        continue
+                    doc = load_document(path, password=password)
+                    n = self._add(doc, digest)
+                except (LatesegError, OSError) as e:
+                    log.warning("skipped %s: %s", source, e)
+                    report.failed.append((source, str(e)))
+                    continue
+                (report.added if old is None else report.updated).append(source)
+                report.chunks += n
+                dirty += 1
+                if dirty % 50 == 0:
+                    self.index.vectors.save()
+        finally:
+            if dirty:
+                self.index.vectors.save()
+            self.index.unlock()
+        log.info("ingest: %s", report.summary())
+        return report
+
+    def _add(self, doc: Document, digest: str) -> int:
+        tokens = self.encoder.encode_document(doc.text)
+        chunks = self.chunker.chunk(doc, tokens)
+        check_chunks(doc, chunks)
+        vectors = tokens.pool([(c.start, c.end) for c in chunks])
+        first = self.index.store.next_chunk_id()
+        removed = self.index.store.replace_document(doc, digest, chunks, first)
+        self.index.vectors.remove(removed)
+        self.index.vectors.add(range(first, first + len(chunks)), vectors)
+        return len(chunks)
+
+    # -- query -------------------------------------------------------------------
+    def search(self, query: str, k: int = 5) -> list[Hit]:
+        """The ``k`` chunks closest to ``query`` (dense, exact inner product)."""
+        if k < 1:
+            raise ConfigError(f"k={k} must be at least 1")
+        if not query.strip():
+            raise ConfigError("the query is empty")
+        if len(self.index.vectors) == 0:
+            return []
+        q = self.encoder.embed_queries([query])
+        scores, ids = self.index.vectors.search(q, k)
+        found = [(int(i), float(s)) for i, s in zip(ids[0], scores[0], strict=False) if i >= 0]
+        rows = self.index.store.chunk_rows([i for i, _ in found])
+        return [
+            Hit(
+                r["source"],
+                r["start"],
+                r["end"],
+                r["text"],
+                score,
+                r["page"],
+                r["section"],
+                r["doc_id"],
+                cid,
+            )
+            for cid, score in found
+            if (r := rows.get(cid)) is not None
+        ]
+
+    def ask(self, question: str, k: int = 5, *, extractive: bool = False) -> Answer:
+        """Answer ``question`` from the ``k`` best chunks, citing them.
+
+        ``extractive=True`` quotes the best sentences instead of running the generator.
+        """
+        hits = self.search(question, k)
+        if extractive:
+            from lateseg.generate.extractive import extractive_answer
+
+            return extractive_answer(question, hits, self.encoder)
+        if self._generator is None:
+            from lateseg.generate.local import LocalGenerator
+
+            self._generator = LocalGenerator(self.generator_name, device=self.encoder.config.device)
+        return self._generator.answer(question, hits, self.encoder)
+
+    def document(self, source: str | os.PathLike[str]) -> Document:
+        """The stored Document of ``source`` (a path; made absolute)."""
+        key = str(Path(source).expanduser().resolve())
+        doc = self.index.store.document(key)
+        if doc is None:
+            raise IndexStoreError(f"{key} is not in the index at {self.folder}")
+        return doc
+
+    def sources(self) -> list[str]:
+        return self.index.store.sources()
+
+    def close(self) -> None:
+        self.index.close()
+
+    def __enter__(self) -> Pipeline:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()

@@ -1,0 +1,65 @@
+"""Shared by all chunkers: token boundaries -> Chunks with section and page."""
+
+from __future__ import annotations
+
+import bisect
+import itertools
+from collections.abc import Sequence
+
+import numpy as np
+
+from lateseg.types import Chunk, Document
+
+SECTION_KINDS = ("clause", "heading", "class", "function", "method")
+
+
+class Locator:
+    """Finds the page and innermost section (clause path / qualified name) at an offset."""
+
+    def __init__(self, doc: Document) -> None:
+        pages = doc.spans("page")
+        self._page_starts = [p.start for p in pages]
+        self._page_labels = [int(p.label) if p.label.isdigit() else None for p in pages]
+        self._sections = doc.spans(*SECTION_KINDS)
+
+    def page(self, offset: int) -> int | None:
+        i = bisect.bisect_right(self._page_starts, offset) - 1
+        return self._page_labels[i] if i >= 0 else None
+
+    def section(self, offset: int) -> str | None:
+        best = None
+        for s in self._sections:  # sorted by start; the last enclosing one is innermost
+            if s.start > offset:
+                break
+            if offset < s.end and (best is None or s.end - s.start <= best.end - best.start):
+                best = s
+        return best.label if best else None
+
+
+def chunks_from_boundaries(
+    doc: Document, offsets: np.ndarray, bounds: Sequence[int]
+) -> list[Chunk]:
+    """Chunks between consecutive token boundaries ``bounds`` (``0 = b0 < … < bk = n``).
+
+    A chunk runs from its first token to just before the next chunk's first token,
+    trailing whitespace trimmed, so chunks are disjoint and cover all non-blank text
+    (characters no token covers included).
+    """
+    text = doc.text
+    n = offsets.shape[0]
+    if n == 0:
+        return []
+    if bounds[0] != 0 or bounds[-1] != n or any(a >= b for a, b in itertools.pairwise(bounds)):
+        raise ValueError(f"bounds must rise strictly from 0 to {n}")
+    loc = Locator(doc)
+    chunks = []
+    first = len(text) - len(text.lstrip())
+    last = len(text.rstrip())
+    for m in range(len(bounds) - 1):
+        start = first if m == 0 else int(offsets[bounds[m], 0])
+        end = last if m == len(bounds) - 2 else int(offsets[bounds[m + 1], 0])
+        end = start + len(text[start:end].rstrip())
+        chunks.append(
+            Chunk(doc.id, start, end, text[start:end], loc.section(start), loc.page(start))
+        )
+    return chunks

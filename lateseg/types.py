@@ -1,0 +1,234 @@
+"""Core types shared by every stage (frozen dataclasses, DESIGN.md §4).
+
+Invariants, checked on construction:
+
+* spans and chunks have ``0 <= start <= end``;
+* ``Chunk.text == Document.text[chunk.start:chunk.end]`` (checked by
+  :func:`check_chunks` where both are at hand);
+* a document's chunks are ordered, do not overlap, and cover its non-blank text;
+* IDs are deterministic content hashes, never random.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from lateseg.errors import InvariantError
+
+
+def stable_id(*parts: str, length: int = 16) -> str:
+    """Hex SHA-256 prefix of ``parts`` joined by NUL: a deterministic ID."""
+    h = hashlib.sha256()
+    for p in parts:
+        h.update(p.encode("utf-8", "surrogatepass"))
+        h.update(b"\0")
+    return h.hexdigest()[:length]
+
+
+def _check_range(kind: str, start: int, end: int, limit: int | None = None) -> None:
+    if start < 0 or end < start or (limit is not None and end > limit):
+        bound = f" within 0..{limit}" if limit is not None else ""
+        raise InvariantError(f"{kind} span [{start}, {end}) is not a valid range{bound}")
+
+
+@dataclass(frozen=True)
+class Span:
+    """A labelled character range of a document's text.
+
+    ``kind`` is one of ``page``, ``heading``, ``clause``, ``definition``, ``module``,
+    ``class``, ``function``, ``method``, ``paragraph``; ``label`` is human-readable (a
+    page number, a clause path such as ``"12 Termination > 12.3 Convenience"``, a
+    qualified name).
+    """
+
+    start: int
+    end: int
+    kind: str
+    label: str = ""
+
+    def __post_init__(self) -> None:
+        _check_range(f"{self.kind!r}", self.start, self.end)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"start": self.start, "end": self.end, "kind": self.kind, "label": self.label}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Span:
+        return cls(int(d["start"]), int(d["end"]), str(d["kind"]), str(d.get("label", "")))
+
+
+@dataclass(frozen=True)
+class Document:
+    """One ingested file: its text and the structure found in it.
+
+    For plain text and source files ``text`` is the decoded file, verbatim, so offsets
+    are file offsets; for PDFs it is the extracted text with ``page`` spans.
+    """
+
+    source: str
+    text: str
+    kind: str
+    structure: tuple[Span, ...] = ()
+    meta: dict[str, Any] = field(default_factory=dict, compare=False)
+    id: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.id:
+            object.__setattr__(self, "id", stable_id(self.source, self.text))
+        object.__setattr__(self, "structure", tuple(sorted(self.structure, key=_span_key)))
+        for s in self.structure:
+            _check_range(f"structure {s.kind!r} {s.label!r}", s.start, s.end, len(self.text))
+
+    def spans(self, *kinds: str) -> list[Span]:
+        """Structure spans of the given kinds, in document order."""
+        return [s for s in self.structure if s.kind in kinds]
+
+
+def _span_key(s: Span) -> tuple[int, int, str]:
+    # Outer spans first at equal starts, so enclosing clauses precede their children.
+    return (s.start, -s.end, s.kind)
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """A contiguous piece of a document, the unit that is embedded and retrieved."""
+
+    doc_id: str
+    start: int
+    end: int
+    text: str
+    section: str | None = None
+    page: int | None = None
+
+    def __post_init__(self) -> None:
+        _check_range("chunk", self.start, self.end)
+        if len(self.text) != self.end - self.start:
+            raise InvariantError(
+                f"chunk text has {len(self.text)} characters but its span "
+                f"[{self.start}, {self.end}) has {self.end - self.start}"
+            )
+
+
+def check_chunks(doc: Document, chunks: Sequence[Chunk]) -> None:
+    """Raise :class:`InvariantError` unless ``chunks`` tile ``doc`` as DESIGN.md §4 says.
+
+    Each chunk's text is the document's text at its span; chunks are ordered and disjoint;
+    every non-whitespace character of the document lies inside some chunk.
+    """
+    pos = 0
+    for c in chunks:
+        if c.doc_id != doc.id:
+            raise InvariantError(f"chunk of document {c.doc_id} checked against {doc.id}")
+        if doc.text[c.start : c.end] != c.text:
+            raise InvariantError(f"chunk [{c.start}, {c.end}) text differs from the document")
+        if c.start < pos:
+            raise InvariantError(f"chunk [{c.start}, {c.end}) overlaps or precedes offset {pos}")
+        if doc.text[pos : c.start].strip():
+            raise InvariantError(f"non-blank text [{pos}, {c.start}) is in no chunk")
+        pos = c.end
+    if doc.text[pos:].strip():
+        raise InvariantError(f"non-blank text after offset {pos} is in no chunk")
+
+
+@dataclass(frozen=True)
+class Hit:
+    """A retrieved chunk with its provenance.
+
+    ``source`` is the absolute path of the file; ``start``/``end`` index the text of
+    ``Pipeline.document(source)``.
+    """
+
+    source: str
+    start: int
+    end: int
+    text: str
+    score: float
+    page: int | None = None
+    section: str | None = None
+    doc_id: str = ""
+    chunk_id: int = -1
+
+    def __post_init__(self) -> None:
+        _check_range("hit", self.start, self.end)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "source": self.source,
+            "start": self.start,
+            "end": self.end,
+            "text": self.text,
+            "score": self.score,
+            "page": self.page,
+            "section": self.section,
+        }
+
+    def cite(self) -> str:
+        """A short human-readable citation: ``file, p. 3, § 12.3, chars 100-250``."""
+        parts = [self.source]
+        if self.page is not None:
+            parts.append(f"p. {self.page}")
+        if self.section:
+            parts.append(f"§ {self.section}")
+        parts.append(f"chars {self.start}-{self.end}")
+        return ", ".join(parts)
+
+
+@dataclass(frozen=True)
+class Answer:
+    """An answer with the hits it cites.
+
+    ``citations`` are the passages the answer rests on; ``context`` all passages the
+    answerer was shown. ``cited_by`` says how citations were found: ``"model"`` (the
+    generator wrote ``[n]`` markers), ``"attribution"`` (the generator cited nothing and
+    the passages most similar to its answer were attributed), or ``"extractive"``.
+    """
+
+    text: str
+    citations: tuple[Hit, ...]
+    context: tuple[Hit, ...] = ()
+    mode: str = "generative"
+    cited_by: str = "model"
+    kv_stats: dict[str, Any] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "text": self.text,
+            "mode": self.mode,
+            "cited_by": self.cited_by,
+            "citations": [h.to_dict() for h in self.citations],
+            "context": [h.to_dict() for h in self.context],
+            "kv_stats": self.kv_stats,
+        }
+
+
+@dataclass
+class IngestReport:
+    """What an ingest did, per file path (absolute)."""
+
+    added: list[str] = field(default_factory=list)
+    updated: list[str] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+    failed: list[tuple[str, str]] = field(default_factory=list)
+    chunks: int = 0
+
+    @property
+    def ok(self) -> bool:
+        return not self.failed
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "added": self.added,
+            "updated": self.updated,
+            "unchanged": self.unchanged,
+            "failed": [{"path": p, "reason": r} for p, r in self.failed],
+            "chunks": self.chunks,
+        }
+
+    def summary(self) -> str:
+        return (
+            f"{len(self.added)} added, {len(self.updated)} updated, "
+            f"{len(self.unchanged)} unchanged, {len(self.failed)} failed, {self.chunks} chunks"
+        )
