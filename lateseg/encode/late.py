@@ -8,9 +8,11 @@ window where it has the most context on both sides (DESIGN.md §5).
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -111,14 +113,21 @@ def _normalise(x: np.ndarray) -> np.ndarray:
 
 
 def plan_windows(
-    n: int, window: int, overlap: int, boundary: np.ndarray | None = None
+    n: int,
+    window: int,
+    overlap: int,
+    tier: np.ndarray | None = None,
+    keys: np.ndarray | None = None,
 ) -> list[tuple[int, int]]:
     """Token windows ``[start, end)`` covering ``n`` tokens.
 
-    Each next window starts inside the last ``overlap`` tokens of the previous one, at
-    the earliest content boundary (``boundary[i]`` true where token ``i`` starts a
-    paragraph or sentence) among those leaving at least ``overlap // 4`` tokens shared,
-    so window edges follow the text rather than absolute position.
+    Each next window starts inside the last ``overlap`` tokens of the previous one,
+    leaving at least ``overlap // 4`` shared. Inside that range it starts at the
+    strongest content boundary (``tier[i]``: 2 paragraph start, 1 sentence start, 0
+    none), and among equals at the one with the smallest content key (``keys[i]``, a hash
+    of the tokens around ``i``). The choice depends on the text, not on the absolute
+    position, so two copies of a text shifted against each other soon pick the same
+    window starts and from then on get identical token embeddings (winnowing).
     """
     if n <= window:
         return [(0, n)]
@@ -128,10 +137,11 @@ def plan_windows(
         lo = max(prev_end - overlap, prev_start + 1)
         hi = max(prev_end - overlap // 4, lo)
         start = lo
-        if boundary is not None:
-            hits = np.flatnonzero(boundary[lo : hi + 1])
-            if hits.size:
-                start = lo + int(hits[0])
+        if tier is not None:
+            t = tier[lo : hi + 1].astype(np.int64)
+            k = keys[lo : hi + 1] if keys is not None else np.zeros(t.shape, dtype=np.uint64)
+            best = np.flatnonzero(t == t.max())
+            start = lo + int(best[np.argmin(k[best])])
         windows.append((start, min(start + window, n)))
     return windows
 
@@ -161,6 +171,7 @@ class LateEncoder:
         self._model: Any = None
         self._tokenizer: Any = None
         self._device = "cpu"
+        self._trained_length: int | None = None
 
     # -- loading -----------------------------------------------------------------
     def _load(self) -> None:
@@ -189,6 +200,7 @@ class LateEncoder:
             ) from e
         if not tok.is_fast:
             raise ModelError(f"embedder {self.config.model!r} has no fast tokenizer (offsets)")
+        self._trained_length = _trained_length(where)
         tok.model_max_length = 10**9  # whole documents are tokenized; windows cut them
         self._tokenizer = tok
         self._model = model.to(self._device).eval()
@@ -205,11 +217,15 @@ class LateEncoder:
 
     @property
     def window(self) -> int:
-        """Document tokens per window: the configured size or the model's limit."""
+        """Document tokens per window: the configured size, else the length the model
+        was trained on (sentence-transformers' ``max_seq_length``, 256 for MiniLM: its
+        vectors degrade past it although 512 positions exist), never past its positions."""
         self._load()
-        limit = int(getattr(self._model.config, "max_position_embeddings", 512))
-        room = limit - 2 - len(self._prefix_ids(self.config.document_prefix))
-        return min(self.config.window or room, room)
+        specials = 2 + len(self._prefix_ids(self.config.document_prefix))
+        positions = int(getattr(self._model.config, "max_position_embeddings", 512))
+        trained = self._trained_length or positions
+        wanted = self.config.window or trained - specials
+        return min(wanted, positions - specials)
 
     def _prefix_ids(self, prefix: str) -> list[int]:
         return self._tokenizer(prefix, add_special_tokens=False)["input_ids"] if prefix else []
@@ -232,7 +248,7 @@ class LateEncoder:
             return TokenEmbeddings(offsets, np.zeros((0, self.dim), dtype=np.float32))
         window = self.window
         overlap = min(self.config.overlap, window // 2 - 1)
-        windows = plan_windows(n, window, overlap, _boundaries(text, offsets))
+        windows = plan_windows(n, window, overlap, *_boundaries(text, ids, offsets))
         owner = assign_tokens(n, windows)
         vectors = np.zeros((n, self.dim), dtype=np.float32)
         prefix = self._prefix_ids(self.config.document_prefix)
@@ -294,12 +310,33 @@ class LateEncoder:
         return _normalise(out)
 
 
-def _boundaries(text: str, offsets: np.ndarray) -> np.ndarray:
-    """``[n]`` bool: token starts a paragraph (blank line before it) or a sentence."""
+def _trained_length(where: str) -> int | None:
+    """``max_seq_length`` from a local sentence-transformers folder, if it has one."""
+    cfg = Path(where) / "sentence_bert_config.json"
+    try:
+        value = json.loads(cfg.read_text("utf-8")).get("max_seq_length")
+    except (OSError, ValueError):
+        return None
+    return int(value) if isinstance(value, int) and value > 16 else None
+
+
+def _boundaries(
+    text: str, ids: Sequence[int], offsets: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per token: boundary tier ``[n]`` (2 starts a paragraph, 1 a sentence, 0 neither)
+    and a content key ``[n]`` (hash of the token and its two neighbours' IDs)."""
     n = offsets.shape[0]
-    flags = np.zeros(n, dtype=bool)
+    tier = np.zeros(n, dtype=np.int8)
     for i in range(1, n):
         gap = text[offsets[i - 1, 1] : offsets[i, 0]]
-        if "\n\n" in gap or (gap and text[offsets[i - 1, 1] - 1] in ".!?:;"):
-            flags[i] = True
-    return flags
+        if "\n\n" in gap or ("\n" in gap and not gap.strip(" \t\n")):
+            tier[i] = 2 if gap.count("\n") >= 2 else 1
+        elif gap and text[offsets[i - 1, 1] - 1] in ".!?:;":
+            tier[i] = 1
+    a = np.asarray(ids, dtype=np.uint64)
+    prev = np.concatenate([[np.uint64(0)], a[:-1]])
+    nxt = np.concatenate([a[1:], [np.uint64(0)]])
+    with np.errstate(over="ignore"):
+        keys = (prev * np.uint64(0x9E3779B97F4A7C15)) ^ (a * np.uint64(0xC2B2AE3D27D4EB4F)) ^ nxt
+        keys = keys * np.uint64(0x165667B19E3779F9)
+    return tier, keys

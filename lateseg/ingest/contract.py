@@ -21,12 +21,14 @@ _ARTICLE = re.compile(
 )
 # "12.3 **Title.** text" / "Section 12.3 Title." / "12. Title" - number, then a short title.
 _SECTION = re.compile(
-    r"^[ \t]*(?:#+[ \t]*)?(?:Section[ \t]+)?([0-9]+(?:\.[0-9]+)*)\.?[ \t]+\**([A-Z][^\n.]{0,80})",
+    r"^[ \t]*(?:#+[ \t]*)?(?:Section[ \t]+)?([0-9]+(?:\.[0-9]+)*)\.?[ \t]+\**"
+    r"([\"“][A-Z][^\"”\n]{0,60}[\"”]|[A-Z][^\n.]{0,80})",
     re.MULTILINE,
 )
-_DEFINITION = re.compile(
-    r"[\"“]([A-Z][^\"”\n]{1,60})[\"”]\s+(?:means|shall mean|has the meaning)"
-)
+_DEFINITION = re.compile(r"[\"“]([A-Z][^\"”\n]{1,60})[\"”]\s+(?:means|shall mean|has the meaning)")
+
+
+_SENTENCE_STOP = re.compile(r"[.;](?=\s)|\n\s*\n")
 
 
 def _article_number(token: str) -> str:
@@ -41,7 +43,7 @@ def _article_number(token: str) -> str:
 
 
 def _title(raw: str) -> str:
-    title = raw.strip().strip("*").strip()
+    title = raw.strip().strip("*").strip().strip('"“”')
     title = title.rstrip(".:").strip()
     return title.title() if title.isupper() else title
 
@@ -95,8 +97,7 @@ def definition_spans(text: str) -> list[Span]:
     sentence (or line); the label is the term."""
     spans = []
     for m in _DEFINITION.finditer(text):
-        end = text.find("\n\n", m.end())
-        end = len(text) if end < 0 else end
-        stop = text.find(". ", m.end(), end)
-        spans.append(Span(m.start(), end if stop < 0 else stop + 1, "definition", m.group(1)))
+        stop = _SENTENCE_STOP.search(text, m.end())
+        end = stop.start() + 1 if stop else len(text)
+        spans.append(Span(m.start(), end, "definition", m.group(1)))
     return spans

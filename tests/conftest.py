@@ -1,0 +1,52 @@
+"""Shared fixtures: real packaged models, loaded once per session."""
+
+from __future__ import annotations
+
+import os
+
+os.environ["HF_HUB_OFFLINE"] = "1"
+os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
+os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+
+import json
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "data"
+LICENSES = Path("/usr/share/common-licenses")
+
+
+@pytest.fixture(scope="session")
+def encoder():
+    from lateseg.encode.late import LateEncoder
+
+    enc = LateEncoder()
+    enc.dim  # noqa: B018 - load the model once for the session
+    return enc
+
+
+@pytest.fixture(scope="session")
+def sample_index(tmp_path_factory, encoder):
+    """An index of the bundled sample contracts and codebase (built once)."""
+    from lateseg.pipeline import Pipeline
+
+    folder = tmp_path_factory.mktemp("sample") / "index"
+    pipe = Pipeline.open(folder)
+    pipe.encoder = encoder
+    report = pipe.ingest([DATA / "contracts", DATA / "sample_repo"], progress=False)
+    assert not report.failed, report.failed
+    yield pipe
+    pipe.close()
+
+
+@pytest.fixture(scope="session")
+def sample_questions() -> list[dict]:
+    lines = (DATA / "eval" / "sample_qa.jsonl").read_text("utf-8").splitlines()
+    return [json.loads(line) for line in lines if line.strip()]
+
+
+def squash(text: str) -> str:
+    """Whitespace-collapsed text, for comparing PDF extractions with their sources."""
+    return " ".join(text.split())

@@ -1,0 +1,111 @@
+from __future__ import annotations
+
+import shutil
+
+import numpy as np
+import pytest
+from conftest import LICENSES
+
+from lateseg.errors import IndexStoreError
+from lateseg.pipeline import Pipeline
+from lateseg.segment import FixedChunker
+
+
+@pytest.fixture
+def corpus(tmp_path):
+    src = tmp_path / "docs"
+    src.mkdir()
+    for name in ["Apache-2.0", "MPL-2.0", "BSD"]:
+        shutil.copy(LICENSES / name, src / f"{name}.txt")
+    (src / "broken.pdf").write_bytes(b"%PDF-1.4 this is not really a pdf")
+    return src
+
+
+def _open(folder, encoder, **kw):
+    pipe = Pipeline.open(folder, **kw)
+    pipe.encoder = encoder  # share the session's loaded model
+    return pipe
+
+
+def _consistent(pipe):
+    rows = pipe.index.store.all_chunk_ids()
+    assert set(rows) == set(pipe.index.vectors.ids().tolist())
+
+
+def test_ingest_search_and_incremental_update(tmp_path, corpus, encoder):
+    with _open(tmp_path / "idx", encoder) as pipe:
+        rep = pipe.ingest([corpus], progress=False)
+        assert sorted(rep.added) == sorted(str(p) for p in corpus.glob("*.txt"))
+        assert [p for p, _ in rep.failed] == [str(corpus / "broken.pdf")]
+        assert "PDF" in rep.failed[0][1]
+        _consistent(pipe)
+        hits = pipe.search("patent license granted by contributors", k=3)
+        assert len(hits) == 3 and hits[0].score >= hits[1].score >= hits[2].score
+        for h in hits:
+            assert pipe.document(h.source).text[h.start : h.end] == h.text
+        assert hits[0].source.endswith(("Apache-2.0.txt", "MPL-2.0.txt"))
+
+        rep2 = pipe.ingest([corpus], progress=False)
+        assert rep2.added == [] and len(rep2.unchanged) == 3
+        n_before = len(pipe.index.vectors)
+        bsd = corpus / "BSD.txt"
+        bsd.write_text(bsd.read_text() + "\nAddendum: the cheese clause applies to all cheddar.\n")
+        rep3 = pipe.ingest([corpus], progress=False)
+        assert rep3.updated == [str(bsd)]
+        _consistent(pipe)
+        assert len(pipe.index.vectors) >= n_before
+        top = pipe.search("cheddar cheese clause", k=1)[0]
+        assert top.source == str(bsd) and "cheddar" in top.text
+
+    # Reopened from disk: same answers, settings from the manifest.
+    with _open(tmp_path / "idx", encoder) as again:
+        assert again.search("cheddar cheese clause", k=1)[0].chunk_id == top.chunk_id
+
+
+def test_interrupted_ingest_is_repaired_on_open(tmp_path, corpus, encoder):
+    folder = tmp_path / "idx"
+    with _open(folder, encoder) as pipe:
+        pipe.ingest([corpus / "BSD.txt"], progress=False)
+        saved = (folder / "vectors.faiss").read_bytes()
+        pipe.ingest([corpus / "MPL-2.0.txt"], progress=False)
+    # Simulate a crash after the rows of MPL were committed but before vectors were saved.
+    (folder / "vectors.faiss").write_bytes(saved)
+    with _open(folder, encoder) as pipe:
+        _consistent(pipe)
+        assert pipe.sources() == [str(corpus / "BSD.txt")]
+        rep = pipe.ingest([corpus], progress=False)
+        assert str(corpus / "MPL-2.0.txt") in rep.added
+        _consistent(pipe)
+
+
+def test_foreign_files_and_mismatches_are_refused(tmp_path, corpus, encoder):
+    folder = tmp_path / "idx"
+    with _open(folder, encoder) as pipe:
+        pipe.ingest([corpus / "BSD.txt"], progress=False)
+        with pytest.raises(IndexStoreError, match="another process"):
+            pipe.index.lock()
+            other = _open(folder, encoder)
+            other.index.lock()
+        pipe.index.unlock()
+    with pytest.raises(IndexStoreError, match="embedder"):
+        Pipeline.open(folder, embedder="some/other-model")
+    with pytest.raises(IndexStoreError, match="chunker"):
+        Pipeline.open(folder, chunker=FixedChunker(64))
+    (folder / "vectors.faiss").write_bytes(b"garbage" * 10)
+    with pytest.raises(IndexStoreError, match="FAISS"):
+        Pipeline.open(folder)
+    not_index = tmp_path / "photos"
+    not_index.mkdir()
+    (not_index / "a.jpg").write_bytes(b"x")
+    with pytest.raises(IndexStoreError, match="manifest"):
+        Pipeline.open(not_index)
+
+
+def test_fixed_chunker_index_round_trips(tmp_path, corpus, encoder):
+    with _open(tmp_path / "idx", encoder, chunker=FixedChunker(96)) as pipe:
+        pipe.ingest([corpus / "Apache-2.0.txt"], progress=False)
+        assert pipe.search("warranty disclaimer", k=2)
+    with _open(tmp_path / "idx", encoder) as pipe:
+        assert pipe.chunker.to_dict() == {"type": "fixed", "size": 96}
+        vecs = pipe.index.vectors
+        assert np.allclose(np.linalg.norm(vecs.index.reconstruct(int(vecs.ids()[0]))), 1, atol=1e-5)

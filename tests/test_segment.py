@@ -1,0 +1,127 @@
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from conftest import DATA, LICENSES
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from lateseg.errors import ConfigError
+from lateseg.ingest import load_document
+from lateseg.segment import DynamicChunker, DynamicConfig, FixedChunker
+from lateseg.segment.sentences import sentence_starts
+from lateseg.types import Document, check_chunks
+
+
+def test_sentence_splitter_knows_legal_abbreviations_and_numbers():
+    text = (
+        "See Sec. 12.3 of the Agreement. Acme Inc. shall pay e.g. fees to the U.S. "
+        "Treasury. Then it ends! Next sentence (a). Final one."
+    )
+    starts = sentence_starts(text)
+    got = [text[s : s + 6] for s in starts]
+    assert got == ["Acme I", "Then i", "Next s", "Final "]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.floats(-5, 3), min_size=1, max_size=900),
+    st.integers(1, 40),
+    st.integers(0, 200),
+)
+def test_dp_bounds_are_never_broken(gains, min_tokens, extra):
+    cfg = DynamicConfig(
+        min_tokens=min_tokens,
+        max_tokens=2 * min_tokens + extra,
+        target_tokens=min_tokens + extra // 2,
+    )
+    bounds = DynamicChunker(cfg).boundaries(np.asarray(gains))
+    n = len(gains)
+    assert bounds[0] == 0 and bounds[-1] == n
+    sizes = np.diff(bounds)
+    assert (sizes <= cfg.max_tokens).all()
+    if n >= cfg.min_tokens:
+        assert (sizes >= cfg.min_tokens).all()
+
+
+def test_dp_prefers_strong_boundaries():
+    gains = np.full(600, -1.5)
+    gains[[150, 310, 450]] = 2.0
+    cfg = DynamicConfig(min_tokens=32, target_tokens=150, max_tokens=256)
+    assert DynamicChunker(cfg).boundaries(gains) == [0, 150, 310, 450, 600]
+
+
+def test_config_errors_say_what_to_do():
+    with pytest.raises(ConfigError, match="raise max_tokens"):
+        DynamicConfig(min_tokens=64, max_tokens=100, target_tokens=80)
+    with pytest.raises(ConfigError, match="target_tokens"):
+        DynamicConfig(min_tokens=10, max_tokens=100, target_tokens=5)
+
+
+def _token_sizes(tokens, chunks):
+    return [np.subtract(*tokens.token_range(c.start, c.end)[::-1]) for c in chunks]
+
+
+@pytest.mark.parametrize("name", ["msa.pdf", "lease.pdf"])
+def test_dynamic_chunks_of_a_contract_follow_clauses(encoder, name):
+    doc = load_document(DATA / "contracts" / name)
+    tokens = encoder.encode_document(doc.text)
+    chunker = DynamicChunker()
+    chunks = chunker.chunk(doc, tokens)
+    check_chunks(doc, chunks)
+    sizes = _token_sizes(tokens, chunks)
+    assert max(sizes) <= chunker.config.max_tokens and min(sizes) >= chunker.config.min_tokens
+    # Most chunks start where a clause, heading or paragraph starts, not mid-sentence.
+    clause_starts = {s.start for s in doc.spans("clause")}
+    at_clause = sum(c.start in clause_starts for c in chunks)
+    assert at_clause >= 0.5 * len(chunks)
+    assert all(c.page is not None for c in chunks)
+    assert sum(c.section is not None for c in chunks) >= 0.8 * len(chunks)
+
+
+def test_fixed_chunker_cuts_at_absolute_token_positions(encoder):
+    doc = load_document(LICENSES / "Apache-2.0")
+    tokens = encoder.encode_document(doc.text)
+    chunks = FixedChunker(size=100).chunk(doc, tokens)
+    check_chunks(doc, chunks)
+    sizes = _token_sizes(tokens, chunks)
+    assert all(s == 100 for s in sizes[:-1]) and 0 < sizes[-1] <= 100
+
+
+def test_boundaries_are_translation_invariant(encoder):
+    """Prepending an unrelated paragraph shifts later boundaries by exactly its length."""
+    base = (LICENSES / "Apache-2.0").read_text()
+    prefix = (
+        "Editorial note. This copy of the license was collected for an internal archive "
+        "of third-party notices; it has not been modified in any way.\n\n"
+    )
+    chunker = DynamicChunker()
+
+    def cut(text):
+        tokens = encoder.encode_document(text)
+        chunks = chunker.chunk(Document("/t/apache", text, "text"), tokens)
+        return chunks, tokens.pool([(c.start, c.end) for c in chunks])
+
+    plain, v_plain = cut(base)
+    shifted, v_shift = cut(prefix + base)
+    starts_plain = [c.start for c in plain]
+    starts_shift = [c.start - len(prefix) for c in shifted]
+    # Past the first few chunks the two segmentations coincide exactly...
+    tail = set(starts_plain[3:])
+    assert len(tail & set(starts_shift)) >= 0.9 * len(tail)
+    # ...and the late-chunked vectors of the shared chunks barely move.
+    where = {s: i for i, s in enumerate(starts_shift)}
+    sims = [float(v_plain[i] @ v_shift[where[s]]) for i, s in enumerate(starts_plain) if s in where]
+    assert np.mean(sims) > 0.95
+    # Fixed-size chunking has no such property: almost every boundary moves.
+    fixed = FixedChunker(size=128)
+    f_plain = {
+        c.start for c in fixed.chunk(Document("/a", base, "text"), encoder.encode_document(base))
+    }
+    f_shift = {
+        c.start - len(prefix)
+        for c in fixed.chunk(
+            Document("/b", prefix + base, "text"), encoder.encode_document(prefix + base)
+        )
+    }
+    assert len(f_plain & f_shift) < 0.5 * len(f_plain)
