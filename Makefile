@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 INDEX  ?= $(or $(LATESEG_DEMO_INDEX),$(HOME)/.cache/lateseg/demo-index)
-QUESTION ?= How many days' notice must a party give to terminate the Master Services Agreement for convenience?
+QUESTION ?= How many days' notice must the Client give to terminate the Master Services Agreement for convenience?
 
 .PHONY: install demo test lint clean
 
@@ -18,9 +18,14 @@ $(STAMP): pyproject.toml requirements/cpu.txt requirements/generator.txt
 	$(BIN)/pip install --quiet --no-deps -r requirements/generator.txt
 	touch $(STAMP)
 
+# Ingest the sample contracts and codebase, then answer a question twice: quoting the
+# best sentences (extractive, embedder only) and with the local generator.
 demo: install
 	HF_HUB_OFFLINE=1 $(BIN)/lateseg ingest data/contracts data/sample_repo --index "$(INDEX)"
-	HF_HUB_OFFLINE=1 $(BIN)/lateseg ask "$(QUESTION)" --index "$(INDEX)" -k 4
+	@echo; echo "Q: $(QUESTION)"; echo; echo "== extractive answer =="
+	@HF_HUB_OFFLINE=1 $(BIN)/lateseg ask "$(QUESTION)" --index "$(INDEX)" -k 4 --extractive
+	@echo; echo "== generated answer (SmolLM2-135M: small, shows the mechanics) =="
+	@HF_HUB_OFFLINE=1 $(BIN)/lateseg ask "$(QUESTION)" --index "$(INDEX)" -k 3
 
 test: install
 	$(BIN)/ruff check lateseg tests pipelines data bench

@@ -16,6 +16,11 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "data"
 LICENSES = Path("/usr/share/common-licenses")
+# The README/Makefile demo question; its answer is the gold span of sample question msa-01.
+DEMO_QUESTION = (
+    "How many days' notice must the Client give to terminate the Master Services "
+    "Agreement for convenience?"
+)
 
 
 @pytest.fixture(scope="session")

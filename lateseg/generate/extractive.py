@@ -55,6 +55,7 @@ def extractive_answer(
         i, s, e = cands[k]
         if i not in cited:
             cited.append(i)
-        parts.append(f"{hits[i].text[s:e]} [{cited.index(i) + 1}]")
+        # Whitespace collapsed: PDF line breaks are layout, not content.
+        parts.append(f"{' '.join(hits[i].text[s:e].split())} [{cited.index(i) + 1}]")
     citations = tuple(hits[i] for i in cited)
     return Answer(" ".join(parts), citations, tuple(hits), "extractive", "extractive")

@@ -1,0 +1,88 @@
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+
+import pytest
+from conftest import DATA, DEMO_QUESTION, LICENSES, ROOT, squash
+
+
+def lateseg(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "lateseg", *args], capture_output=True, text=True, timeout=600
+    )
+
+
+@pytest.fixture(scope="module")
+def license_index(tmp_path_factory):
+    docs = tmp_path_factory.mktemp("licenses")
+    for name in ["GPL-3", "Apache-2.0", "BSD"]:
+        shutil.copy(LICENSES / name, docs / name)
+    index = tmp_path_factory.mktemp("idx") / "licenses"
+    out = lateseg("ingest", str(docs), "--index", str(index), "--json")
+    assert out.returncode == 0, out.stderr
+    report = json.loads(out.stdout)
+    assert len(report["added"]) == 3 and not report["failed"]
+    return docs, index
+
+
+def test_search_json_hits_index_the_document_text(license_index):
+    docs, index = license_index
+    out = lateseg("search", "Can I charge a fee for conveying copies?", "--index", str(index),
+                  "-k", "4", "--json")  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    hits = json.loads(out.stdout)
+    assert len(hits) == 4
+    for h in hits:
+        assert set(h) >= {"source", "start", "end", "text", "score", "page", "section"}
+        # Plain-text documents are verbatim, so offsets are offsets into the file itself.
+        with open(h["source"], encoding="utf-8") as f:
+            assert f.read()[h["start"] : h["end"]] == h["text"]
+        assert h["source"].startswith(str(docs))
+    assert hits[0]["source"].endswith("GPL-3")
+    assert "fee" in hits[0]["text"].lower()
+
+
+def test_human_output_and_reingest(license_index):
+    docs, index = license_index
+    out = lateseg("search", "warranty", "--index", str(index), "-k", "2")
+    assert out.returncode == 0 and out.stdout.startswith("1. [")
+    again = lateseg("ingest", str(docs), "--index", str(index))
+    assert again.returncode == 0
+    assert "0 added, 0 updated, 3 unchanged, 0 failed" in again.stdout
+
+
+def test_errors_are_one_line_with_exit_codes(tmp_path):
+    missing = lateseg("ingest", str(tmp_path / "nope"), "--index", str(tmp_path / "i"))
+    assert missing.returncode == 1
+    assert missing.stderr.strip().splitlines()[-1].startswith("lateseg: error: no such file")
+    empty = lateseg("search", "x", "--index", str(tmp_path / "empty"))
+    assert empty.returncode == 1 and "empty" in empty.stderr
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    (bad / "broken.pdf").write_bytes(b"%PDF-1.4 broken")
+    (bad / "ok.txt").write_text("A perfectly fine note about payment terms.\n")
+    partial = lateseg("ingest", str(bad), "--index", str(tmp_path / "j"))
+    assert partial.returncode == 3
+    assert "1 added" in partial.stdout and "failed: " in partial.stdout
+    assert lateseg("--help").returncode == 0
+    assert lateseg("ask").returncode == 2
+
+
+def test_extractive_ask_cites_the_gold_span(tmp_path, sample_questions):
+    index = tmp_path / "idx"
+    assert lateseg("ingest", str(DATA / "contracts"), "--index", str(index)).returncode == 0
+    q = next(q for q in sample_questions if q["id"] == "msa-01")
+    out = lateseg("ask", DEMO_QUESTION, "--index", str(index), "--extractive", "--json")
+    assert out.returncode == 0, out.stderr
+    answer = json.loads(out.stdout)
+    assert answer["mode"] == "extractive" and answer["citations"]
+    assert any(squash(q["gold"]) in squash(c["text"]) for c in answer["citations"])
+    assert all(c["source"].endswith("msa.pdf") and c["page"] for c in answer["citations"])
+
+
+def test_makefile_demo_asks_the_tested_question():
+    makefile = (ROOT / "Makefile").read_text()
+    assert f"QUESTION ?= {DEMO_QUESTION}" in makefile
