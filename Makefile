@@ -29,6 +29,7 @@ demo: install
 
 test: install
 	$(BIN)/ruff check lateseg tests pipelines data bench
+	$(BIN)/mypy
 	HF_HUB_OFFLINE=1 $(BIN)/pytest -q
 
 lint: install

@@ -181,10 +181,9 @@ class Pipeline:
         chunks = self.chunker.chunk(doc, tokens)
         check_chunks(doc, chunks)
         vectors = tokens.pool([(c.start, c.end) for c in chunks])
-        first = self.index.store.next_chunk_id()
-        removed = self.index.store.replace_document(doc, digest, chunks, first)
+        new_ids, removed = self.index.store.replace_document(doc, digest, chunks)
         self.index.vectors.remove(removed)
-        self.index.vectors.add(range(first, first + len(chunks)), vectors)
+        self.index.vectors.add(new_ids, vectors)
         return len(chunks)
 
     # -- query -------------------------------------------------------------------

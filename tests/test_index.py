@@ -48,11 +48,14 @@ def test_ingest_search_and_incremental_update(tmp_path, corpus, encoder):
         rep2 = pipe.ingest([corpus], progress=False)
         assert rep2.added == [] and len(rep2.unchanged) == 3
         n_before = len(pipe.index.vectors)
+        max_id_before = max(pipe.index.store.all_chunk_ids())
         bsd = corpus / "BSD.txt"
         bsd.write_text(bsd.read_text() + "\nAddendum: the cheese clause applies to all cheddar.\n")
         rep3 = pipe.ingest([corpus], progress=False)
         assert rep3.updated == [str(bsd)]
         _consistent(pipe)
+        # IDs are never reused: a vector left by a crash can't pass for a new chunk's.
+        assert min(pipe.index.store.chunk_ids_of_source(str(bsd))) > max_id_before
         assert len(pipe.index.vectors) >= n_before
         top = pipe.search("cheddar cheese clause", k=1)[0]
         assert top.source == str(bsd) and "cheddar" in top.text
@@ -109,3 +112,14 @@ def test_fixed_chunker_index_round_trips(tmp_path, corpus, encoder):
         assert pipe.chunker.to_dict() == {"type": "fixed", "size": 96}
         vecs = pipe.index.vectors
         assert np.allclose(np.linalg.norm(vecs.index.reconstruct(int(vecs.ids()[0]))), 1, atol=1e-5)
+
+
+def test_models_can_be_given_as_local_folders(tmp_path, corpus):
+    from lateseg.encode.models import resolve_embedder
+
+    folder = resolve_embedder(None)  # the packaged model, named by its path
+    with Pipeline.open(tmp_path / "idx", embedder=folder) as pipe:
+        pipe.ingest([corpus / "BSD.txt"], progress=False)
+        assert pipe.search("redistribution in binary form", k=1)[0].source.endswith("BSD.txt")
+    with Pipeline.open(tmp_path / "idx") as pipe:
+        assert pipe.encoder.config.model == folder

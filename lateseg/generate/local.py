@@ -68,7 +68,7 @@ class LocalGenerator:
             raise ModelError(
                 f"cannot load generator {self.model_name!r} from {where!r}: {e}"
             ) from e
-        self._model = model.to(self.device).eval()
+        self._model = model.to(self.device).eval()  # type: ignore[arg-type]
 
     def prompt(self, question: str, passages: Sequence[Hit]) -> list[dict[str, str]]:
         body = format_passages(passages, self.context_chars)

@@ -32,6 +32,8 @@ CREATE TABLE IF NOT EXISTS chunks (
     page INTEGER
 );
 CREATE INDEX IF NOT EXISTS chunks_doc ON chunks(doc_id, ord);
+CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
+INSERT OR IGNORE INTO counters VALUES ('next_chunk_id', 0);
 """
 
 
@@ -57,15 +59,26 @@ class DocStore:
         ).fetchone()
         return row[0] if row else None
 
-    def next_chunk_id(self) -> int:
-        return int(self.db.execute("SELECT COALESCE(MAX(id), -1) + 1 FROM chunks").fetchone()[0])
-
     def replace_document(
-        self, doc: Document, file_hash: str, chunks: Sequence[Chunk], first_id: int
-    ) -> list[int]:
-        """Atomically replace the rows of ``doc.source``; returns the removed chunk IDs."""
+        self, doc: Document, file_hash: str, chunks: Sequence[Chunk]
+    ) -> tuple[list[int], list[int]]:
+        """Atomically replace the rows of ``doc.source``.
+
+        Returns ``(new_ids, removed_ids)``. Chunk IDs (which are also the FAISS IDs) come
+        from a counter committed with the rows and are never reused, so a vector saved
+        before a crash can never be mistaken for a later chunk's.
+        """
         with self._tx():
             old = self.chunk_ids_of_source(doc.source)
+            first = int(
+                self.db.execute("SELECT value FROM counters WHERE name='next_chunk_id'").fetchone()[
+                    0
+                ]
+            )
+            new_ids = list(range(first, first + len(chunks)))
+            self.db.execute(
+                "UPDATE counters SET value=? WHERE name='next_chunk_id'", (first + len(chunks),)
+            )
             self.db.execute("DELETE FROM documents WHERE source=?", (doc.source,))
             self.db.execute(
                 "INSERT INTO documents VALUES (?,?,?,?,?,?,?)",
@@ -83,11 +96,11 @@ class DocStore:
                 'INSERT INTO chunks (id, doc_id, ord, start, "end", text, section, page) '
                 "VALUES (?,?,?,?,?,?,?,?)",
                 [
-                    (first_id + i, doc.id, i, c.start, c.end, c.text, c.section, c.page)
-                    for i, c in enumerate(chunks)
+                    (cid, doc.id, i, c.start, c.end, c.text, c.section, c.page)
+                    for i, (cid, c) in enumerate(zip(new_ids, chunks, strict=True))
                 ],
             )
-        return old
+        return new_ids, old
 
     def remove_documents(self, doc_ids: Iterable[str]) -> None:
         with self._tx():

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -19,6 +20,7 @@ class VectorIndex:
 
         self.dim = dim
         self.path = path
+        self.index: Any  # faiss.IndexIDMap2; its stubs don't know id_map or numpy IDs
         if path.exists():
             try:
                 index = faiss.read_index(str(path))

@@ -52,8 +52,8 @@ def clause_spans(text: str) -> list[Span]:
     """Clause spans with hierarchical labels; empty when the text has no numbering."""
     heads: list[tuple[int, tuple[int, ...], str]] = []
     for m in _ARTICLE.finditer(text):
-        num = _article_number(m.group(1))
-        heads.append((m.start(), (int(num),), f"{num} {_title(m.group(2))}".strip()))
+        art = _article_number(m.group(1))
+        heads.append((m.start(), (int(art),), f"{art} {_title(m.group(2))}".strip()))
     article_starts = {h[0] for h in heads}
     for m in _SECTION.finditer(text):
         if m.start() in article_starts:

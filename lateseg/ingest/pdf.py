@@ -29,7 +29,8 @@ def read_pdf(path: Path, password: str | None = None) -> tuple[str, list[Span], 
         parts: list[str] = []
         spans: list[Span] = []
         pos = 0
-        for number, page in enumerate(doc, start=1):
+        for number in range(1, doc.page_count + 1):
+            page = doc[number - 1]
             try:
                 page_text = page.get_text("text", sort=True).rstrip()
             except Exception as e:
