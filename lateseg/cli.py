@@ -1,8 +1,8 @@
 """The ``lateseg`` command: ingest folders, search them, ask questions with citations.
 
 Data goes to stdout (``--json`` for machines), logs and progress to stderr. Exit codes:
-0 success, 1 error (one-line reason on stderr), 2 bad usage, 3 ingest finished but some
-files failed (each listed).
+0 success, 1 error (one-line reason on stderr), 2 bad usage, 3 ingest had failed files and
+indexed none (or any failure with ``--strict``); failed files are always listed.
 """
 
 from __future__ import annotations
@@ -67,6 +67,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     ing.add_argument("--password", default=None, help="password for encrypted PDFs")
     ing.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    ing.add_argument("--strict", action="store_true", help="exit with status 3 if any file failed")
 
     se = sub.add_parser("search", help="print the chunks closest to a question")
     se.add_argument("question")
@@ -131,7 +132,10 @@ def _run(args: argparse.Namespace) -> int:
             print(report.summary())
             for path, reason in report.failed:
                 print(f"failed: {path}: {reason}")
-        return EXIT_PARTIAL if report.failed else EXIT_OK
+        indexed = report.added or report.updated or report.unchanged
+        if report.failed and (args.strict or not indexed):
+            return EXIT_PARTIAL
+        return EXIT_OK
 
     with Pipeline.open(
         args.index, device=args.device, generator=getattr(args, "generator", None)

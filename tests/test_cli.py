@@ -65,8 +65,13 @@ def test_errors_are_one_line_with_exit_codes(tmp_path):
     (bad / "broken.pdf").write_bytes(b"%PDF-1.4 broken")
     (bad / "ok.txt").write_text("A perfectly fine note about payment terms.\n")
     partial = lateseg("ingest", str(bad), "--index", str(tmp_path / "j"))
-    assert partial.returncode == 3
+    assert partial.returncode == 0
     assert "1 added" in partial.stdout and "failed: " in partial.stdout
+    strict = lateseg("ingest", str(bad), "--index", str(tmp_path / "j"), "--strict")
+    assert strict.returncode == 3 and "1 unchanged" in strict.stdout
+    (bad / "ok.txt").unlink()
+    none = lateseg("ingest", str(bad), "--index", str(tmp_path / "k"))
+    assert none.returncode == 3
     assert lateseg("--help").returncode == 0
     assert lateseg("ask").returncode == 2
 
