@@ -6,7 +6,9 @@ STAMP  := $(VENV)/.installed
 INDEX  ?= $(or $(LATESEG_DEMO_INDEX),$(HOME)/.cache/lateseg/demo-index)
 QUESTION ?= How many days' notice must the Client give to terminate the Master Services Agreement for convenience?
 
-.PHONY: install demo test lint clean
+TESTDATA := .cache/testdata
+
+.PHONY: install demo test lint clean testdata
 
 install: $(STAMP)
 
@@ -27,7 +29,19 @@ demo: install
 	@echo; echo "== generated answer (SmolLM2-135M: small, shows the mechanics) =="
 	@HF_HUB_OFFLINE=1 $(BIN)/lateseg ask "$(QUESTION)" --index "$(INDEX)" -k 3
 
-test: install
+# Real long documents that nobody here wrote (Debian Policy Manual PDF), fetched from the
+# Debian archive once; tests that need them skip with a reason when this step cannot run.
+testdata: $(TESTDATA)/policy.pdf
+
+$(TESTDATA)/policy.pdf:
+	mkdir -p $(TESTDATA)
+	-cd $(TESTDATA) && rm -rf deb && mkdir deb && cd deb && apt-get download debian-policy >/dev/null 2>&1 \
+		&& dpkg -x debian-policy_*.deb x \
+		&& gunzip -c x/usr/share/doc/debian-policy/policy.pdf.gz > ../policy.pdf.tmp \
+		&& mv ../policy.pdf.tmp ../policy.pdf
+	-rm -rf $(TESTDATA)/deb
+
+test: install testdata
 	$(BIN)/ruff check lateseg tests pipelines data bench
 	$(BIN)/mypy
 	HF_HUB_OFFLINE=1 $(BIN)/pytest -q
