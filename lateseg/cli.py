@@ -68,6 +68,20 @@ def _parser() -> argparse.ArgumentParser:
     ing.add_argument("--password", default=None, help="password for encrypted PDFs")
     ing.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     ing.add_argument("--strict", action="store_true", help="exit with status 3 if any file failed")
+    ing.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        help="processes that parse files (default: one per core for 16+ files; 0: none)",
+    )
+    ing.add_argument(
+        "--max-file-mb",
+        type=float,
+        default=20.0,
+        help="skip files larger than this inside folders (default 20)",
+    )
+    ing.add_argument("--include-hidden", action="store_true", help="walk dot-files too")
+    ing.add_argument("--no-gitignore", action="store_true", help="do not apply .gitignore files")
 
     se = sub.add_parser("search", help="print the chunks closest to a question")
     se.add_argument("question")
@@ -111,6 +125,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from lateseg.ingest.folder import WalkConfig
     from lateseg.pipeline import Pipeline
     from lateseg.segment import DynamicChunker, FixedChunker
 
@@ -123,8 +138,17 @@ def _run(args: argparse.Namespace) -> int:
         with Pipeline.open(
             args.index, embedder=args.embedder, chunker=chunker, device=args.device
         ) as pipe:
+            walk = WalkConfig(
+                max_bytes=int(args.max_file_mb * 1_000_000),
+                include_hidden=args.include_hidden,
+                honour_gitignore=not args.no_gitignore,
+            )
             report = pipe.ingest(
-                args.paths, progress=False if args.no_progress else None, password=args.password
+                args.paths,
+                progress=False if args.no_progress else None,
+                password=args.password,
+                workers=args.workers,
+                walk_config=walk,
             )
         if args.json:
             print(json.dumps(report.to_dict(), indent=2))

@@ -9,7 +9,6 @@ doc = pipe.document(hits[0].source)
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import os
 from collections.abc import Iterable
@@ -18,8 +17,9 @@ from typing import Any
 
 from lateseg.encode.late import EncoderConfig, LateEncoder
 from lateseg.encode.models import DEFAULT_GENERATOR
-from lateseg.errors import ConfigError, IndexStoreError, LatesegError
+from lateseg.errors import ConfigError, IndexStoreError, IngestError, LatesegError
 from lateseg.index import Index, read_manifest, write_manifest
+from lateseg.ingest.folder import WalkConfig
 from lateseg.segment import Chunker, DynamicChunker, DynamicConfig, FixedChunker
 from lateseg.types import Answer, Document, Hit, IngestReport, check_chunks
 
@@ -35,14 +35,6 @@ def chunker_from_dict(d: dict[str, Any]) -> Chunker:
     if kind == "fixed":
         return FixedChunker(**d)
     raise ConfigError(f"unknown chunker type {kind!r}; expected 'dynamic' or 'fixed'")
-
-
-def file_hash(path: Path) -> str:
-    h = hashlib.sha256()
-    with path.open("rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
 
 
 class Pipeline:
@@ -126,46 +118,57 @@ class Pipeline:
         *,
         progress: bool | None = None,
         password: str | None = None,
+        workers: int | None = None,
+        walk_config: WalkConfig | None = None,
     ) -> IngestReport:
         """Add or update every supported file under ``paths``.
 
-        Unchanged files (same content hash) are skipped; a file that fails is reported in
-        ``failed`` with its reason and the others go on. ``progress`` shows a bar (None:
-        only on a terminal).
+        Unchanged files (same content hash) are not parsed again; skipped paths (ignored,
+        binary, too large, ...) and failed files are reported with their reasons and the
+        others go on. ``workers`` parse in that many processes (None: automatic, 0: none);
+        ``progress`` shows a bar (None: only on a terminal).
         """
         from tqdm.auto import tqdm
 
-        from lateseg.ingest import iter_files, load_document
+        from lateseg.ingest.folder import walk
+        from lateseg.ingest.parallel import ParseJob, parse_all
 
         if isinstance(paths, (str, os.PathLike)):
             paths = [paths]
-        files = iter_files(paths)
-        report = IngestReport()
+        found = walk(paths, walk_config)
+        report = IngestReport(skipped=found.skipped, failed=list(found.failed))
+        jobs = [
+            ParseJob(
+                str(f.path),
+                str(f.root) if f.root else None,
+                self.index.store.file_hash(str(f.path)),
+                password,
+            )
+            for f in found.files
+        ]
         self.index.lock()
         dirty = 0
         try:
-            bar = tqdm(
-                files,
+            results = tqdm(
+                parse_all(jobs, workers),
+                total=len(jobs),
                 desc="ingest",
                 unit="file",
                 disable=None if progress is None else not progress,
             )
-            for path in bar:
-                source = str(path)
-                try:
-                    digest = file_hash(path)
-                    old = self.index.store.file_hash(source)
-                    if old == digest:
-                        report.unchanged.append(source)
-                        continue
-                    doc = load_document(path, password=password)
-                    n = self._add(doc, digest)
-                except (LatesegError, OSError) as e:
-                    log.warning("skipped %s: %s", source, e)
-                    report.failed.append((source, str(e)))
+            for job, parsed in zip(jobs, results, strict=True):
+                if parsed.unchanged:
+                    report.unchanged.append(parsed.path)
                     continue
-                (report.added if old is None else report.updated).append(source)
-                report.chunks += n
+                try:
+                    if parsed.doc is None or parsed.digest is None:
+                        raise IngestError(parsed.error or "not parsed")
+                    report.chunks += self._add(parsed.doc, parsed.digest)
+                except LatesegError as e:
+                    log.warning("failed %s: %s", parsed.path, e)
+                    report.failed.append((parsed.path, str(e)))
+                    continue
+                (report.added if job.known_hash is None else report.updated).append(parsed.path)
                 dirty += 1
                 if dirty % 50 == 0:
                     self.index.vectors.save()
@@ -177,6 +180,8 @@ class Pipeline:
         return report
 
     def _add(self, doc: Document, digest: str) -> int:
+        if not doc.text.strip():
+            raise IngestError("empty: the file has no text")
         tokens = self.encoder.encode_document(doc.text)
         chunks = self.chunker.chunk(doc, tokens)
         check_chunks(doc, chunks)

@@ -12,6 +12,7 @@ Invariants, checked on construction:
 from __future__ import annotations
 
 import hashlib
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -206,12 +207,17 @@ class Answer:
 
 @dataclass
 class IngestReport:
-    """What an ingest did, per file path (absolute)."""
+    """What an ingest did, per path (absolute).
+
+    ``skipped`` are paths passed over on purpose (gitignored, binary, too large, ...);
+    ``failed`` are paths that should have been ingested and could not be, with reasons.
+    """
 
     added: list[str] = field(default_factory=list)
     updated: list[str] = field(default_factory=list)
     unchanged: list[str] = field(default_factory=list)
     failed: list[tuple[str, str]] = field(default_factory=list)
+    skipped: list[tuple[str, str]] = field(default_factory=list)
     chunks: int = 0
 
     @property
@@ -224,11 +230,24 @@ class IngestReport:
             "updated": self.updated,
             "unchanged": self.unchanged,
             "failed": [{"path": p, "reason": r} for p, r in self.failed],
+            "skipped": [{"path": p, "reason": r} for p, r in self.skipped],
             "chunks": self.chunks,
         }
 
     def summary(self) -> str:
-        return (
+        """One line: counts, with skips and failures grouped by reason."""
+        line = (
             f"{len(self.added)} added, {len(self.updated)} updated, "
-            f"{len(self.unchanged)} unchanged, {len(self.failed)} failed, {self.chunks} chunks"
+            f"{len(self.unchanged)} unchanged, {len(self.skipped)} skipped, "
+            f"{len(self.failed)} failed, {self.chunks} chunks"
         )
+        for name, items in (("skipped", self.skipped), ("failed", self.failed)):
+            if items:
+                line += f"\n{name} by reason: " + _by_reason(items)
+        return line
+
+
+def _by_reason(items: Sequence[tuple[str, str]]) -> str:
+    """``"gitignored 3, binary 1"``: reasons cut at their first colon, most common first."""
+    counts = Counter(reason.split(":", 1)[0].strip() for _, reason in items)
+    return ", ".join(f"{reason} {n}" for reason, n in counts.most_common())

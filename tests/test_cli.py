@@ -30,8 +30,15 @@ def license_index(tmp_path_factory):
 
 def test_search_json_hits_index_the_document_text(license_index):
     docs, index = license_index
-    out = lateseg("search", "Can I charge a fee for conveying copies?", "--index", str(index),
-                  "-k", "4", "--json")  # fmt: skip
+    out = lateseg(
+        "search",
+        "Can I charge a fee for conveying copies?",
+        "--index",
+        str(index),
+        "-k",
+        "4",
+        "--json",
+    )
     assert out.returncode == 0, out.stderr
     hits = json.loads(out.stdout)
     assert len(hits) == 4
@@ -51,13 +58,13 @@ def test_human_output_and_reingest(license_index):
     assert out.returncode == 0 and out.stdout.startswith("1. [")
     again = lateseg("ingest", str(docs), "--index", str(index))
     assert again.returncode == 0
-    assert "0 added, 0 updated, 3 unchanged, 0 failed" in again.stdout
+    assert "0 added, 0 updated, 3 unchanged, 0 skipped, 0 failed" in again.stdout
 
 
 def test_errors_are_one_line_with_exit_codes(tmp_path):
     missing = lateseg("ingest", str(tmp_path / "nope"), "--index", str(tmp_path / "i"))
-    assert missing.returncode == 1
-    assert missing.stderr.strip().splitlines()[-1].startswith("lateseg: error: no such file")
+    assert missing.returncode == 3
+    assert f"failed: {tmp_path / 'nope'}: no such file or folder" in missing.stdout
     empty = lateseg("search", "x", "--index", str(tmp_path / "empty"))
     assert empty.returncode == 1 and "empty" in empty.stderr
     bad = tmp_path / "bad"

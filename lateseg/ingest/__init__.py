@@ -8,24 +8,36 @@ from __future__ import annotations
 from pathlib import Path
 
 from lateseg.errors import UnsupportedFormatError
-from lateseg.ingest.code import CODE_SUFFIXES, python_units
-from lateseg.ingest.contract import clause_spans, definition_spans
+from lateseg.ingest.code import CODE_SUFFIXES, code_units
+from lateseg.ingest.contract import contract_structure
+from lateseg.ingest.docx import read_docx
 from lateseg.ingest.folder import WalkConfig, iter_files
+from lateseg.ingest.html import read_html
 from lateseg.ingest.pdf import read_pdf
 from lateseg.ingest.text import looks_like_text, markdown_headings, read_text
-from lateseg.types import Document, Span
+from lateseg.types import Document
 
 __all__ = ["WalkConfig", "iter_files", "load_document"]
 
 
-def _contract_structure(text: str) -> list[Span]:
-    """Clause and definition spans; numbered headings count as clauses in any document
-    (licenses, policies, specifications are numbered the same way)."""
-    return clause_spans(text) + definition_spans(text)
+def module_name(path: Path, root: Path | None) -> str:
+    """Dotted module path of a source file relative to the folder it was found under
+    (``billing/invoice.py`` -> ``billing.invoice``), else its stem."""
+    if root is not None and path.is_relative_to(root):
+        parts = list(path.relative_to(root).with_suffix("").parts)
+        if parts and parts[-1] == "__init__" and len(parts) > 1:
+            parts.pop()
+        return ".".join(parts)
+    return path.stem
 
 
-def load_document(path: str | Path, password: str | None = None) -> Document:
+def load_document(
+    path: str | Path, password: str | None = None, root: Path | None = None
+) -> Document:
     """Read one file into a Document (source = absolute path).
+
+    ``root`` is the folder the file was found under; code units are named relative to
+    it (``billing.invoice.Invoice.total``).
 
     Raises :class:`~lateseg.errors.IngestError` (with the reason) when the file cannot be
     read, and :class:`~lateseg.errors.UnsupportedFormatError` for types lateseg does not
@@ -36,19 +48,25 @@ def load_document(path: str | Path, password: str | None = None) -> Document:
     source = str(p)
     if suffix == ".pdf":
         text, pages, meta = read_pdf(p, password=password)
-        return Document(source, text, "pdf", tuple(pages + _contract_structure(text)), meta)
+        return Document(source, text, "pdf", tuple(pages + contract_structure(text)), meta)
     if suffix in CODE_SUFFIXES:
         text = read_text(p)
         lang = CODE_SUFFIXES[suffix]
-        units = python_units(text, p.stem) if lang == "python" else []
+        units = code_units(text, module_name(p, root), lang)
         return Document(source, text, "code", tuple(units), {"language": lang})
+    if suffix == ".docx":
+        text, headings, meta = read_docx(p)
+        return Document(source, text, "docx", tuple(headings + contract_structure(text)), meta)
+    if suffix in {".html", ".htm", ".xhtml"}:
+        text, headings, meta = read_html(p)
+        return Document(source, text, "html", tuple(headings + contract_structure(text)), meta)
     if suffix in {".md", ".markdown"}:
         text = read_text(p)
-        structure = markdown_headings(text) + _contract_structure(text)
+        structure = markdown_headings(text) + contract_structure(text)
         return Document(source, text, "markdown", tuple(structure))
     if suffix in {".txt", ".rst"} or looks_like_text(p):
         text = read_text(p)
-        return Document(source, text, "text", tuple(_contract_structure(text)))
+        return Document(source, text, "text", tuple(contract_structure(text)))
     raise UnsupportedFormatError(
         f"unsupported file type {suffix or 'without suffix'!r} and not text; lateseg reads "
         ".pdf, .txt, .md, source code and other plain text"

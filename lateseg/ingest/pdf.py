@@ -1,50 +1,347 @@
-"""PDF text extraction with PyMuPDF, one ``page`` span per page."""
+"""PDF text extraction with PyMuPDF: reading order, no page furniture, whole words.
+
+``read_pdf`` returns the text of every page, ``page`` spans (label = 1-based page number;
+each page's text lies inside its span) and ``table`` spans, and metadata. On the way:
+
+* columns are read one after the other and ruled tables come out as ``a | b | c`` rows
+  (:mod:`lateseg.ingest.pdf_layout`);
+* running headers, footers and page numbers are dropped (:func:`furniture`): lines in the
+  outer rows of a page that are page numbers, that repeat (digits ignored) on many pages,
+  or that sit on a baseline where such lines sit on many pages;
+* a word split by a hyphen at a line end is rejoined on the first line (:func:`dehyphenate`),
+  with the hyphen dropped unless the document says it belongs to the word.
+
+Pages are joined by a blank line, or by a single newline when a sentence runs on.
+"""
 
 from __future__ import annotations
 
+import itertools
+import logging
+import re
+import statistics
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from lateseg.errors import IngestError
+from lateseg.ingest.pdf_layout import (
+    Line,
+    mark_paragraphs,
+    outside,
+    reading_order,
+    rows,
+    table_lines,
+    text_lines,
+)
 from lateseg.types import Span
 
+log = logging.getLogger(__name__)
+
 PAGE_SEPARATOR = "\n\n"
+PAGE_RUNS_ON = "\n"
+
+# Page furniture lives in the outermost rows of this share of the page height.
+MARGIN_SHARE = 0.15
+EDGE_ROWS = 3
+# A line repeating on at least this many pages (and FREQUENT_SHARE of them) is furniture.
+MIN_REPEAT = 3
+FREQUENT_SHARE = 0.1
+# A baseline holding furniture on this share of pages makes any edge line on it furniture
+# (section names next to page numbers, chapter titles in running heads).
+BAND_SHARE = 0.25
+
+_DIGITS = re.compile(r"\d+")
+_PAGE_NUMBER = re.compile(
+    r"^(?:page|p\.|pg\.?)?\s*[-–—(\[|]?\s*(?:#|[ivxlcdm]+)\s*[-–—)\]|]?\s*(?:(?:of|/)\s*#)?$"
+)
+_SENTENCE_END = re.compile(r"[.!?:;][\"'”’)\]]*$")
+_WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
+# The last token of a line, ending in a hyphen after a letter: (token before the last
+# word part, last word part).
+_SPLIT_TAIL = re.compile(r"(\S*?)([^\W\d_]+)-")
+# Prefixes that make compounds ("non-exclusive") when the document gives no evidence.
+_COMPOUND_PREFIXES = frozenset({"non", "self", "third", "well", "cross", "quasi", "semi", "anti"})
+
+
+@dataclass
+class PageLines:
+    """What one page holds: text lines, tables and rotated lines, before cleaning."""
+
+    number: int
+    top: float
+    bottom: float
+    width: float
+    lines: list[Line]
+    tables: list[Line] = field(default_factory=list)
+    rotated: list[Line] = field(default_factory=list)
 
 
 def read_pdf(path: Path, password: str | None = None) -> tuple[str, list[Span], dict]:
-    """Return the text of every page joined by a blank line, the page spans (labels are
-    1-based page numbers) and metadata.
+    """Return the cleaned text of every page, page and table spans, and metadata.
 
-    Raises :class:`IngestError` for encrypted PDFs without the right password, corrupt
-    files (with PyMuPDF's reason) and PDFs without a text layer (scanned images).
+    Raises :class:`IngestError` for empty, truncated or corrupt files (with PyMuPDF's
+    reason), encrypted PDFs without the right password, and PDFs without a text layer.
     """
+    doc = _open(Path(path), password)
+    try:
+        pages = [_read_page(doc, i) for i in range(doc.page_count)]
+        meta: dict[str, Any] = {
+            "pages": doc.page_count,
+            "title": (doc.metadata or {}).get("title") or None,
+        }
+    finally:
+        doc.close()
+    if not any(p.lines or p.tables or p.rotated for p in pages):
+        raise IngestError(f"no text layer (scanned?): {len(pages)} pages, no text")
+    drop = furniture(pages)
+    if not any(
+        len(d) < len(p.lines) or p.tables or p.rotated for d, p in zip(drop, pages, strict=True)
+    ):
+        drop = [set() for _ in pages]  # nothing but "furniture": keep it, it is the text
+    ordered = [_ordered(p, drop[i]) for i, p in enumerate(pages)]
+    dehyphenate(ordered)
+    text, spans = assemble(ordered)
+    meta["furniture_lines"] = sum(len(d) for d in drop)
+    meta["tables"] = sum(len(p.tables) for p in pages)
+    return text, spans, meta
+
+
+def _open(path: Path, password: str | None) -> Any:
+    """Open ``path`` as a PDF and unlock it, or raise IngestError with the reason."""
     import pymupdf
 
     try:
-        doc = pymupdf.open(path)
-    except Exception as e:  # PyMuPDF raises its own FileDataError, RuntimeError, ...
-        raise IngestError(f"corrupt or unreadable PDF: {e}") from None
+        size = path.stat().st_size
+        truncated = _lacks_eof_marker(path, size)
+    except OSError as e:  # missing, a folder, no permission
+        raise IngestError(f"cannot read PDF: {e}") from None
+    if size == 0:
+        raise IngestError("empty file (0 bytes): not a PDF")
     try:
-        if doc.needs_pass and not (password and doc.authenticate(password)):
-            raise IngestError("encrypted PDF (give the password to open it)")
-        parts: list[str] = []
-        spans: list[Span] = []
-        pos = 0
-        for number in range(1, doc.page_count + 1):
-            page = doc[number - 1]
-            try:
-                page_text = page.get_text("text", sort=True).rstrip()
-            except Exception as e:
-                raise IngestError(f"corrupt PDF: page {number}: {e}") from None
-            if parts:
-                parts.append(PAGE_SEPARATOR)
-                pos += len(PAGE_SEPARATOR)
-            parts.append(page_text)
-            spans.append(Span(pos, pos + len(page_text), "page", str(number)))
-            pos += len(page_text)
-        text = "".join(parts)
-        if not text.strip():
-            raise IngestError(f"no text layer (scanned?): {doc.page_count} pages, no text")
-        meta = {"pages": doc.page_count, "title": (doc.metadata or {}).get("title") or None}
-        return text, spans, meta
-    finally:
+        doc = pymupdf.open(path, filetype="pdf")
+    except Exception as e:  # PyMuPDF raises FileDataError, RuntimeError, ...
+        what = (
+            "corrupt or truncated PDF (no %%EOF marker at its end)" if truncated else "corrupt PDF"
+        )
+        raise IngestError(f"{what}, unreadable: {e}") from None
+    if truncated and doc.is_repaired:
         doc.close()
+        raise IngestError(
+            f"truncated PDF: {size} bytes and no %%EOF marker at the end, PyMuPDF could only "
+            "repair part of it; download or export the file again"
+        )
+    if doc.is_repaired:
+        log.warning("%s is damaged; PyMuPDF repaired it, text may be incomplete", path)
+    if doc.needs_pass and not (password and doc.authenticate(password)):
+        doc.close()
+        given = "the password given does not open it" if password else "give the password"
+        raise IngestError(f"encrypted PDF ({given})")
+    return doc
+
+
+def _lacks_eof_marker(path: Path, size: int) -> bool:
+    """No ``%%EOF`` in the file's last 8 KiB: a download or copy that stopped early."""
+    with path.open("rb") as f:
+        f.seek(max(0, size - 8192))
+        return b"%%EOF" not in f.read()
+
+
+def _read_page(doc: Any, index: int) -> PageLines:
+    """Lines, tables and rotated lines of page ``index``, in unrotated page coordinates
+    (those PyMuPDF gives text in)."""
+    import pymupdf
+
+    # Ligatures expanded, no images; rectangles (rules, frames) collected for tables.
+    flags = (
+        pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP | pymupdf.TEXT_COLLECT_VECTORS
+    )
+    try:
+        page = doc.load_page(index)
+        horizontal, rotated, rules = text_lines(page.get_text("dict", flags=flags))
+        tables = table_lines(page, rules)
+        rect = page.rect * page.derotation_matrix
+    except Exception as e:  # damaged page tree or content streams
+        raise IngestError(f"corrupt PDF: page {index + 1}: {e}") from None
+    return PageLines(index + 1, rect.y0, rect.y1, rect.width, horizontal, tables, rotated)
+
+
+def _key(text: str) -> str:
+    return _DIGITS.sub("#", " ".join(text.lower().split()))
+
+
+def _edge_rows(page: PageLines) -> list[list[list[Line]]]:
+    """Top rows (outermost first) and bottom rows (outermost first) inside the margins."""
+    all_rows = rows(page.lines)
+    margin = MARGIN_SHARE * (page.bottom - page.top)
+    top = [r for r in all_rows[:EDGE_ROWS] if max(ln.y1 for ln in r) <= page.top + margin]
+    bottom = [
+        r for r in all_rows[::-1][:EDGE_ROWS] if min(ln.y0 for ln in r) >= page.bottom - margin
+    ]
+    return [top, bottom]
+
+
+def _walk(edges: list[list[list[Line]]], is_furniture: Any) -> list[Line]:
+    """Lines of the rows met walking inwards from each edge whose lines are all furniture,
+    stopping at the first row that is not: body text shields whatever lies further in,
+    and a row mixing both ("4  CARD32  OFFSET", a table row) is body."""
+    found: dict[int, Line] = {}
+    for side in edges:
+        for row in side:
+            if not all(is_furniture(ln) for ln in row):
+                break
+            found.update((id(ln), ln) for ln in row)
+    return list(found.values())
+
+
+def furniture(pages: list[PageLines]) -> list[set[int]]:
+    """Per page, the indices (into ``page.lines``) of running headers, footers and page
+    numbers.
+
+    Candidates are lines met walking inwards through the rows of a page's top and bottom
+    margins (:func:`_walk`) that are page numbers ("7", "Page 3 of 8", "- iv -"), whose
+    digit-normalised text sits in the margins of at least :data:`MIN_REPEAT` pages and
+    :data:`FREQUENT_SHARE` of them, or that lie on a baseline ("band") where such lines,
+    or any repeating on :data:`MIN_REPEAT` pages, sit on :data:`BAND_SHARE` of the pages.
+    Of those, only lines outside the usual body frame (where the text of most pages
+    starts and ends once page numbers and band lines are taken away) are furniture: a
+    chapter-opening "CHAPTER" or the first numbered clause of every page repeat too, but
+    inside the frame.
+    """
+    edges = [_edge_rows(p) for p in pages]
+    counts: Counter[str] = Counter()
+    for page_edges in edges:
+        counts.update({_key(ln.text) for side in page_edges for row in side for ln in row})
+
+    def numbered(ln: Line) -> bool:
+        return bool(_PAGE_NUMBER.match(_key(ln.text)))
+
+    def frequent(ln: Line) -> bool:
+        return counts[_key(ln.text)] >= max(MIN_REPEAT, FREQUENT_SHARE * len(pages))
+
+    bands: defaultdict[int, set[int]] = defaultdict(set)
+    for i, page_edges in enumerate(edges):
+        for ln in (ln for side in page_edges for row in side[:1] for ln in row):
+            if numbered(ln) or counts[_key(ln.text)] >= MIN_REPEAT:
+                bands[round(ln.cy / 2)].add(i)
+    strong = {b for b, on in bands.items() if len(on) >= max(MIN_REPEAT, BAND_SHARE * len(pages))}
+
+    def placed(ln: Line) -> bool:
+        """A page number, or on a furniture band."""
+        band = round(ln.cy / 2)
+        return numbered(ln) or bool({band - 1, band, band + 1} & strong)
+
+    found = [_walk(page_edges, lambda ln: placed(ln) or frequent(ln)) for page_edges in edges]
+    top, bottom = _body_frame(pages, [[ln for ln in f if placed(ln)] for f in found])
+    out: list[set[int]] = []
+    for page, lines in zip(pages, found, strict=True):
+        index = {id(ln): i for i, ln in enumerate(page.lines)}
+        out.append({index[id(ln)] for ln in lines if ln.y1 <= top + 1 or ln.y0 >= bottom - 1})
+    return out
+
+
+def _body_frame(pages: list[PageLines], furniture: list[list[Line]]) -> tuple[float, float]:
+    """Median top and bottom of the pages' text once ``furniture`` is taken away."""
+    tops, bottoms = [], []
+    for page, lines in zip(pages, furniture, strict=True):
+        ids = {id(ln) for ln in lines}
+        body = [ln for ln in page.lines if id(ln) not in ids]
+        if body:
+            tops.append(min(ln.y0 for ln in body))
+            bottoms.append(max(ln.y1 for ln in body))
+    if not tops:
+        return float("inf"), float("-inf")
+    return statistics.median(tops), statistics.median(bottoms)
+
+
+def _ordered(page: PageLines, drop: set[int]) -> list[Line]:
+    """The page's lines in reading order with paragraph marks, furniture dropped."""
+    body = [ln for i, ln in enumerate(page.lines) if i not in drop]
+    lines = reading_order(outside(body, page.tables) + page.tables, page.width)
+    mark_paragraphs(lines)
+    for ln in page.rotated:
+        ln.para = True
+    return lines + page.rotated
+
+
+def _vocabulary(pages: list[list[Line]]) -> Counter[str]:
+    """Lower-cased words (hyphenated compounds whole) away from line-end hyphens."""
+    vocab: Counter[str] = Counter()
+    for lines in pages:
+        for ln in lines:
+            if ln.kind == "text":
+                body = ln.text.rsplit(" ", 1)[0] if ln.text.endswith("-") else ln.text
+                vocab.update(_WORD.findall(body.lower()))
+    return vocab
+
+
+def _keeps_hyphen(prev: Line, before: str, part: str, head: str, vocab: Counter[str]) -> bool:
+    """Whether ``part-`` + ``head`` is a hyphenated compound rather than one word that
+    typesetting split. ``Non-Debian``, ``MySQL-based`` and ``not-to-exceed`` keep it;
+    otherwise the document's own usage of either form decides, and without any, code
+    (monospaced) and a few compound prefixes keep it."""
+    word = _WORD.match(head)
+    if not word or not head[0].islower() or "-" in before or not part[1:].islower():
+        return True
+    joined, hyphenated = (part + word.group()).lower(), f"{part}-{word.group()}".lower()
+    if vocab[hyphenated] or vocab[joined]:
+        return vocab[hyphenated] > vocab[joined]
+    return prev.mono or part.lower() in _COMPOUND_PREFIXES
+
+
+def dehyphenate(pages: list[list[Line]]) -> None:
+    """Move the rest of a word split by a line-end hyphen up onto the line it starts on
+    (across columns and pages too), dropping the hyphen unless :func:`_keeps_hyphen`.
+    Lines left empty are removed. Works in place."""
+    flat = [(p, ln) for p, lines in enumerate(pages) for ln in lines if ln.kind == "text"]
+    if not any(ln.text.endswith("-") for _, ln in flat):
+        return
+    vocab = _vocabulary(pages)
+    for (p, prev), (q, nxt) in itertools.pairwise(flat):
+        if not prev.text.endswith("-") or not nxt.text or (nxt.para and p == q):
+            continue
+        tail = _SPLIT_TAIL.fullmatch(prev.text.split()[-1])
+        if not tail:
+            continue
+        head, _, rest = nxt.text.partition(" ")
+        keep = _keeps_hyphen(prev, tail.group(1), tail.group(2), head, vocab)
+        prev.text = (prev.text if keep else prev.text[:-1]) + head
+        nxt.text = rest.lstrip()
+    for lines in pages:
+        lines[:] = [ln for ln in lines if ln.text]
+
+
+def _runs_on(prev: list[Line], nxt: list[Line]) -> bool:
+    """A sentence runs from the end of one page into the next."""
+    if not prev or not nxt or prev[-1].kind != "text" or nxt[0].kind != "text":
+        return False
+    return not _SENTENCE_END.search(prev[-1].text) and nxt[0].text[:1].islower()
+
+
+def assemble(pages: list[list[Line]]) -> tuple[str, list[Span]]:
+    """Join lines (a blank line before each paragraph) and pages; return the text with
+    one ``page`` span per page and one ``table`` span per table."""
+    parts: list[str] = []
+    spans: list[Span] = []
+    pos = 0
+    for number, lines in enumerate(pages, 1):
+        if number > 1:
+            sep = PAGE_RUNS_ON if _runs_on(pages[number - 2], lines) else PAGE_SEPARATOR
+            parts.append(sep)
+            pos += len(sep)
+        start = pos
+        tables = 0
+        for i, ln in enumerate(lines):
+            if i:
+                sep = "\n\n" if ln.para else "\n"
+                parts.append(sep)
+                pos += len(sep)
+            if ln.kind == "table":
+                tables += 1
+                label = f"p. {number}, table {tables}"
+                spans.append(Span(pos, pos + len(ln.text), "table", label))
+            parts.append(ln.text)
+            pos += len(ln.text)
+        spans.append(Span(start, pos, "page", str(number)))
+    return "".join(parts), spans

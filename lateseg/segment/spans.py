@@ -10,7 +10,10 @@ import numpy as np
 
 from lateseg.types import Chunk, Document
 
-SECTION_KINDS = ("clause", "heading", "class", "function", "method")
+SECTION_KINDS = (
+    "clause", "heading", "exhibit", "recital", "signature",
+    "module", "class", "function", "method",
+)  # fmt: skip
 
 
 class Locator:

@@ -1,0 +1,134 @@
+"""Word documents (.docx) with python-docx: body text in order, headings as structure.
+
+The text is built like a Markdown file so the other stages treat it alike: one paragraph
+per block separated by a blank line, a table as one line per row with cells joined by
+``" | "``. Paragraphs styled ``Title`` or ``Heading N`` (or a style based on one) become
+``heading`` spans with path labels (``"Guide > Install"``). Content controls (``w:sdt``)
+are read through; headers, footers, footnotes, comments and text boxes are not. Numbering
+that Word generates (auto-numbered lists) is not part of a paragraph's text, so it is not
+in ours either.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from lateseg.errors import IngestError
+from lateseg.ingest.text import nested_heading_spans
+from lateseg.types import Span
+
+_HEADING_STYLE = re.compile(r"heading ([1-9])", re.IGNORECASE)
+_ZIP_MAGIC = b"PK\x03\x04"
+_OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
+_SPACES = re.compile(r"\s+")
+
+
+def _open(path: Path) -> Any:
+    """The python-docx Document at ``path``; IngestError with the reason otherwise."""
+    import docx
+
+    try:
+        data = path.read_bytes()
+    except OSError as e:
+        raise IngestError(f"cannot read: {e.strerror or e}") from None
+    if not data:
+        raise IngestError("corrupt DOCX: empty file")
+    if data.startswith(_OLE_MAGIC):
+        raise IngestError("not a DOCX: an encrypted DOCX or a legacy .doc (OLE container)")
+    if not data.startswith(_ZIP_MAGIC):
+        raise IngestError("corrupt DOCX: not a zip archive")
+    try:
+        return docx.Document(io.BytesIO(data))
+    except Exception as e:  # BadZipFile, KeyError for missing parts, ValueError, lxml errors
+        raise IngestError(f"corrupt DOCX: {type(e).__name__}: {e}") from None
+
+
+def _heading_level(paragraph: Any) -> int | None:
+    """0 for ``Title``, N for ``Heading N`` (also via a style's base styles), else None."""
+    style = paragraph.style
+    for _ in range(5):  # custom styles are based on built-in ones, rarely deeply
+        if style is None:
+            return None
+        name = style.name or ""
+        if name.lower() == "title":
+            return 0
+        m = _HEADING_STYLE.fullmatch(name)
+        if m:
+            return int(m.group(1))
+        style = style.base_style
+    return None
+
+
+def _blocks(document: Any) -> Iterator[Any]:
+    """Paragraphs and tables of the body in document order, inside content controls too."""
+    from docx.table import Table
+    from docx.text.paragraph import Paragraph
+
+    container = document._body
+    stack = [iter(document.element.body.iterchildren())]
+    while stack:
+        child = next(stack[-1], None)
+        if child is None:
+            stack.pop()
+            continue
+        tag = child.tag.rsplit("}", 1)[-1]
+        if tag == "p":
+            yield Paragraph(child, container)
+        elif tag == "tbl":
+            yield Table(child, container)
+        elif tag in ("sdt", "sdtContent", "customXml", "ins", "smartTag"):
+            stack.append(iter(child.iterchildren()))
+
+
+def _table_rows(table: Any) -> list[str]:
+    """One line per row, cell texts (whitespace collapsed) joined by ``" | "``; a cell
+    merged across columns counts once."""
+    from docx.table import _Cell
+
+    rows = []
+    for tr in table._tbl.tr_lst:
+        cells = [_SPACES.sub(" ", _Cell(tc, table).text).strip() for tc in tr.tc_lst]
+        if any(cells):
+            rows.append(" | ".join(cells))
+    return rows
+
+
+def read_docx(path: Path) -> tuple[str, list[Span], dict]:
+    """Return the document's text, its ``heading`` spans and metadata (``title`` and
+    ``author`` where the file's core properties have them).
+
+    Raises :class:`IngestError` for unreadable, corrupt or non-DOCX files, with the
+    reason.
+    """
+    document = _open(path)
+    parts: list[str] = []
+    heads: list[tuple[int, int, str]] = []
+    pos = 0
+    for block in _blocks(document):
+        if hasattr(block, "rows"):
+            text = "\n".join(_table_rows(block))
+            level = None
+        else:
+            text = block.text.strip()
+            level = _heading_level(block)
+        if not text:
+            continue
+        if parts:
+            parts.append("\n\n")
+            pos += 2
+        if level is not None:
+            heads.append((pos, level, _SPACES.sub(" ", text)))
+        parts.append(text)
+        pos += len(text)
+    meta: dict[str, Any] = {}
+    props = document.core_properties
+    for key in ("title", "author"):
+        value = (getattr(props, key, None) or "").strip()
+        if value:
+            meta[key] = value
+    text = "".join(parts)
+    return text, nested_heading_spans(heads, pos, text), meta

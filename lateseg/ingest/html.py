@@ -1,0 +1,204 @@
+"""HTML pages: the visible text, laid out like a plain-text rendering, headings as spans.
+
+What a reader sees, not the markup: ``script``, ``style``, ``noscript``, ``template``,
+the ``head`` (its ``<title>`` goes to meta), embedded objects, form controls and elements
+marked ``hidden`` (or styled ``display: none`` / ``visibility: hidden``) are dropped.
+Whitespace in running text is collapsed as a browser does; ``pre`` keeps its own. Block
+elements start new lines (paragraph-like ones a new paragraph, after a blank line), list
+items get their own line with ``-`` or their number, table rows become one line each with
+cells joined by ``" | "``. ``h1``–``h6`` become ``heading`` spans with path labels.
+
+Bytes are decoded by BOM, then the declared charset (``<meta charset>``, ``http-equiv``
+or an XML declaration) when the bytes agree with it, then detection.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from lateseg.errors import IngestError
+from lateseg.ingest.text import decode, nested_heading_spans
+from lateseg.types import Span
+
+_DECLARED = re.compile(
+    rb"""<meta[^>]{0,200}?charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]{1,40})"""
+    rb"""|<\?xml[^>]{0,200}?encoding\s*=\s*["']([A-Za-z0-9_.:-]{1,40})""",
+    re.IGNORECASE,
+)
+_HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
+
+
+def _names(s: str) -> frozenset[str]:
+    return frozenset(s.split())
+
+
+_SKIP = _names(
+    "script style noscript template head svg math iframe object embed canvas audio video "
+    "map select datalist textarea input button"
+)
+_PARAGRAPH = _names(
+    "p h1 h2 h3 h4 h5 h6 table ul ol dl blockquote pre section article header footer main "
+    "aside nav figure form fieldset details address hr"
+)
+_LINE = _names("div li dt dd tr caption figcaption summary legend center dialog hgroup menu br")
+_HEADINGS = {f"h{n}": n for n in range(1, 7)}
+
+
+class _Out:
+    """Text under construction: breaks and spaces are held back until the next text, so
+    the result has no leading, trailing or doubled separators."""
+
+    def __init__(self) -> None:
+        self.parts: list[str] = []
+        self.pos = 0
+        self.breaks = 0  # newlines owed before the next text (1 = line, 2 = paragraph)
+        self.space = False
+        self.prefix = ""  # list marker owed before the next text on this line
+
+    def brk(self, n: int) -> None:
+        if n:
+            self.breaks = max(self.breaks, n)
+            self.space = False
+
+    def text(self, s: str, verbatim: bool = False) -> int | None:
+        """Append ``s`` (whitespace collapsed unless ``verbatim``); return its offset."""
+        if not verbatim:
+            words = " ".join(s.split())
+            if not words:
+                self.space = self.space or bool(s)
+                return None
+            self.space = self.space or s[0].isspace()
+            s, trailing = words, s[-1].isspace()
+        if self.pos:
+            sep = "\n" * self.breaks if self.breaks else (" " if self.space else "")
+            self._emit(sep)
+        self._emit(self.prefix)
+        self.breaks, self.prefix = 0, ""
+        start = self.pos
+        self._emit(s)
+        self.space = False if verbatim else trailing
+        return start
+
+    def _emit(self, s: str) -> None:
+        self.parts.append(s)
+        self.pos += len(s)
+
+
+def _hidden(tag: Any) -> bool:
+    if tag.name in _SKIP or tag.has_attr("hidden"):
+        return True
+    if tag.name == "input" and str(tag.get("type", "")).lower() == "hidden":
+        return True
+    return bool(_HIDDEN_STYLE.search(str(tag.get("style", ""))))
+
+
+def _visible_strings(node: Any) -> list[str]:
+    """The visible text pieces under ``node`` in order (no recursion: pages nest deep)."""
+    from bs4 import NavigableString, Tag
+    from bs4.element import PreformattedString
+
+    out: list[str] = []
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, Tag):
+            if not _hidden(item):
+                if item.name in _PARAGRAPH or item.name in _LINE:
+                    out.append(" ")  # block content inside a cell or heading: a space
+                stack.extend(reversed(item.contents))
+        elif isinstance(item, NavigableString) and not isinstance(item, PreformattedString):
+            out.append(str(item))
+    return out
+
+
+def _row(tr: Any) -> str:
+    cells = [c for c in tr.find_all(("td", "th"), recursive=False) if not _hidden(c)]
+    return " | ".join(" ".join("".join(_visible_strings(c)).split()) for c in cells)
+
+
+def _number_items(ol: Any, numbers: dict[int, int]) -> None:
+    """Record the number of each item of ``ol`` (its ``start`` honoured)."""
+    try:
+        first = int(str(ol.get("start", "1")).strip())
+    except ValueError:
+        first = 1
+    for k, li in enumerate(ol.find_all("li", recursive=False)):
+        numbers[id(li)] = first + k
+
+
+def _render(root: Any, out: _Out) -> list[tuple[int, int, str]]:
+    """Walk the tree into ``out``; return the headings as ``(start, level, title)``."""
+    from bs4 import NavigableString, Tag
+    from bs4.element import PreformattedString
+
+    heads: list[tuple[int, int, str]] = []
+    numbers: dict[int, int] = {}  # id(li) -> its number in an ordered list
+    stack: list[tuple[Any, bool]] = [(root, True)]
+    while stack:
+        node, entering = stack.pop()
+        if isinstance(node, NavigableString):
+            if not isinstance(node, PreformattedString):
+                out.text(str(node))
+            continue
+        if not isinstance(node, Tag) or (entering and _hidden(node)):
+            continue
+        name = node.name
+        gap = 2 if name in _PARAGRAPH else 1 if name in _LINE else 0
+        if name in ("ul", "ol") and node.find_parent("li") is not None:
+            gap = 1  # a nested list continues its item's lines
+        if not entering:
+            out.brk(gap)
+            continue
+        out.brk(gap)
+        if name in _HEADINGS or name in ("tr", "pre"):
+            text = _row(node) if name == "tr" else "".join(_visible_strings(node))
+            if name == "pre":
+                text = text.strip("\n").rstrip()
+            start = out.text(text, verbatim=name == "pre")
+            if name in _HEADINGS and start is not None:
+                heads.append((start, _HEADINGS[name], " ".join(text.split())))
+            out.brk(gap)
+            continue
+        if name == "ol":
+            _number_items(node, numbers)
+        elif name == "li":
+            depth = sum(1 for p in node.parents if p.name in ("ul", "ol"))
+            marker = f"{numbers[id(node)]}. " if id(node) in numbers else "- "
+            out.prefix = "  " * max(0, depth - 1) + marker
+        stack.append((node, False))
+        stack.extend((child, True) for child in reversed(node.contents))
+    return heads
+
+
+def _meta(soup: Any, encoding: str) -> dict[str, Any]:
+    meta: dict[str, Any] = {"encoding": encoding}
+    if soup.title and soup.title.string:
+        meta["title"] = " ".join(soup.title.string.split())
+    author = soup.find("meta", attrs={"name": re.compile("^author$", re.IGNORECASE)})
+    if author and author.get("content"):
+        meta["author"] = " ".join(str(author["content"]).split())
+    return meta
+
+
+def read_html(path: Path) -> tuple[str, list[Span], dict]:
+    """Return the page's visible text, its ``heading`` spans and metadata (``title``,
+    ``author`` where given, and the ``encoding`` used).
+
+    Raises :class:`IngestError` when the file cannot be read or is binary.
+    """
+    from bs4 import BeautifulSoup
+
+    try:
+        data = path.read_bytes()
+    except OSError as e:
+        raise IngestError(f"cannot read: {e.strerror or e}") from None
+    m = _DECLARED.search(data[:4096])
+    declared = (m.group(1) or m.group(2)).decode("ascii") if m else None
+    markup, encoding = decode(data, str(path), declared)
+    soup = BeautifulSoup(markup, "lxml")
+    out = _Out()
+    heads = _render(soup, out)
+    text = "".join(out.parts)
+    return text, nested_heading_spans(heads, len(text), text), _meta(soup, encoding)

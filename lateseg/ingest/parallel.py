@@ -1,0 +1,100 @@
+"""Parse files in worker processes, results back in the order asked.
+
+Parsing (PDF layout, tree-sitter, charset detection) is CPU work that runs beside the
+encoder: the main process keeps the model and consumes Documents as they arrive. Workers
+are started with ``spawn`` (never ``fork`` a process that may hold torch threads).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import multiprocessing
+import os
+from collections import deque
+from collections.abc import Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+from lateseg.errors import LatesegError
+from lateseg.types import Document
+
+
+@dataclass(frozen=True)
+class ParseJob:
+    """One file to read; ``known_hash`` is the content hash already indexed, if any."""
+
+    path: str
+    root: str | None = None
+    known_hash: str | None = None
+    password: str | None = None
+
+
+@dataclass(frozen=True)
+class Parsed:
+    """The outcome of a job: a Document, ``unchanged``, or an error reason."""
+
+    path: str
+    digest: str | None = None
+    doc: Document | None = None
+    unchanged: bool = False
+    error: str | None = None
+
+
+def file_hash(path: Path) -> str:
+    """SHA-256 of the file's bytes."""
+    h = hashlib.sha256()
+    with path.open("rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def parse(job: ParseJob) -> Parsed:
+    """Hash and (unless unchanged) parse one file; never raises for a bad file."""
+    from lateseg.ingest import load_document
+
+    path = Path(job.path)
+    try:
+        digest = file_hash(path)
+    except OSError as e:
+        return Parsed(job.path, error=f"cannot read: {e.strerror or e}")
+    if digest == job.known_hash:
+        return Parsed(job.path, digest, unchanged=True)
+    try:
+        root = Path(job.root) if job.root else None
+        doc = load_document(path, password=job.password, root=root)
+    except (LatesegError, OSError) as e:
+        return Parsed(job.path, digest, error=str(e))
+    except Exception as e:  # a parser bug on one file must not stop the other files
+        return Parsed(job.path, digest, error=f"unexpected {type(e).__name__}: {e}")
+    return Parsed(job.path, digest, doc)
+
+
+def default_workers(n_jobs: int) -> int:
+    """Worker processes for ``n_jobs`` files: none for a handful (start-up costs more than
+    it saves), else one per core, at most 8."""
+    if n_jobs < 16:
+        return 0
+    return max(1, min(8, os.cpu_count() or 1))
+
+
+def parse_all(jobs: Sequence[ParseJob], workers: int | None = None) -> Iterator[Parsed]:
+    """Parse ``jobs`` with ``workers`` processes (0: in this process; None: automatic),
+    yielding results in job order as soon as each is ready."""
+    workers = default_workers(len(jobs)) if workers is None else workers
+    if workers <= 0:
+        yield from map(parse, jobs)
+        return
+    ctx = multiprocessing.get_context("spawn")
+    # A bounded window of jobs in flight: parsed Documents wait in memory only while
+    # the encoder catches up with at most 4 per worker.
+    window: deque[Future[Parsed]] = deque()
+    todo = iter(jobs)
+    with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
+        for job in todo:
+            window.append(pool.submit(parse, job))
+            if len(window) >= 4 * workers:
+                yield window.popleft().result()
+        while window:
+            yield window.popleft().result()

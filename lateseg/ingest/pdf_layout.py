@@ -1,0 +1,356 @@
+"""Page geometry for PDF extraction: text lines, tables, columns and reading order.
+
+PyMuPDF hands back text in content-stream order, which is the order the producer drew it
+in, not the order a person reads it: two columns drawn line by line come out interleaved,
+and a table comes out cell by cell. This module turns one page into :class:`Line` objects
+in reading order:
+
+* tables with ruled grids (``page.find_tables``) become one ``table`` line each, rows
+  separated by newlines and cells by ``" | "``;
+* the remaining lines are split into vertical blocks at full-width gaps; a block with a
+  clear gutter is read column by column, and blocks that share a gutter are read as one
+  column set (paragraph gaps in both columns often line up);
+* lines on the same row of one column are merged left to right;
+* a line starts a paragraph when the gap above it is clearly wider than the page's usual
+  line gap.
+"""
+
+from __future__ import annotations
+
+import bisect
+import itertools
+import logging
+import statistics
+from dataclasses import dataclass
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+# A gutter narrower than this (points) is word spacing, not a column break.
+MIN_GUTTER = 8.0
+# Each column must be at least this share of the text area's width; rules out narrow
+# "columns" of clause numbers, TOC page numbers and definition-list terms.
+MIN_COLUMN_SHARE = 0.2
+# Lines that may cross a gutter (titles, full-width figures), as a share of the lines.
+MAX_CROSSING_SHARE = 0.125
+# Extra gap, as a share of the line height, that marks a new paragraph.
+PARAGRAPH_GAP = 0.3
+
+
+@dataclass(slots=True)
+class Line:
+    """One line of text on a page (PDF points, origin top left).
+
+    ``kind`` is ``"text"`` or ``"table"`` (a whole table, rows joined by newlines);
+    ``mono`` says the line ends in a monospaced font (code), where hyphens are literal;
+    ``para`` says the line starts a paragraph.
+    """
+
+    text: str
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    mono: bool = False
+    kind: str = "text"
+    para: bool = False
+
+    @property
+    def height(self) -> float:
+        return max(self.y1 - self.y0, 1.0)
+
+    @property
+    def cy(self) -> float:
+        return (self.y0 + self.y1) / 2
+
+
+def _is_mono(font: str) -> bool:
+    name = font.lower()
+    return "mono" in name or "courier" in name or "code" in name
+
+
+Box = tuple[float, float, float, float]
+
+
+def _clean(text: str) -> str:
+    """Strip a line; a soft (U+00AD) or Unicode (U+2010) hyphen at its end becomes "-",
+    soft hyphens inside it (invisible break hints) go."""
+    text = text.strip()
+    if text.endswith(("\u00ad", "\u2010")):
+        text = text[:-1] + "-"
+    return text.replace("\u00ad", "")
+
+
+def text_lines(page_dict: dict[str, Any]) -> tuple[list[Line], list[Line], list[Box]]:
+    """Horizontal text lines, other (rotated, vertical) text lines, and the boxes of
+    rectangular vector graphics (rules, frames, cell fills) of a ``get_text("dict")`` page
+    extracted with ``TEXT_COLLECT_VECTORS``."""
+    horizontal: list[Line] = []
+    other: list[Line] = []
+    rules: list[Box] = []
+    for block in page_dict["blocks"]:
+        if block["type"] == 3:
+            if block.get("isrect"):
+                rules.append(tuple(block["bbox"]))
+            continue
+        for raw in block.get("lines", ()):
+            spans = raw["spans"]
+            text = _clean("".join(s["text"] for s in spans))
+            if not text:
+                continue
+            x0, y0, x1, y1 = raw["bbox"]
+            line = Line(text, x0, y0, x1, y1, mono=_is_mono(spans[-1]["font"]))
+            dx, dy = raw["dir"]
+            (horizontal if dx > 0.9 and abs(dy) < 0.1 else other).append(line)
+    return horizontal, other, rules
+
+
+def rows(lines: list[Line]) -> list[list[Line]]:
+    """Group lines whose vertical centres fall inside each other's extent, top to bottom;
+    each row is sorted left to right. Tables are rows of their own."""
+    out: list[list[Line]] = []
+    top = bottom = 0.0
+    for line in sorted(lines, key=lambda ln: ln.cy):
+        if (
+            out
+            and line.kind == "text"
+            and out[-1][0].kind == "text"
+            and top <= line.cy <= bottom
+            and line.y0 <= (top + bottom) / 2 <= line.y1
+        ):
+            out[-1].append(line)
+            top, bottom = min(top, line.y0), max(bottom, line.y1)
+            continue
+        out.append([line])
+        top, bottom = line.y0, line.y1
+    for row in out:
+        row.sort(key=lambda ln: ln.x0)
+    return out
+
+
+def _merge_row(row: list[Line]) -> Line:
+    if len(row) == 1:
+        return row[0]
+    return Line(
+        " ".join(r.text for r in row),
+        min(r.x0 for r in row),
+        min(r.y0 for r in row),
+        max(r.x1 for r in row),
+        max(r.y1 for r in row),
+        mono=row[-1].mono,
+    )
+
+
+def _coverage_runs(lines: list[Line], limit: int) -> list[tuple[float, float]]:
+    """Maximal x-intervals, between the leftmost and rightmost text, that at most ``limit``
+    lines cross (a sweep over the lines' left and right edges)."""
+    events = sorted([(ln.x0, 1) for ln in lines] + [(ln.x1, -1) for ln in lines])
+    runs: list[tuple[float, float]] = []
+    depth, start = 0, None
+    for x, step in events:
+        before, depth = depth, depth + step
+        if before > limit >= depth:
+            start = x
+        elif depth > limit >= before and start is not None:
+            runs.append((start, x))
+            start = None
+    return runs
+
+
+def find_gutter(lines: list[Line], text_width: float) -> tuple[float, float] | None:
+    """The widest vertical gap that splits ``lines`` into two real columns, or None.
+
+    Candidates are x-ranges that at most :data:`MAX_CROSSING_SHARE` of the lines cross
+    (titles, full-width figures); the gutter is then the gap between the lines ending
+    left of the range's middle and those starting right of it. A real column has at least
+    two lines, most of them starting at one x, and spans at least
+    :data:`MIN_COLUMN_SHARE` of ``text_width``.
+    """
+    if len(lines) < 4:
+        return None
+    lo, hi = min(ln.x0 for ln in lines), max(ln.x1 for ln in lines)
+    min_width = MIN_COLUMN_SHARE * text_width
+    best: tuple[float, float] | None = None
+    for a, b in _coverage_runs(lines, int(len(lines) * MAX_CROSSING_SHARE)):
+        if b - a < MIN_GUTTER or (best and b - a <= best[1] - best[0]):
+            continue  # the gap found inside a run is never wider than the run
+        mid = (a + b) / 2
+        left = [ln for ln in lines if ln.x1 <= mid]
+        right = [ln for ln in lines if ln.x0 >= mid]
+        if len(left) < 2 or len(right) < 2:
+            continue
+        gap = (max(ln.x1 for ln in left), min(ln.x0 for ln in right))
+        if gap[1] - gap[0] < MIN_GUTTER or (best and gap[1] - gap[0] <= best[1] - best[0]):
+            continue
+        if gap[0] - lo < min_width or hi - gap[1] < min_width:
+            continue
+        if _left_aligned(left) and _left_aligned(right):
+            best = gap
+    return best
+
+
+def _left_aligned(lines: list[Line]) -> bool:
+    """Most lines start at one x (within 3 points), as lines of a column of text do; the
+    pieces of a widely spaced justified heading do not."""
+    xs = sorted(ln.x0 for ln in lines)
+    most = max(bisect.bisect_right(xs, x + 3.0) - i for i, x in enumerate(xs))
+    return 2 * most >= len(xs)
+
+
+def _blocks(lines: list[Line], min_gap: float) -> list[list[Line]]:
+    """Split lines (any order) at full-width horizontal gaps of at least ``min_gap``."""
+    out: list[list[Line]] = []
+    bottom = float("-inf")
+    for line in sorted(lines, key=lambda ln: ln.y0):
+        if not out or line.y0 - bottom >= min_gap:
+            out.append([])
+        out[-1].append(line)
+        bottom = max(bottom, line.y1)
+    return out
+
+
+def _read_columns(lines: list[Line], gutter: tuple[float, float], width: float) -> list[Line]:
+    """Read a block with a gutter: lines crossing it cut the block into bands; in each band
+    the left column comes before the right one."""
+    a, b = gutter
+    out: list[Line] = []
+    band: list[Line] = []
+    for row in rows(lines):
+        crossing = [ln for ln in row if ln.x0 < b and ln.x1 > a]
+        if not crossing:
+            band.extend(row)
+            continue
+        out += _read_band(band, gutter, width)
+        band = []
+        out += _read_band(row, None, width)
+    return out + _read_band(band, gutter, width)
+
+
+def _read_band(lines: list[Line], gutter: tuple[float, float] | None, width: float) -> list[Line]:
+    if not lines:
+        return []
+    if gutter is None:
+        return [_merge_row(r) for r in rows(lines)]
+    mid = (gutter[0] + gutter[1]) / 2
+    left = [ln for ln in lines if ln.x1 <= mid]
+    right = [ln for ln in lines if ln.x1 > mid]
+    return reading_order(left, width) + reading_order(right, width)
+
+
+def reading_order(lines: list[Line], text_width: float) -> list[Line]:
+    """Lines in reading order: blocks top to bottom, columns left to right, rows merged."""
+    if len(lines) < 4:
+        return [_merge_row(r) for r in rows(lines)]
+    height = statistics.median(ln.height for ln in lines)
+    groups: list[tuple[tuple[float, float] | None, list[Line]]] = []
+    for block in _blocks(lines, 0.8 * height):
+        gutter = find_gutter(block, text_width)
+        if groups and gutter and groups[-1][0] and _overlap(gutter, groups[-1][0]):
+            prev = groups[-1]
+            groups[-1] = (_intersect(prev[0], gutter), prev[1] + block)  # type: ignore[arg-type]
+        else:
+            groups.append((gutter, block))
+    if len(groups) == 1 and groups[0][0] is None:
+        return [_merge_row(r) for r in rows(lines)]
+    out: list[Line] = []
+    for gutter, block in groups:
+        out += _read_columns(block, gutter, text_width) if gutter else _read_band(block, None, 0)
+    return out
+
+
+def _overlap(g: tuple[float, float], h: tuple[float, float]) -> bool:
+    return min(g[1], h[1]) - max(g[0], h[0]) > 0
+
+
+def _intersect(g: tuple[float, float], h: tuple[float, float]) -> tuple[float, float]:
+    return max(g[0], h[0]), min(g[1], h[1])
+
+
+def mark_paragraphs(lines: list[Line]) -> None:
+    """Set ``para`` on lines whose gap to the line above (in reading order) is wider than
+    the page's median line gap by :data:`PARAGRAPH_GAP` of a line height. Tables always
+    stand apart; a jump upwards (next column) continues the paragraph."""
+    gaps = [b.y0 - a.y1 for a, b in itertools.pairwise(lines) if -a.height < b.y0 - a.y1 < a.height]
+    usual = statistics.median(gaps) if gaps else 0.0
+    for prev, line in itertools.pairwise(lines):
+        gap = line.y0 - prev.y1
+        line.para = "table" in (prev.kind, line.kind) or gap > usual + PARAGRAPH_GAP * min(
+            prev.height, line.height
+        )
+    if lines:
+        lines[0].para = True
+
+
+def _ruled_positions(rules: list[Box]) -> tuple[set[int], set[int]]:
+    """Distinct x positions of vertical and y positions of horizontal rules (thin boxes,
+    and the edges of larger ones), rounded to 2 points."""
+    xs: set[int] = set()
+    ys: set[int] = set()
+    for x0, y0, x1, y1 in rules:
+        if x1 - x0 <= 4 and y1 - y0 >= 8:
+            xs.add(round(x0 / 2))
+        elif y1 - y0 <= 4 and x1 - x0 >= 8:
+            ys.add(round(y0 / 2))
+        elif x1 - x0 >= 5 and y1 - y0 >= 5:
+            xs.update((round(x0 / 2), round(x1 / 2)))
+            ys.update((round(y0 / 2), round(y1 / 2)))
+    return xs, ys
+
+
+def table_lines(page: Any, rules: list[Box]) -> list[Line]:
+    """Ruled tables on ``page`` as ``table`` lines (rows joined by newlines, cells by
+    ``" | "``), in the table's box.
+
+    ``find_tables`` costs tens of milliseconds a page, so it only runs on pages whose
+    ``rules`` could form a grid: at least three vertical rule positions (two columns) and
+    two horizontal ones. Frames around code blocks have two and are skipped.
+    """
+    xs, ys = _ruled_positions(rules)
+    if len(xs) < 3 or len(ys) < 2:
+        return []
+    try:
+        try:
+            found = page.find_tables(use_layout=False)
+        except TypeError:  # PyMuPDF before 2.0 has no layout analyser to switch off
+            found = page.find_tables()
+    except Exception as e:  # a table finder failure must not lose the page's text
+        log.warning("page %d: table detection failed (%s); reading it as text", page.number + 1, e)
+        return []
+    out: list[Line] = []
+    for table in found.tables:
+        text = _table_text(page, table)
+        if text:
+            x0, y0, x1, y1 = table.bbox
+            out.append(Line(text, x0, y0, x1, y1, kind="table"))
+    return out
+
+
+def _table_text(page: Any, table: Any) -> str:
+    """Rows of ``table`` joined by newlines, cells by ``" | "``; empty rows left out.
+
+    Cell text is gathered from the page's words by their centres: ``Table.extract`` drops
+    the spaces between words set in some fonts ("AdaLovelace")."""
+    words = page.get_text("words", clip=table.bbox, sort=True)
+    lines: list[str] = []
+    for row in table.rows:
+        cells = []
+        for cell in row.cells:
+            inside = [w[4] for w in words if _contains(cell, w)] if cell else []
+            cells.append(" ".join(inside))
+        if any(cells):
+            lines.append(" | ".join(cells))
+    return "\n".join(lines)
+
+
+def _contains(box: Box, word: tuple) -> bool:
+    cx, cy = (word[0] + word[2]) / 2, (word[1] + word[3]) / 2
+    return box[0] <= cx <= box[2] and box[1] <= cy <= box[3]
+
+
+def outside(lines: list[Line], boxes: list[Line]) -> list[Line]:
+    """The lines whose centre lies in none of ``boxes`` (text already read as a table)."""
+    return [
+        ln
+        for ln in lines
+        if not any(b.x0 <= (ln.x0 + ln.x1) / 2 <= b.x1 and b.y0 <= ln.cy <= b.y1 for b in boxes)
+    ]
