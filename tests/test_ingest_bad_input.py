@@ -62,6 +62,8 @@ def bad_folder(tmp_path: Path) -> tuple[Path, dict[str, str], list[Path]]:
     (root / "loop-a.txt").symlink_to(root / "loop-b.txt")
     (root / "loop-b.txt").symlink_to(root / "loop-a.txt")
     os.mkfifo(root / "pipe.txt")
+    (root / "escape.txt").symlink_to(LICENSES / "GPL-3")  # leaves the folder
+    (root / "inside.txt").symlink_to(root / "good-license.txt")  # same file, counted once
     fifo = tmp_path / "a-fifo"
     os.mkfifo(fifo)
     return root, bad, [fifo, tmp_path / "does-not-exist"]
@@ -87,6 +89,8 @@ def test_bad_input_folder(tmp_path, bad_folder, encoder):
     assert "too large" in skipped["huge-line.txt"]
     assert "loop" in skipped["loop-a.txt"] and "loop" in skipped["loop-b.txt"]
     assert "not a regular file" in skipped["pipe.txt"]
+    assert "leaves the folder" in skipped["escape.txt"]
+    assert "inside.txt" not in skipped and "inside.txt" not in failed
     assert "not a regular file" in failed["a-fifo"]
     assert "no such file" in failed["does-not-exist"]
     assert "failed by reason" in report.summary()

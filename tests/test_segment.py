@@ -125,3 +125,26 @@ def test_boundaries_are_translation_invariant(encoder):
         )
     }
     assert len(f_plain & f_shift) < 0.5 * len(f_plain)
+
+
+POLICY = DATA.parent / ".cache" / "testdata" / "policy.pdf"
+
+
+@pytest.mark.skipif(not POLICY.exists(), reason="run `make testdata` for the Debian Policy PDF")
+def test_every_chunk_of_a_long_pdf_carries_its_page(encoder):
+    """193 pages: each chunk's page is the page its first character is on."""
+    from lateseg.segment.dynamic import boundary_bonus
+    from lateseg.segment.spans import chunks_from_boundaries
+
+    doc = load_document(POLICY)
+    offsets = encoder.tokenize(doc.text)  # structure-only gains: no model forward needed
+    bounds = DynamicChunker().boundaries(boundary_bonus(doc, offsets))
+    chunks = chunks_from_boundaries(doc, offsets, bounds)
+    check_chunks(doc, chunks)
+    pages = doc.spans("page")
+    assert len(pages) == 193 and len(chunks) > 193
+    for c in chunks:
+        page = next(p for p in pages if p.start <= c.start < p.end)
+        assert c.page == int(page.label), (c.start, c.page, page)
+    assert [c.page for c in chunks] == sorted(c.page for c in chunks)
+    assert max(c.page for c in chunks) >= 190
