@@ -266,3 +266,13 @@ def test_definitions_in_their_usual_forms():
 def test_text_without_contract_structure_gives_nothing():
     assert contract_structure("") == []
     assert contract_structure("Just a note. Nothing numbered here.\n\n2025 was a year.") == []
+
+
+def test_referred_to_term_at_the_very_end_of_a_text():
+    """A ``referred to as "X"`` with no sentence end after it used to index past the text."""
+    from lateseg.ingest.contract import definition_spans
+
+    text = 'Acme Inc. (referred to as "Acme")'
+    spans = definition_spans(text)
+    assert [s.label for s in spans] == ["Acme"]
+    assert all(0 <= s.start < s.end <= len(text) for s in spans)
