@@ -48,9 +48,11 @@ def _parser() -> argparse.ArgumentParser:
     ing = sub.add_parser(
         "ingest",
         help="add or update files and folders in an index",
-        description="Walk PATHs (files or folders), parse every supported "
-        "file (.pdf .txt .md source code), chunk and embed it, and store "
-        "it. Unchanged files are skipped; failures are reported, never fatal.",
+        description="Walk PATHs (files or folders), parse every supported file (.pdf .docx "
+        ".html .txt .md, source code, other plain text), chunk and embed it, and store it. "
+        "Folders honour .gitignore and skip caches, virtualenvs, vendored, generated and "
+        "binary files. Unchanged files are not parsed again; every skip and failure is "
+        "reported with its reason and never stops the other files.",
     )
     ing.add_argument("paths", nargs="+", metavar="PATH")
     common(ing)
@@ -72,7 +74,8 @@ def _parser() -> argparse.ArgumentParser:
         "--workers",
         type=int,
         default=None,
-        help="processes that parse files (default: one per core for 16+ files; 0: none)",
+        help="processes that parse files (default: none on 2 cores or fewer, else one per "
+        "core but one, for 16+ files; 0: none)",
     )
     ing.add_argument(
         "--max-file-mb",
@@ -82,6 +85,12 @@ def _parser() -> argparse.ArgumentParser:
     )
     ing.add_argument("--include-hidden", action="store_true", help="walk dot-files too")
     ing.add_argument("--no-gitignore", action="store_true", help="do not apply .gitignore files")
+    ing.add_argument(
+        "--keep-vendored", action="store_true", help="walk vendor/, third_party/ and the like"
+    )
+    ing.add_argument(
+        "--keep-generated", action="store_true", help="keep generated, minified and lock files"
+    )
 
     se = sub.add_parser("search", help="print the chunks closest to a question")
     se.add_argument("question")
@@ -142,6 +151,8 @@ def _run(args: argparse.Namespace) -> int:
                 max_bytes=int(args.max_file_mb * 1_000_000),
                 include_hidden=args.include_hidden,
                 honour_gitignore=not args.no_gitignore,
+                skip_vendored=not args.keep_vendored,
+                skip_generated=not args.keep_generated,
             )
             report = pipe.ingest(
                 args.paths,

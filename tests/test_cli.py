@@ -4,6 +4,7 @@ import json
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from conftest import DATA, DEMO_QUESTION, LICENSES, ROOT, squash
@@ -98,3 +99,28 @@ def test_extractive_ask_cites_the_gold_span(tmp_path, sample_questions):
 def test_makefile_demo_asks_the_tested_question():
     makefile = (ROOT / "Makefile").read_text()
     assert f"QUESTION ?= {DEMO_QUESTION}" in makefile
+
+
+def test_repository_rules_and_their_switches(tmp_path):
+    repo = tmp_path / "repo"
+    (repo / "src").mkdir(parents=True)
+    (repo / "src" / "app.py").write_text("def main():\n    return 'billing'\n")
+    (repo / "src" / "secret.py").write_text("TOKEN = 'x'\n")
+    (repo / ".gitignore").write_text("secret.py\n")
+    (repo / "yarn.lock").write_text("# lockfile\npkg@1:\n  version 1\n")
+    out = lateseg("ingest", str(repo), "--index", str(tmp_path / "a"), "--json")
+    report = json.loads(out.stdout)
+    reasons = {Path(s["path"]).name: s["reason"] for s in report["skipped"]}
+    assert [Path(p).name for p in report["added"]] == ["app.py"]
+    assert reasons["secret.py"] == "gitignored" and reasons["yarn.lock"].startswith("generated")
+    out = lateseg(
+        "ingest",
+        str(repo),
+        "--index",
+        str(tmp_path / "b"),
+        "--json",
+        "--no-gitignore",
+        "--keep-generated",
+    )
+    added = sorted(Path(p).name for p in json.loads(out.stdout)["added"])
+    assert added == ["app.py", "secret.py", "yarn.lock"]
