@@ -39,10 +39,10 @@ def _check_range(kind: str, start: int, end: int, limit: int | None = None) -> N
 class Span:
     """A labelled character range of a document's text.
 
-    ``kind`` is one of ``page``, ``heading``, ``clause``, ``definition``, ``module``,
-    ``class``, ``function``, ``method``, ``paragraph``; ``label`` is human-readable (a
-    page number, a clause path such as ``"12 Termination > 12.3 Convenience"``, a
-    qualified name).
+    ``kind`` is one of ``page``, ``table``, ``heading``, ``clause``, ``definition``,
+    ``recital``, ``signature``, ``exhibit``, ``module``, ``class``, ``function``,
+    ``method``; ``label`` is human-readable (a page number, a clause path such as
+    ``"12 Termination > 12.3 Convenience"``, a defined term, a qualified name).
     """
 
     start: int
