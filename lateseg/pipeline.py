@@ -137,6 +137,7 @@ class Pipeline:
             paths = [paths]
         found = walk(paths, walk_config)
         report = IngestReport(skipped=found.skipped, failed=list(found.failed))
+        self.index.lock()  # before reading the known hashes another writer could change
         jobs = [
             ParseJob(
                 str(f.path),
@@ -146,7 +147,6 @@ class Pipeline:
             )
             for f in found.files
         ]
-        self.index.lock()
         dirty = 0
         try:
             results = tqdm(
