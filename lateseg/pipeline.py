@@ -138,17 +138,17 @@ class Pipeline:
         found = walk(paths, walk_config)
         report = IngestReport(skipped=found.skipped, failed=list(found.failed))
         self.index.lock()  # before reading the known hashes another writer could change
-        jobs = [
-            ParseJob(
-                str(f.path),
-                str(f.root) if f.root else None,
-                self.index.store.file_hash(str(f.path)),
-                password,
-            )
-            for f in found.files
-        ]
         dirty = 0
         try:
+            jobs = [
+                ParseJob(
+                    str(f.path),
+                    str(f.root) if f.root else None,
+                    self.index.store.file_hash(str(f.path)),
+                    password,
+                )
+                for f in found.files
+            ]
             results = tqdm(
                 parse_all(jobs, workers),
                 total=len(jobs),
