@@ -148,3 +148,26 @@ def test_every_chunk_of_a_long_pdf_carries_its_page(encoder):
         assert c.page == int(page.label), (c.start, c.page, page)
     assert [c.page for c in chunks] == sorted(c.page for c in chunks)
     assert max(c.page for c in chunks) >= 190
+
+
+def test_functions_that_fit_stay_whole(encoder):
+    """A function or method of at most ``max_tokens`` tokens is never cut."""
+    chunker = DynamicChunker()
+    root = (DATA / "sample_repo").resolve()
+    units = whole = 0
+    for path in sorted(root.rglob("*.py")):
+        doc = load_document(path, root=root)
+        tokens = encoder.encode_document(doc.text)
+        chunks = chunker.chunk(doc, tokens)
+        for unit in doc.spans("function", "method"):
+            i, j = tokens.token_range(unit.start, unit.end)
+            if j - i > chunker.config.max_tokens:
+                continue
+            first = (
+                unit.start
+                + len(doc.text[unit.start : unit.end])
+                - len(doc.text[unit.start : unit.end].lstrip())
+            )
+            units += 1
+            whole += any(c.start <= first and unit.end <= c.end for c in chunks)
+    assert units >= 20 and whole == units

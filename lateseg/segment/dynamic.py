@@ -30,6 +30,9 @@ if TYPE_CHECKING:
     from lateseg.encode.late import TokenEmbeddings
     from lateseg.types import Chunk, Document
 
+# Added to every cut inside a code unit that fits in one chunk.
+INSIDE_UNIT = -3.0
+CODE_UNITS = ("class", "function", "method")
 # Bonus of a boundary by the strongest kind of candidate at it.
 STRUCTURE, PARAGRAPH, SENTENCE, LINE, CLAUSE, WORD, INSIDE_WORD = (
     1.0,
@@ -92,7 +95,7 @@ class DynamicChunker:
         n = len(tokens)
         if n == 0:
             return []
-        gains = boundary_bonus(doc, tokens.offsets)
+        gains = boundary_bonus(doc, tokens.offsets, self.config.max_tokens)
         gains += self.config.semantic_weight * semantic_change(
             tokens.vectors, self.config.context_tokens
         )
@@ -128,8 +131,15 @@ class DynamicChunker:
         return bounds[::-1]
 
 
-def boundary_bonus(doc: Document, offsets: np.ndarray) -> np.ndarray:
-    """``[n]`` bonus for cutting before each token (index 0 unused)."""
+def boundary_bonus(
+    doc: Document, offsets: np.ndarray, whole_units_up_to: int | None = None
+) -> np.ndarray:
+    """``[n]`` bonus for cutting before each token (index 0 unused).
+
+    With ``whole_units_up_to``, cuts inside a code unit (class, function, method) of at
+    most that many tokens are penalised by ``INSIDE_UNIT``: a function that fits in a
+    chunk stays one chunk, a larger one is split at its statements (line starts).
+    """
     text = doc.text
     n = offsets.shape[0]
     starts, ends = offsets[:, 0], offsets[:, 1]
@@ -155,6 +165,11 @@ def boundary_bonus(doc: Document, offsets: np.ndarray) -> np.ndarray:
         ok[ok] &= starts[idx[ok]] >= pos[ok]
         ok[ok] &= (idx[ok] == 0) | (ends[np.maximum(idx[ok] - 1, 0)] <= pos[ok])
         np.maximum.at(bonus, idx[ok], value)
+    if whole_units_up_to is not None:
+        for unit in doc.spans(*CODE_UNITS):
+            i, j = np.searchsorted(starts, [unit.start, unit.end], side="left")
+            if 0 < j - i <= whole_units_up_to:
+                bonus[i + 1 : j] += INSIDE_UNIT
     bonus[0] = 0.0
     return bonus
 
