@@ -1,0 +1,603 @@
+"""Side-by-side retrieval benchmark: lateseg's chunkers and encoders against peer chunkers.
+
+    python bench/retrieval.py [--sets sample_qa licenses stdlib] [--no-peers]
+
+Every system splits each document of a set's corpus into chunks (character spans of the
+document's text) and gives one vector per chunk, all with the same embedding model (the
+lateseg default, all-MiniLM-L6-v2, from the local package; nothing is downloaded:
+``HF_HUB_OFFLINE=1``). Queries are embedded with ``LateEncoder.embed_queries`` and scored
+by exact inner product (numpy) against every chunk of the set's corpus.
+
+Systems: lateseg late+dynamic, lateseg fixed-256 + late, fixed-256 + naive, dynamic +
+naive, LangChain ``RecursiveCharacterTextSplitter`` (500/0 and 1000/200, naive vectors)
+and, when installed, LangChain ``SemanticChunker`` and Chonkie's Recursive, Semantic and
+Late chunkers. "late" = chunk vectors mean-pooled from contextual token embeddings of the
+whole document; "naive" = each chunk's text embedded on its own (``embed_texts``, which
+truncates a chunk to the model's 254-token window).
+
+Sets (JSONL in ``data/eval``; a missing file is skipped with a message):
+
+* ``sample_qa``: corpus ``data/contracts/*.pdf`` + ``data/sample_repo/**/*.py``; the gold
+  span is found in the document text by whitespace-collapsed matching.
+* ``licenses``: corpus every file in ``/usr/share/common-licenses`` (symlinks to another
+  file there are left out: they would duplicate it); gold ``start``/``end`` offsets.
+* ``stdlib``: corpus every ``.py`` under ``.cache/eval/stdlib_nodoc``; gold offsets.
+
+Metrics per system and set (averaged over queries; a chunk's "gold coverage" is the number
+of gold characters inside its span):
+
+* ``recall@B`` for context budgets B = 500, 1000, 2000, 4000 characters: ranked chunks
+  are taken in order until B characters are used; a chunk that only partly fits
+  contributes its first (remaining-budget) characters. Value = gold characters covered by
+  what was taken / gold length. Overlapping chunks spend budget on repeated text.
+* ``hit@5``: some top-5 chunk covers >= 50% of the gold span.
+* ``MRR@10``: 1/rank of the first chunk covering >= 50% of the gold span, 0 if none in
+  the top 10.
+* time = chunking + encoding of the corpus (model loading excluded; query encoding
+  excluded), and throughput = corpus tokens (lateseg tokenizer) / time.
+
+Writes ``bench/results/retrieval.json`` and ``bench/results/retrieval.md``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+os.environ["HF_HUB_OFFLINE"] = "1"
+os.environ["TRANSFORMERS_OFFLINE"] = "1"
+os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+
+import numpy as np
+
+from lateseg.encode.late import LateEncoder, TokenEmbeddings
+from lateseg.ingest import load_document
+from lateseg.segment import DynamicChunker, FixedChunker
+from lateseg.types import Document
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "data"
+OUT = ROOT / "bench" / "results"
+LICENSES = Path("/usr/share/common-licenses")
+STDLIB = ROOT / ".cache" / "eval" / "stdlib_nodoc"
+BUDGETS = (500, 1000, 2000, 4000)
+HIT_K, MRR_K, COVER = 5, 10, 0.5
+
+
+def log(msg: str) -> None:
+    print(msg, file=sys.stderr, flush=True)
+
+
+# -- evaluation sets -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Query:
+    qid: str
+    question: str
+    doc: int  # index into EvalSet.docs
+    start: int
+    end: int
+
+
+@dataclass
+class EvalSet:
+    name: str
+    docs: list[Document]
+    queries: list[Query]
+    notes: list[str] = field(default_factory=list)
+
+
+def read_jsonl(path: Path) -> list[dict[str, Any]]:
+    lines = path.read_text("utf-8").splitlines()
+    return [json.loads(line) for line in lines if line.strip()]
+
+
+def load_corpus(paths: Sequence[Path], root: Path | None = None) -> list[Document]:
+    docs = []
+    for p in paths:
+        try:
+            docs.append(load_document(p, root=root))
+        except Exception as e:  # one unreadable file must not stop the benchmark
+            log(f"  skip {p}: {e}")
+    return docs
+
+
+def collapsed(text: str) -> tuple[str, list[int]]:
+    """``text`` with whitespace runs collapsed to one space, and each kept char's index."""
+    out: list[str] = []
+    where: list[int] = []
+    for m in re.finditer(r"\S+", text):
+        if out:
+            out.append(" ")
+            where.append(m.start() - 1)
+        out.append(m.group())
+        where.extend(range(m.start(), m.end()))
+    return "".join(out), where
+
+
+def find_squashed(text: str, gold: str) -> tuple[int, int] | None:
+    """Span of ``gold`` in ``text`` matching with whitespace collapsed (first occurrence)."""
+    flat, where = collapsed(text)
+    g = " ".join(gold.split())
+    i = flat.find(g)
+    if i < 0:
+        return None
+    return where[i], where[i + len(g) - 1] + 1
+
+
+def sample_qa_set(path: Path) -> EvalSet:
+    pdfs = sorted((DATA / "contracts").glob("*.pdf"))
+    code = sorted((DATA / "sample_repo").rglob("*.py"))
+    docs = load_corpus(pdfs + code, root=DATA / "sample_repo")
+    by_source = {str(Path(d.source).relative_to(DATA)): i for i, d in enumerate(docs)}
+    es = EvalSet("sample_qa", docs, [])
+    for rec in read_jsonl(path):
+        i = by_source.get(rec["source"])
+        span = find_squashed(docs[i].text, rec["gold"]) if i is not None else None
+        if span is None:
+            es.notes.append(f"{rec['id']}: gold not found in {rec['source']}, query dropped")
+            continue
+        es.queries.append(Query(rec["id"], rec["question"], i, *span))
+    return es
+
+
+def offsets_set(name: str, path: Path, docs: list[Document], key: Callable[[str], str]) -> EvalSet:
+    """A set whose records give ``source`` (mapped to a corpus document by ``key``),
+    ``start`` and ``end``; ``gold``, when present, is checked against the span."""
+    by_source = {d.source: i for i, d in enumerate(docs)}
+    es = EvalSet(name, docs, [])
+    for n, rec in enumerate(read_jsonl(path)):
+        qid = str(rec.get("id", f"{name}-{n}"))
+        i = by_source.get(key(rec["source"]))
+        if i is None:
+            es.notes.append(f"{qid}: source {rec['source']} not in corpus, query dropped")
+            continue
+        start, end = int(rec["start"]), int(rec["end"])
+        gold = rec.get("gold")
+        if gold is not None and docs[i].text[start:end] != gold:
+            es.notes.append(f"{qid}: text[start:end] != gold, query dropped")
+            continue
+        es.queries.append(Query(qid, rec["question"], i, start, end))
+    return es
+
+
+def licenses_set(path: Path) -> EvalSet:
+    files = sorted(p for p in LICENSES.iterdir() if p.is_file() and not p.is_symlink())
+    docs = load_corpus(files)
+    return offsets_set("licenses", path, docs, lambda s: str((LICENSES / s).resolve()))
+
+
+def stdlib_set(path: Path) -> EvalSet:
+    docs = load_corpus(sorted(STDLIB.rglob("*.py")), root=STDLIB)
+    return offsets_set("stdlib", path, docs, lambda s: str((STDLIB / s).resolve()))
+
+
+SETS: dict[str, tuple[str, Callable[[Path], EvalSet]]] = {
+    "sample_qa": ("sample_qa.jsonl", sample_qa_set),
+    "licenses": ("licenses_qa.jsonl", licenses_set),
+    "stdlib": ("stdlib_code.jsonl", stdlib_set),
+}
+
+
+# -- systems ---------------------------------------------------------------------------
+
+
+@dataclass
+class Chunked:
+    """All chunks of a corpus: document index, character span, vector; and the time."""
+
+    doc: np.ndarray
+    start: np.ndarray
+    end: np.ndarray
+    vecs: np.ndarray
+    seconds: float
+    lost: int = 0  # chunks whose text could not be located in the document
+
+
+@dataclass
+class DocChunks:
+    spans: list[tuple[int, int]]
+    vecs: np.ndarray | None  # None: embed the chunk texts naively
+    seconds: float
+    lost: int = 0
+
+
+def assemble(enc: LateEncoder, docs: Sequence[Document], per_doc: Sequence[DocChunks]) -> Chunked:
+    """Concatenate per-document chunks, embedding naive ones (timed per document)."""
+    doc_ix: list[int] = []
+    spans: list[tuple[int, int]] = []
+    vecs: list[np.ndarray] = []
+    seconds = 0.0
+    for i, (d, dc) in enumerate(zip(docs, per_doc, strict=True)):
+        seconds += dc.seconds
+        if not dc.spans:
+            continue
+        v = dc.vecs
+        if v is None:
+            t0 = time.perf_counter()
+            v = enc.embed_texts([d.text[s:e] for s, e in dc.spans])
+            seconds += time.perf_counter() - t0
+        doc_ix += [i] * len(dc.spans)
+        spans += dc.spans
+        vecs.append(np.asarray(v, dtype=np.float32))
+    arr = np.asarray(spans, dtype=np.int64).reshape(-1, 2)
+    lost = sum(dc.lost for dc in per_doc)
+    return Chunked(np.asarray(doc_ix), arr[:, 0], arr[:, 1], np.vstack(vecs), seconds, lost)
+
+
+def normalise(x: np.ndarray) -> np.ndarray:
+    x = np.asarray(x, dtype=np.float32)
+    return x / np.maximum(np.linalg.norm(x, axis=-1, keepdims=True), 1e-12)
+
+
+def locate(text: str, piece: str, hint: int) -> tuple[int, int] | None:
+    """Span of ``piece`` in ``text``: exactly near ``hint``, else with whitespace relaxed
+    (for splitters that re-join sentences with single spaces)."""
+    piece = piece.strip()
+    if not piece:
+        return None
+    for origin in (max(hint - 50, 0), 0):
+        i = text.find(piece, origin)
+        if i >= 0:
+            return i, i + len(piece)
+    pattern = r"\s+".join(re.escape(w) for w in piece.split())
+    m = re.compile(pattern).search(text, max(hint - 200, 0)) or re.search(pattern, text)
+    return (m.start(), m.end()) if m else None
+
+
+def spans_of(text: str, pieces: Sequence[tuple[str, int]]) -> list[tuple[int, int]]:
+    """Character spans of (chunk text, start hint) pairs; unlocatable chunks are dropped
+    (counted by the caller via the number of chunks)."""
+    out = []
+    for piece, hint in pieces:
+        span = locate(text, piece, hint)
+        if span is not None and span[1] > span[0]:
+            out.append(span)
+    return out
+
+
+def timed(fn: Callable[[], Any]) -> tuple[Any, float]:
+    t0 = time.perf_counter()
+    value = fn()
+    return value, time.perf_counter() - t0
+
+
+class LatesegSystems:
+    """The four lateseg variants, sharing work where the work is identical and charging
+    each variant the time it would need on its own."""
+
+    def __init__(self, enc: LateEncoder) -> None:
+        self.enc = enc
+
+    def run(self, docs: Sequence[Document]) -> dict[str, Chunked]:
+        late_dyn, late_fix, naive_dyn, naive_fix = [], [], [], []
+        for d in docs:
+            tokens, t_enc = timed(lambda d=d: self.enc.encode_document(d.text))
+            dyn, t_dyn = timed(lambda d=d, t=tokens: DynamicChunker().chunk(d, t))
+            fix, t_fix = timed(lambda d=d, t=tokens: FixedChunker(256).chunk(d, t))
+            s_dyn = [(c.start, c.end) for c in dyn]
+            s_fix = [(c.start, c.end) for c in fix]
+            v_dyn, t_pd = timed(lambda t=tokens, s=s_dyn: t.pool(s) if s else None)
+            v_fix, t_pf = timed(lambda t=tokens, s=s_fix: t.pool(s) if s else None)
+            # Fixed chunks need only token offsets: naive fixed pays tokenization only.
+            offs, t_tok = timed(lambda d=d: self.enc.tokenize(d.text))
+            empty = TokenEmbeddings(offs, np.zeros((len(offs), 1), dtype=np.float32))
+            fix2, t_fix2 = timed(lambda d=d, t=empty: FixedChunker(256).chunk(d, t))
+            assert [(c.start, c.end) for c in fix2] == s_fix
+            late_dyn.append(DocChunks(s_dyn, v_dyn, t_enc + t_dyn + t_pd))
+            late_fix.append(DocChunks(s_fix, v_fix, t_enc + t_fix + t_pf))
+            # Dynamic chunking needs the contextual token embeddings, so naive dynamic
+            # pays the whole-document encoding too, then embeds each chunk again.
+            naive_dyn.append(DocChunks(s_dyn, None, t_enc + t_dyn))
+            naive_fix.append(DocChunks(s_fix, None, t_tok + t_fix2))
+        return {
+            "lateseg late+dynamic": assemble(self.enc, docs, late_dyn),
+            "lateseg fixed-256 + late": assemble(self.enc, docs, late_fix),
+            "fixed-256 + naive": assemble(self.enc, docs, naive_fix),
+            "dynamic + naive": assemble(self.enc, docs, naive_dyn),
+        }
+
+
+def text_system(
+    enc: LateEncoder, split: Callable[[str], list[tuple[str, int]]]
+) -> Callable[[Sequence[Document]], Chunked]:
+    """A peer that returns (chunk text, start hint) pairs; vectors are naive."""
+
+    def run(docs: Sequence[Document]) -> Chunked:
+        per_doc = []
+        for d in docs:
+            pieces, t = timed(lambda d=d: split(d.text))
+            spans, t2 = timed(lambda d=d, p=pieces: spans_of(d.text, p))
+            real = sum(1 for text, _ in pieces if text.strip())  # empty chunks: not lost
+            per_doc.append(DocChunks(spans, None, t + t2, real - len(spans)))
+        return assemble(enc, docs, per_doc)
+
+    return run
+
+
+def langchain_recursive(size: int, overlap: int) -> Callable[[str], list[tuple[str, int]]]:
+    from langchain_text_splitters import RecursiveCharacterTextSplitter
+
+    splitter = RecursiveCharacterTextSplitter(
+        chunk_size=size, chunk_overlap=overlap, add_start_index=True
+    )
+
+    def split(text: str) -> list[tuple[str, int]]:
+        out = splitter.create_documents([text])
+        return [(c.page_content, int(c.metadata["start_index"])) for c in out]
+
+    return split
+
+
+def langchain_semantic(enc: LateEncoder) -> Callable[[str], list[tuple[str, int]]]:
+    from langchain_core.embeddings import Embeddings
+    from langchain_experimental.text_splitter import SemanticChunker
+
+    class Local(Embeddings):
+        def embed_documents(self, texts: list[str]) -> list[list[float]]:
+            return enc.embed_texts(texts).tolist()
+
+        def embed_query(self, text: str) -> list[float]:
+            return enc.embed_queries([text])[0].tolist()
+
+    splitter = SemanticChunker(Local(), add_start_index=True)
+
+    def split(text: str) -> list[tuple[str, int]]:
+        out = splitter.create_documents([text])
+        return [(c.page_content, int(c.metadata["start_index"])) for c in out]
+
+    return split
+
+
+def chonkie_split(chunker: Any) -> Callable[[str], list[tuple[str, int]]]:
+    def split(text: str) -> list[tuple[str, int]]:
+        return [(c.text, int(c.start_index)) for c in chunker.chunk(text)]
+
+    return split
+
+
+def chonkie_late(enc: LateEncoder, model_dir: str) -> Callable[[Sequence[Document]], Chunked]:
+    """Chonkie's LateChunker keeps its own vectors (token embeddings from
+    sentence-transformers, fixed 256-token windows without overlap)."""
+    from chonkie import LateChunker
+    from chonkie.embeddings import SentenceTransformerEmbeddings
+
+    chunker = LateChunker(SentenceTransformerEmbeddings(model_dir), chunk_size=256)
+
+    def run(docs: Sequence[Document]) -> Chunked:
+        per_doc = []
+        for d in docs:
+            chunks, t = timed(lambda d=d: chunker.chunk(d.text))
+            spans, vecs = [], []
+            for c in chunks:
+                span = locate(d.text, c.text, int(c.start_index))
+                if span is not None and span[1] > span[0]:
+                    spans.append(span)
+                    vecs.append(np.asarray(c.embedding, dtype=np.float32))
+            v = normalise(np.vstack(vecs)) if vecs else None
+            per_doc.append(DocChunks(spans, v, t, len(chunks) - len(spans)))
+        return assemble(enc, docs, per_doc)  # never embeds: vectors are given
+
+    return run
+
+
+def peer_systems(
+    enc: LateEncoder, skipped: dict[str, str]
+) -> dict[str, Callable[[Sequence[Document]], Chunked]]:
+    """Peers that can be built here; the others go to ``skipped`` with the reason."""
+    from lateseg.encode.models import resolve_embedder
+
+    model_dir = resolve_embedder(None)
+    out: dict[str, Callable[[Sequence[Document]], Chunked]] = {
+        "LangChain recursive 500/0": text_system(enc, langchain_recursive(500, 0)),
+        "LangChain recursive 1000/200": text_system(enc, langchain_recursive(1000, 200)),
+    }
+    builders: dict[str, Callable[[], Callable[[Sequence[Document]], Chunked]]] = {
+        "LangChain SemanticChunker": lambda: text_system(enc, langchain_semantic(enc)),
+        "Chonkie recursive-256": lambda: text_system(enc, chonkie_recursive(enc)),
+        "Chonkie semantic-256": lambda: text_system(enc, chonkie_semantic(model_dir)),
+        "Chonkie late-256": lambda: chonkie_late(enc, model_dir),
+    }
+    for name, build in builders.items():
+        try:
+            out[name] = build()
+        except Exception as e:  # not installed, or cannot load offline
+            skipped[name] = f"{type(e).__name__}: {e}"
+            log(f"skip {name}: {skipped[name]}")
+    return out
+
+
+def chonkie_recursive(enc: LateEncoder) -> Callable[[str], list[tuple[str, int]]]:
+    from chonkie import RecursiveChunker
+
+    return chonkie_split(RecursiveChunker(tokenizer=enc.tokenizer, chunk_size=256))
+
+
+def chonkie_semantic(model_dir: str) -> Callable[[str], list[tuple[str, int]]]:
+    from chonkie import SemanticChunker
+    from chonkie.embeddings import SentenceTransformerEmbeddings
+
+    emb = SentenceTransformerEmbeddings(model_dir)
+    return chonkie_split(SemanticChunker(embedding_model=emb, chunk_size=256))
+
+
+# -- metrics ---------------------------------------------------------------------------
+
+
+def gold_overlap(ch: Chunked, rows: np.ndarray, q: Query) -> np.ndarray:
+    """Gold characters inside each chunk of ``rows``."""
+    same = ch.doc[rows] == q.doc
+    lo = np.maximum(ch.start[rows], q.start)
+    hi = np.minimum(ch.end[rows], q.end)
+    return np.where(same, np.maximum(hi - lo, 0), 0)
+
+
+def budget_recall(ch: Chunked, order: np.ndarray, q: Query, budget: int) -> float:
+    covered = np.zeros(q.end - q.start, dtype=bool)
+    used = 0
+    for r in order:
+        if used >= budget:
+            break
+        s, e = int(ch.start[r]), int(ch.end[r])
+        e = min(e, s + budget - used)
+        used += e - s
+        if ch.doc[r] == q.doc and e > q.start and s < q.end:
+            covered[max(s, q.start) - q.start : min(e, q.end) - q.start] = True
+    return float(covered.mean()) if len(covered) else 0.0
+
+
+def score_query(ch: Chunked, qvec: np.ndarray, q: Query) -> dict[str, float]:
+    scores = ch.vecs @ qvec
+    order = np.argsort(-scores, kind="stable")
+    top = order[:MRR_K]
+    good = gold_overlap(ch, top, q) >= COVER * (q.end - q.start)
+    first = int(np.argmax(good)) if good.any() else -1
+    row = {f"recall@{b}": budget_recall(ch, order, q, b) for b in BUDGETS}
+    row[f"hit@{HIT_K}"] = float(0 <= first < HIT_K)
+    row[f"MRR@{MRR_K}"] = 1.0 / (first + 1) if first >= 0 else 0.0
+    return row
+
+
+def evaluate(ch: Chunked, qvecs: np.ndarray, es: EvalSet, tokens: int) -> dict[str, Any]:
+    rows = [score_query(ch, qvecs[i], q) for i, q in enumerate(es.queries)]
+    summary = {k: float(np.mean([r[k] for r in rows])) for k in rows[0]}
+    lengths = ch.end - ch.start
+    return {
+        "summary": summary,
+        "chunks": len(lengths),
+        "unlocated_chunks": ch.lost,
+        "mean_chunk_chars": float(lengths.mean()),
+        "seconds": ch.seconds,
+        "tokens_per_s": tokens / ch.seconds if ch.seconds > 0 else None,
+        "per_query": {q.qid: r for q, r in zip(es.queries, rows, strict=True)},
+    }
+
+
+# -- driver ----------------------------------------------------------------------------
+
+
+def run_set(
+    es: EvalSet, enc: LateEncoder, peers: dict[str, Callable[[Sequence[Document]], Chunked]]
+) -> dict[str, Any]:
+    tokens = sum(len(enc.tokenize(d.text)) for d in es.docs)
+    qvecs = enc.embed_queries([q.question for q in es.queries])
+    gold = [q.end - q.start for q in es.queries]
+    log(f"[{es.name}] {len(es.docs)} docs, {tokens} tokens, {len(es.queries)} queries")
+    results: dict[str, Any] = {}
+    t0 = time.perf_counter()
+    for name, ch in LatesegSystems(enc).run(es.docs).items():
+        results[name] = evaluate(ch, qvecs, es, tokens)
+    log(f"  lateseg systems: {time.perf_counter() - t0:.0f}s")
+    for name, run in peers.items():
+        t0 = time.perf_counter()
+        try:
+            results[name] = evaluate(run(es.docs), qvecs, es, tokens)
+        except Exception as e:  # a peer failing on a document must not sink the run
+            results[name] = {"error": f"{type(e).__name__}: {e}"}
+        log(f"  {name}: {time.perf_counter() - t0:.0f}s")
+    return {
+        "documents": len(es.docs),
+        "characters": sum(len(d.text) for d in es.docs),
+        "tokens": tokens,
+        "queries": len(es.queries),
+        "mean_gold_chars": float(np.mean(gold)) if gold else 0.0,
+        "notes": es.notes,
+        "systems": results,
+    }
+
+
+def markdown(report: dict[str, Any]) -> str:
+    metrics = [f"recall@{b}" for b in BUDGETS] + [f"hit@{HIT_K}", f"MRR@{MRR_K}"]
+    lines = [
+        "# Retrieval benchmark",
+        "",
+        f"Command: `{report['command']}`",
+        "",
+        f"Embedder: `{report['embedder']}` (same model for every system); exact inner "
+        "product; recall@B = gold characters inside the first B characters of ranked "
+        f"chunks; hit@{HIT_K} / MRR@{MRR_K}: a chunk covering >= 50% of the gold span. "
+        "Naive vectors truncate a chunk to the model's 254-token window. "
+        "Time = chunking + encoding of the corpus on this machine "
+        f"({report['cpus']} CPUs), model loading excluded.",
+        "",
+    ]
+    for name, res in report["sets"].items():
+        lines += [
+            f"## {name}: {res['queries']} queries, {res['documents']} documents, "
+            f"{res['tokens']:,} tokens, mean gold {res['mean_gold_chars']:.0f} chars",
+            "",
+            "| system | chunks | mean chars | " + " | ".join(metrics) + " | time s | tok/s |",
+            "|---|---:|---:|" + "---:|" * len(metrics) + "---:|---:|",
+        ]
+        for sysname, r in res["systems"].items():
+            if "error" in r:
+                lines.append(f"| {sysname} | failed: {r['error']} |")
+                continue
+            cells = [f"{r['summary'][m]:.3f}" for m in metrics]
+            if r["unlocated_chunks"]:
+                sysname += f" ({r['unlocated_chunks']} chunks not located, dropped)"
+            lines.append(
+                f"| {sysname} | {r['chunks']} | {r['mean_chunk_chars']:.0f} | "
+                + " | ".join(cells)
+                + f" | {r['seconds']:.1f} | {r['tokens_per_s']:,.0f} |"
+            )
+        lines += [""] + [f"* {n}" for n in res["notes"]] + ([""] if res["notes"] else [])
+    if report["skipped_sets"]:
+        lines += ["Sets skipped: " + "; ".join(report["skipped_sets"]), ""]
+    if report["skipped_peers"]:
+        lines += ["Peers skipped:", ""]
+        lines += [f"* {k}: {v}" for k, v in report["skipped_peers"].items()] + [""]
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--sets", nargs="+", default=["sample_qa", "licenses"], choices=list(SETS))
+    ap.add_argument("--no-peers", action="store_true", help="lateseg systems only")
+    args = ap.parse_args(argv)
+
+    from lateseg.encode.models import resolve_embedder
+
+    enc = LateEncoder()
+    enc.encode_document("Warm-up.")  # load the model outside every timing
+    skipped: dict[str, str] = {}
+    peers = {} if args.no_peers else peer_systems(enc, skipped)
+    report: dict[str, Any] = {
+        "command": " ".join(["python bench/retrieval.py", *(argv or sys.argv[1:])]),
+        "embedder": Path(resolve_embedder(None)).parent.name + "/model (all-MiniLM-L6-v2)",
+        "cpus": os.cpu_count(),
+        "sets": {},
+        "skipped_sets": [],
+        "skipped_peers": skipped,
+    }
+    for name in args.sets:
+        fname, build = SETS[name]
+        path = DATA / "eval" / fname
+        if not path.is_file():
+            log(f"skip set {name}: {path} does not exist")
+            report["skipped_sets"].append(f"{name} ({path.relative_to(ROOT)} missing)")
+            continue
+        es = build(path)
+        if not es.queries:
+            report["skipped_sets"].append(f"{name} (no usable queries)")
+            continue
+        report["sets"][name] = run_set(es, enc, peers)
+    OUT.mkdir(parents=True, exist_ok=True)
+    (OUT / "retrieval.json").write_text(json.dumps(report, indent=2) + "\n", "utf-8")
+    md = markdown(report)
+    (OUT / "retrieval.md").write_text(md, "utf-8")
+    print(md)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
