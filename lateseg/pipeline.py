@@ -13,15 +13,17 @@ import logging
 import os
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lateseg.encode.late import EncoderConfig, LateEncoder
 from lateseg.encode.models import DEFAULT_GENERATOR
 from lateseg.errors import ConfigError, IndexStoreError, IngestError, LatesegError
 from lateseg.index import Index, read_manifest, write_manifest
-from lateseg.ingest.folder import WalkConfig
 from lateseg.segment import Chunker, DynamicChunker, DynamicConfig, FixedChunker
 from lateseg.types import Answer, Document, Hit, IngestReport, check_chunks
+
+if TYPE_CHECKING:  # the ingest package loads only when ingest() runs
+    from lateseg.ingest.folder import WalkConfig
 
 log = logging.getLogger(__name__)
 
