@@ -8,12 +8,14 @@ lateseg default, all-MiniLM-L6-v2, from the local package; nothing is downloaded
 ``HF_HUB_OFFLINE=1``). Queries are embedded with ``LateEncoder.embed_queries`` and scored
 by exact inner product (numpy) against every chunk of the set's corpus.
 
-Systems: lateseg late+dynamic, lateseg fixed-256 + late, fixed-256 + naive, dynamic +
+Systems: lateseg late+dynamic (the library's defaults: dynamic chunks; each vector mixes
+the late-pooled vector with the chunk embedded alone, see ``EncoderConfig``), the same
+chunks with pure late vectors, lateseg fixed-256 + late, fixed-256 + naive, dynamic +
 naive, LangChain ``RecursiveCharacterTextSplitter`` (500/0 and 1000/200, naive vectors)
 and, when installed, LangChain ``SemanticChunker`` and Chonkie's Recursive, Semantic and
 Late chunkers. "late" = chunk vectors mean-pooled from contextual token embeddings of the
 whole document; "naive" = each chunk's text embedded on its own (``embed_texts``, which
-truncates a chunk to the model's 254-token window).
+truncates a chunk to the model's window).
 
 Sets (JSONL in ``data/eval``; a missing file is skipped with a message):
 
@@ -35,6 +37,8 @@ of gold characters inside its span):
   the top 10.
 * time = chunking + encoding of the corpus (model loading excluded; query encoding
   excluded), and throughput = corpus tokens (lateseg tokenizer) / time.
+* encoder alone: the late encoder's whole-document pass against naive encoding of the
+  default dynamic chunks, both on the same tokens; their throughput ratio.
 
 Writes ``bench/results/retrieval.json`` and ``bench/results/retrieval.md``.
 """
@@ -272,35 +276,52 @@ def timed(fn: Callable[[], Any]) -> tuple[Any, float]:
 
 
 class LatesegSystems:
-    """The four lateseg variants, sharing work where the work is identical and charging
-    each variant the time it would need on its own."""
+    """The lateseg variants, sharing work where the work is identical and charging each
+    variant the time it would need on its own. Also times the late encoder against
+    naive encoding of the same (default dynamic) chunks: ``encoder_seconds``."""
 
     def __init__(self, enc: LateEncoder) -> None:
         self.enc = enc
+        self.encoder_seconds = {"late": 0.0, "naive": 0.0}
 
     def run(self, docs: Sequence[Document]) -> dict[str, Chunked]:
-        late_dyn, late_fix, naive_dyn, naive_fix = [], [], [], []
+        default, pure, late_fix, naive_dyn, naive_fix = [], [], [], [], []
         for d in docs:
-            tokens, t_enc = timed(lambda d=d: self.enc.encode_document(d.text))
+            code = d.kind == "code"
+            tokens, t_enc = timed(lambda d=d, c=code: self.enc.encode_document(d.text, code=c))
             dyn, t_dyn = timed(lambda d=d, t=tokens: DynamicChunker().chunk(d, t))
             fix, t_fix = timed(lambda d=d, t=tokens: FixedChunker(256).chunk(d, t))
             s_dyn = [(c.start, c.end) for c in dyn]
             s_fix = [(c.start, c.end) for c in fix]
+            v_def, t_def = timed(
+                lambda d=d, t=tokens, s=s_dyn: (
+                    self.enc.chunk_vectors(d.text, t, s, code=d.kind == "code") if s else None
+                )
+            )
             v_dyn, t_pd = timed(lambda t=tokens, s=s_dyn: t.pool(s) if s else None)
             v_fix, t_pf = timed(lambda t=tokens, s=s_fix: t.pool(s) if s else None)
+            v_naive, t_naive = timed(
+                lambda d=d, s=s_dyn: (
+                    self.enc.embed_texts([d.text[a:b] for a, b in s]) if s else None
+                )
+            )
+            self.encoder_seconds["late"] += t_enc
+            self.encoder_seconds["naive"] += t_naive
             # Fixed chunks need only token offsets: naive fixed pays tokenization only.
             offs, t_tok = timed(lambda d=d: self.enc.tokenize(d.text))
             empty = TokenEmbeddings(offs, np.zeros((len(offs), 1), dtype=np.float32))
             fix2, t_fix2 = timed(lambda d=d, t=empty: FixedChunker(256).chunk(d, t))
             assert [(c.start, c.end) for c in fix2] == s_fix
-            late_dyn.append(DocChunks(s_dyn, v_dyn, t_enc + t_dyn + t_pd))
+            default.append(DocChunks(s_dyn, v_def, t_enc + t_dyn + t_def))
+            pure.append(DocChunks(s_dyn, v_dyn, t_enc + t_dyn + t_pd))
             late_fix.append(DocChunks(s_fix, v_fix, t_enc + t_fix + t_pf))
             # Dynamic chunking needs the contextual token embeddings, so naive dynamic
             # pays the whole-document encoding too, then embeds each chunk again.
-            naive_dyn.append(DocChunks(s_dyn, None, t_enc + t_dyn))
+            naive_dyn.append(DocChunks(s_dyn, v_naive, t_enc + t_dyn + t_naive))
             naive_fix.append(DocChunks(s_fix, None, t_tok + t_fix2))
         return {
-            "lateseg late+dynamic": assemble(self.enc, docs, late_dyn),
+            "lateseg late+dynamic (default)": assemble(self.enc, docs, default),
+            "lateseg late+dynamic, pure late vectors": assemble(self.enc, docs, pure),
             "lateseg fixed-256 + late": assemble(self.enc, docs, late_fix),
             "fixed-256 + naive": assemble(self.enc, docs, naive_fix),
             "dynamic + naive": assemble(self.enc, docs, naive_dyn),
@@ -494,9 +515,18 @@ def run_set(
     log(f"[{es.name}] {len(es.docs)} docs, {tokens} tokens, {len(es.queries)} queries")
     results: dict[str, Any] = {}
     t0 = time.perf_counter()
-    for name, ch in LatesegSystems(enc).run(es.docs).items():
+    ours = LatesegSystems(enc)
+    for name, ch in ours.run(es.docs).items():
         results[name] = evaluate(ch, qvecs, es, tokens)
     log(f"  lateseg systems: {time.perf_counter() - t0:.0f}s")
+    late_s, naive_s = ours.encoder_seconds["late"], ours.encoder_seconds["naive"]
+    encoder = {
+        "late_seconds": late_s,
+        "naive_seconds": naive_s,
+        "late_tokens_per_s": tokens / late_s,
+        "naive_tokens_per_s": tokens / naive_s,
+        "late_over_naive_throughput": naive_s / late_s,
+    }
     for name, run in peers.items():
         t0 = time.perf_counter()
         try:
@@ -511,6 +541,7 @@ def run_set(
         "queries": len(es.queries),
         "mean_gold_chars": float(np.mean(gold)) if gold else 0.0,
         "notes": es.notes,
+        "encoder": encoder,
         "systems": results,
     }
 
@@ -525,7 +556,7 @@ def markdown(report: dict[str, Any]) -> str:
         f"Embedder: `{report['embedder']}` (same model for every system); exact inner "
         "product; recall@B = gold characters inside the first B characters of ranked "
         f"chunks; hit@{HIT_K} / MRR@{MRR_K}: a chunk covering >= 50% of the gold span. "
-        "Naive vectors truncate a chunk to the model's 254-token window. "
+        "Naive vectors truncate a chunk to the model's window. "
         "Time = chunking + encoding of the corpus on this machine "
         f"({report['cpus']} CPUs), model loading excluded.",
         "",
@@ -550,6 +581,15 @@ def markdown(report: dict[str, Any]) -> str:
                 + " | ".join(cells)
                 + f" | {r['seconds']:.1f} | {r['tokens_per_s']:,.0f} |"
             )
+        e = res["encoder"]
+        lines += [
+            "",
+            f"Encoder alone: late (whole documents, windows) {e['late_seconds']:.1f} s = "
+            f"{e['late_tokens_per_s']:,.0f} tok/s; naive (each default dynamic chunk on "
+            f"its own, batched by length) {e['naive_seconds']:.1f} s = "
+            f"{e['naive_tokens_per_s']:,.0f} tok/s; late/naive throughput "
+            f"**{e['late_over_naive_throughput']:.2f}**.",
+        ]
         lines += [""] + [f"* {n}" for n in res["notes"]] + ([""] if res["notes"] else [])
     if report["skipped_sets"]:
         lines += ["Sets skipped: " + "; ".join(report["skipped_sets"]), ""]

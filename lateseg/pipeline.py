@@ -33,7 +33,8 @@ def chunker_from_dict(d: dict[str, Any]) -> Chunker:
     d = dict(d)
     kind = d.pop("type", None)
     if kind == "dynamic":
-        return DynamicChunker(DynamicConfig(**d))
+        code = d.pop("code", None)
+        return DynamicChunker(DynamicConfig(**d), DynamicConfig(**code) if code else None)
     if kind == "fixed":
         return FixedChunker(**d)
     raise ConfigError(f"unknown chunker type {kind!r}; expected 'dynamic' or 'fixed'")
@@ -87,7 +88,9 @@ class Pipeline:
         elif embedder is not None:
             enc_cfg = embedder
         elif manifest is not None:
-            enc_cfg = EncoderConfig(**manifest["embedder"], device=device)
+            # Indexes from before the late/naive mix stored pure late vectors.
+            legacy = {"late_weight": 1.0, "code_late_weight": 1.0}
+            enc_cfg = EncoderConfig(**{**legacy, **manifest["embedder"]}, device=device)
         else:
             enc_cfg = EncoderConfig(device=device)
         if manifest is not None and manifest["embedder"]["model"] != enc_cfg.model:
@@ -184,10 +187,12 @@ class Pipeline:
     def _add(self, doc: Document, digest: str) -> int:
         if not doc.text.strip():
             raise IngestError("empty: the file has no text")
-        tokens = self.encoder.encode_document(doc.text)
+        code = doc.kind == "code"
+        tokens = self.encoder.encode_document(doc.text, code=code)
         chunks = self.chunker.chunk(doc, tokens)
         check_chunks(doc, chunks)
-        vectors = tokens.pool([(c.start, c.end) for c in chunks])
+        spans = [(c.start, c.end) for c in chunks]
+        vectors = self.encoder.chunk_vectors(doc.text, tokens, spans, code=code)
         new_ids, removed = self.index.store.replace_document(doc, digest, chunks)
         self.index.vectors.remove(removed)
         self.index.vectors.add(new_ids, vectors)

@@ -123,3 +123,21 @@ def test_models_can_be_given_as_local_folders(tmp_path, corpus):
         assert pipe.search("redistribution in binary form", k=1)[0].source.endswith("BSD.txt")
     with Pipeline.open(tmp_path / "idx") as pipe:
         assert pipe.encoder.config.model == folder
+
+
+def test_indexes_from_before_the_vector_mix_keep_pure_late_vectors(tmp_path):
+    """A manifest without ``late_weight`` was written when every vector was pure late;
+    new documents in that index must be encoded the same way."""
+    import json
+
+    folder = tmp_path / "idx"
+    with Pipeline.open(folder) as pipe:
+        assert pipe.encoder.config.late_weight == 0.5  # the default for new indexes
+    manifest = json.loads((folder / "manifest.json").read_text())
+    for key in ("late_weight", "code_late_weight"):
+        del manifest["embedder"][key]
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+    with Pipeline.open(folder) as pipe:
+        cfg = pipe.encoder.config
+        assert (cfg.late_weight, cfg.code_late_weight) == (1.0, 1.0)
+        assert cfg.window == manifest["embedder"]["window"]

@@ -171,3 +171,36 @@ def test_functions_that_fit_stay_whole(encoder):
             units += 1
             whole += any(c.start <= first and unit.end <= c.end for c in chunks)
     assert units >= 20 and whole == units
+
+
+def test_code_and_prose_have_their_own_sizes_and_survive_the_manifest():
+    from lateseg.pipeline import chunker_from_dict
+    from lateseg.segment.dynamic import CODE_CONFIG
+
+    chunker = DynamicChunker()
+    assert chunker.config_for(Document("/a.py", "x = 1\n", "code")) is CODE_CONFIG
+    assert chunker.config_for(Document("/a.txt", "Text.", "text")) is chunker.config
+    assert CODE_CONFIG.max_tokens > chunker.config.max_tokens
+    custom = DynamicChunker(
+        DynamicConfig(min_tokens=10, target_tokens=50, max_tokens=80),
+        DynamicConfig(min_tokens=20, target_tokens=100, max_tokens=300),
+    )
+    again = chunker_from_dict(custom.to_dict())
+    assert again.to_dict() == custom.to_dict()
+    # Manifests written before code had its own size rebuild with the code default.
+    legacy = {k: v for k, v in custom.to_dict().items() if k != "code"}
+    assert chunker_from_dict(legacy).code == CODE_CONFIG
+
+
+def test_forced_cuts_split_the_dp_and_are_kept():
+    gains = np.full(1200, -1.5)
+    gains[[100, 250, 400, 520, 700, 900, 1050]] = 0.6
+    chunker = DynamicChunker(DynamicConfig(min_tokens=24, target_tokens=96, max_tokens=160))
+    free = chunker.boundaries(gains)
+    forced = chunker.boundaries(gains, [600])
+    assert 600 in forced and 600 not in free
+    assert (np.diff(forced) <= 160).all()
+    # Within each stretch the DP is the same as on that stretch alone.
+    assert [b for b in forced if b <= 600] == chunker.boundaries(gains[:600])
+    with pytest.raises(ConfigError, match="min_tokens"):
+        chunker.boundaries(gains, [10])

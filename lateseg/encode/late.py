@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from lateseg.anchors import local_maxima
 from lateseg.encode.models import (
     DEFAULT_EMBEDDER,
     pick_device,
@@ -32,15 +33,29 @@ log = logging.getLogger(__name__)
 class EncoderConfig:
     """Settings of the late encoder.
 
-    ``window`` is the number of document tokens per window (None: the model's limit
-    minus special and prefix tokens); ``overlap`` the tokens shared by adjacent windows.
+    ``window`` is the number of document tokens per window for prose, ``code_window``
+    for source code (None: the model's limit minus special and prefix tokens);
+    ``overlap`` the tokens shared by adjacent windows. A chunk's vector is
+    ``late_weight`` (``code_late_weight`` for code) times its late-pooled vector plus the
+    rest its own text embedded alone, normalised: 1.0 is pure late chunking, 0.0 naive
+    embedding; the naive part costs a second pass over the chunk's tokens.
+
+    The defaults were measured with all-MiniLM-L6-v2 (``bench/late_variants.py``): its
+    token vectors smear a chunk's own meaning when they carry much more context than the
+    chunk, so prose (96/160-token chunks) is read in 128-token windows and source code
+    (whole functions up to 256 tokens) in full 254-token ones, and both mix in the
+    chunk's own embedding. Models trained for late chunking (jina-v2, 8k) want their full
+    length and more late weight.
     ``query_prefix``/``document_prefix`` are model-specific prompts (``"search_query: "``).
     ``trust_remote_code`` must be opted into for models that ship code (jina-v2).
     """
 
     model: str = DEFAULT_EMBEDDER
-    window: int | None = None
-    overlap: int = 128
+    window: int | None = 128
+    code_window: int | None = None
+    overlap: int = 32
+    late_weight: float = 0.5
+    code_late_weight: float = 0.25
     batch_size: int = 8
     device: str | None = None
     query_prefix: str = ""
@@ -48,20 +63,28 @@ class EncoderConfig:
     trust_remote_code: bool = False
 
     def __post_init__(self) -> None:
-        if self.window is not None and self.window < 16:
-            raise ConfigError(f"window={self.window} is too small; use at least 16 tokens")
-        if self.overlap < 0 or (self.window is not None and self.overlap * 2 >= self.window):
-            raise ConfigError(
-                f"overlap={self.overlap} must be >= 0 and under half of window={self.window}"
-            )
+        for name in ("window", "code_window"):
+            size = getattr(self, name)
+            if size is not None and size < 16:
+                raise ConfigError(f"{name}={size} is too small; use at least 16 tokens")
+            if self.overlap < 0 or (size is not None and self.overlap * 2 >= size):
+                raise ConfigError(
+                    f"overlap={self.overlap} must be >= 0 and under half of {name}={size}"
+                )
         if self.batch_size < 1:
             raise ConfigError(f"batch_size={self.batch_size} must be at least 1")
+        for name in ("late_weight", "code_late_weight"):
+            if not 0.0 <= getattr(self, name) <= 1.0:
+                raise ConfigError(f"{name}={getattr(self, name)} must lie in [0, 1]")
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "model": self.model,
             "window": self.window,
+            "code_window": self.code_window,
             "overlap": self.overlap,
+            "late_weight": self.late_weight,
+            "code_late_weight": self.code_late_weight,
             "query_prefix": self.query_prefix,
             "document_prefix": self.document_prefix,
         }
@@ -119,31 +142,45 @@ def plan_windows(
     tier: np.ndarray | None = None,
     keys: np.ndarray | None = None,
 ) -> list[tuple[int, int]]:
-    """Token windows ``[start, end)`` covering ``n`` tokens.
+    """Token windows ``[start, end)`` covering ``n`` tokens, each at most ``window`` long.
 
-    Each next window starts inside the last ``overlap`` tokens of the previous one,
-    leaving at least ``overlap // 4`` shared. Inside that range it starts at the
-    strongest content boundary (``tier[i]``: 2 paragraph start, 1 sentence start, 0
-    none), and among equals at the one with the smallest content key (``keys[i]``, a hash
-    of the tokens around ``i``). The choice depends on the text, not on the absolute
-    position, so two copies of a text shifted against each other soon pick the same
-    window starts and from then on get identical token embeddings (winnowing).
+    Window starts are content-defined anchors (:func:`lateseg.anchors.local_maxima`): a
+    token starts a window when it is the strongest boundary within ``(window -
+    overlap) // 2`` tokens on either side (``tier[i]``: 3 section start, 2 paragraph
+    start, 1 sentence start, 0 none; ties broken by ``keys[i]``, a hash of the tokens
+    around ``i``). A gap between anchors longer than ``window - overlap`` is split
+    evenly by filler starts,
+    and after the last anchor starts step on by ``window - overlap`` to the end. Each
+    window runs from its start to ``overlap`` tokens past the next start, so adjacent
+    windows share exactly ``overlap`` tokens and no window is longer than ``window``.
+
+    Every start depends only on nearby content and on the previous anchor, never on the
+    absolute position: two copies of a text shifted against each other get the same
+    windows, and so identical token embeddings, from the first common anchor on.
+    Without ``tier`` the starts are a plain stride of ``window - overlap``.
     """
     if n <= window:
         return [(0, n)]
-    windows = [(0, window)]
-    while windows[-1][1] < n:
-        prev_start, prev_end = windows[-1]
-        lo = max(prev_end - overlap, prev_start + 1)
-        hi = max(prev_end - overlap // 4, lo)
-        start = lo
-        if tier is not None:
-            t = tier[lo : hi + 1].astype(np.int64)
-            k = keys[lo : hi + 1] if keys is not None else np.zeros(t.shape, dtype=np.uint64)
-            best = np.flatnonzero(t == t.max())
-            start = lo + int(best[np.argmin(k[best])])
-        windows.append((start, min(start + window, n)))
-    return windows
+    step = window - overlap
+    anchors: list[int] = []
+    if tier is not None:
+        cand = np.flatnonzero(tier > 0)
+        score = tier[cand].astype(np.float64)
+        if keys is not None:
+            score += (keys[cand] >> np.uint64(11)).astype(np.float64) / 2.0**53
+        found = local_maxima(cand, score, max(step // 2, 1))
+        anchors = [int(a) for a in found if 0 < a < n - overlap]
+    starts = [0]
+    for a in anchors:
+        prev = starts[-1]
+        gap = a - prev
+        fills = -(-gap // step) - 1
+        starts += [prev + round(j * gap / (fills + 1)) for j in range(1, fills + 1)]
+        starts.append(a)
+    while starts[-1] + step < n:
+        starts.append(starts[-1] + step)
+    ends = [min(s + overlap, n) for s in starts[1:]] + [n]
+    return list(zip(starts, ends, strict=True))
 
 
 def assign_tokens(n: int, windows: Sequence[tuple[int, int]]) -> np.ndarray:
@@ -216,16 +253,26 @@ class LateEncoder:
         return int(self._model.config.hidden_size)
 
     @property
-    def window(self) -> int:
-        """Document tokens per window: the configured size, else the length the model
-        was trained on (sentence-transformers' ``max_seq_length``, 256 for MiniLM: its
-        vectors degrade past it although 512 positions exist), never past its positions."""
+    def max_length(self) -> int:
+        """Most document tokens the model reads in one pass: the length it was trained
+        on (sentence-transformers' ``max_seq_length``, 256 for MiniLM: its vectors
+        degrade past it although 512 positions exist), never past its positions, less
+        special and prefix tokens. Texts embedded alone are truncated to it."""
         self._load()
         specials = 2 + len(self._prefix_ids(self.config.document_prefix))
         positions = int(getattr(self._model.config, "max_position_embeddings", 512))
         trained = self._trained_length or positions
-        wanted = self.config.window or trained - specials
-        return min(wanted, positions - specials)
+        return min(trained, positions) - specials
+
+    @property
+    def window(self) -> int:
+        """Document tokens per late-encoding window of prose: the configured size, at
+        most :attr:`max_length` (None: :attr:`max_length`)."""
+        return self.window_for(code=False)
+
+    def window_for(self, *, code: bool) -> int:
+        size = self.config.code_window if code else self.config.window
+        return min(size or self.max_length, self.max_length)
 
     def _prefix_ids(self, prefix: str) -> list[int]:
         return self._tokenizer(prefix, add_special_tokens=False)["input_ids"] if prefix else []
@@ -240,25 +287,27 @@ class LateEncoder:
         offsets = np.asarray(enc["offset_mapping"], dtype=np.int64).reshape(-1, 2)
         return list(enc["input_ids"]), offsets
 
-    def encode_document(self, text: str) -> TokenEmbeddings:
-        """Contextual embeddings of every token of ``text`` (whole document, windowed)."""
+    def encode_document(self, text: str, *, code: bool = False) -> TokenEmbeddings:
+        """Contextual embeddings of every token of ``text`` (whole document, windowed;
+        ``code``: source code, read in ``code_window`` windows)."""
         ids, offsets = self._tokenize(text)
         n = len(ids)
         if n == 0:
             return TokenEmbeddings(offsets, np.zeros((0, self.dim), dtype=np.float32))
-        window = self.window
+        window = self.window_for(code=code)
         overlap = min(self.config.overlap, window // 2 - 1)
         windows = plan_windows(n, window, overlap, *_boundaries(text, ids, offsets))
         owner = assign_tokens(n, windows)
         vectors = np.zeros((n, self.dim), dtype=np.float32)
         prefix = self._prefix_ids(self.config.document_prefix)
-        for batch_start in range(0, len(windows), self.config.batch_size):
-            batch = windows[batch_start : batch_start + self.config.batch_size]
-            outs = self._forward([prefix + ids[s:e] for s, e in batch])
-            for k, (s, e) in enumerate(batch):
-                w = batch_start + k
+        order = sorted(range(len(windows)), key=lambda w: windows[w][1] - windows[w][0])
+        for b in range(0, len(order), self.config.batch_size):
+            batch = order[b : b + self.config.batch_size]  # similar lengths: little padding
+            outs = self._forward([prefix + ids[windows[w][0] : windows[w][1]] for w in batch])
+            for out, w in zip(outs, batch, strict=True):
+                s, e = windows[w]
                 mine = np.flatnonzero(owner[s:e] == w)
-                vectors[s + mine] = outs[k][len(prefix) + mine]
+                vectors[s + mine] = out[len(prefix) + mine]
         return TokenEmbeddings(offsets, vectors)
 
     def _forward(self, seqs: list[list[int]]) -> list[np.ndarray]:
@@ -286,6 +335,26 @@ class LateEncoder:
         out = out.float().cpu().numpy()
         return [out[i, lead : lead + len(s)] for i, s in enumerate(seqs)]
 
+    def chunk_vectors(
+        self,
+        text: str,
+        tokens: TokenEmbeddings,
+        spans: Sequence[tuple[int, int]],
+        *,
+        code: bool = False,
+    ) -> np.ndarray:
+        """Normalised vectors ``[len(spans), d]`` of chunks of ``text``: the late-pooled
+        vector mixed with the chunk embedded alone by ``late_weight`` (see
+        :class:`EncoderConfig`)."""
+        w = self.config.code_late_weight if code else self.config.late_weight
+        late = tokens.pool(spans) if w > 0.0 else None
+        if late is not None and w >= 1.0:
+            return late
+        naive = self.embed_texts([text[s:e] for s, e in spans])
+        if late is None:
+            return naive
+        return _normalise(w * late + (1.0 - w) * naive)
+
     def embed_queries(self, queries: Sequence[str]) -> np.ndarray:
         """Normalised query vectors ``[len(queries), d]`` (query prefix applied)."""
         return self._embed_short([self.config.query_prefix + q for q in queries])
@@ -297,16 +366,15 @@ class LateEncoder:
 
     def _embed_short(self, texts: Sequence[str]) -> np.ndarray:
         self._load()
-        limit = self.window + len(self._prefix_ids(self.config.document_prefix))
+        limit = self.max_length + len(self._prefix_ids(self.config.document_prefix))
+        seqs = [self._tokenizer(t, add_special_tokens=False)["input_ids"][:limit] for t in texts]
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
-        for b in range(0, len(texts), self.config.batch_size):
-            chunk = list(texts[b : b + self.config.batch_size])
-            seqs = [
-                self._tokenizer(t, add_special_tokens=False)["input_ids"][:limit] for t in chunk
-            ]
-            for k, emb in enumerate(self._forward(seqs)):
+        order = sorted(range(len(seqs)), key=lambda i: len(seqs[i]))  # batch by length
+        for b in range(0, len(order), self.config.batch_size):
+            batch = order[b : b + self.config.batch_size]
+            for i, emb in zip(batch, self._forward([seqs[i] for i in batch]), strict=True):
                 if len(emb):
-                    out[b + k] = emb.mean(axis=0)
+                    out[i] = emb.mean(axis=0)
         return _normalise(out)
 
 

@@ -12,11 +12,14 @@ than ``max_tokens``.
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
 
+from lateseg.anchors import local_maxima, text_keys
 from lateseg.errors import ConfigError
 from lateseg.segment.sentences import (
     clause_starts,
@@ -47,11 +50,16 @@ STRUCTURE, PARAGRAPH, SENTENCE, LINE, CLAUSE, WORD, INSIDE_WORD = (
 
 @dataclass(frozen=True)
 class DynamicConfig:
-    """Bounds and weights of the dynamic segmenter (sizes in encoder tokens)."""
+    """Bounds and weights of the dynamic segmenter (sizes in encoder tokens).
 
-    min_tokens: int = 32
-    target_tokens: int = 160
-    max_tokens: int = 256
+    The defaults (96 tokens aimed at, 160 at most) are for prose: under a fixed context
+    budget, smaller chunks retrieved more gold text than 160/256 on the contract and
+    license sets (``bench/late_variants.py``); source code uses :data:`CODE_CONFIG`.
+    """
+
+    min_tokens: int = 24
+    target_tokens: int = 96
+    max_tokens: int = 160
     context_tokens: int = 16
     semantic_weight: float = 1.0
     size_weight: float = 2.0
@@ -73,62 +81,117 @@ class DynamicConfig:
             raise ConfigError(f"context_tokens={self.context_tokens} must be at least 1")
 
 
-class DynamicChunker:
-    """Content-defined chunks from structure, sentences and semantic change."""
+def _fields(c: DynamicConfig) -> dict[str, object]:
+    return {
+        "min_tokens": c.min_tokens,
+        "target_tokens": c.target_tokens,
+        "max_tokens": c.max_tokens,
+        "context_tokens": c.context_tokens,
+        "semantic_weight": c.semantic_weight,
+        "size_weight": c.size_weight,
+    }
 
-    def __init__(self, config: DynamicConfig | None = None) -> None:
+
+# Source code: a function of up to 256 tokens stays one chunk (bench/late_variants.py
+# measured whole functions beating smaller pieces on docstring -> function search).
+CODE_CONFIG = DynamicConfig(min_tokens=32, target_tokens=160, max_tokens=256)
+
+
+class DynamicChunker:
+    """Content-defined chunks from structure, sentences and semantic change.
+
+    ``config`` applies to prose (contracts, text, Markdown, HTML), ``code`` to source
+    files (``Document.kind == "code"``).
+    """
+
+    def __init__(self, config: DynamicConfig | None = None, code: DynamicConfig | None = None):
         self.config = config or DynamicConfig()
+        self.code = code or CODE_CONFIG
+
+    def config_for(self, doc: Document) -> DynamicConfig:
+        return self.code if doc.kind == "code" else self.config
 
     def to_dict(self) -> dict[str, object]:
-        c = self.config
-        return {
-            "type": "dynamic",
-            "min_tokens": c.min_tokens,
-            "target_tokens": c.target_tokens,
-            "max_tokens": c.max_tokens,
-            "context_tokens": c.context_tokens,
-            "semantic_weight": c.semantic_weight,
-            "size_weight": c.size_weight,
-        }
+        return {"type": "dynamic", **_fields(self.config), "code": _fields(self.code)}
 
     def chunk(self, doc: Document, tokens: TokenEmbeddings) -> list[Chunk]:
         n = len(tokens)
         if n == 0:
             return []
-        gains = boundary_bonus(doc, tokens.offsets, self.config.max_tokens)
-        gains += self.config.semantic_weight * semantic_change(
-            tokens.vectors, self.config.context_tokens
-        )
-        return chunks_from_boundaries(doc, tokens.offsets, self.boundaries(gains))
+        cfg = self.config_for(doc)
+        bonus = boundary_bonus(doc, tokens.offsets, cfg.max_tokens)
+        gains = bonus + cfg.semantic_weight * semantic_change(tokens.vectors, cfg.context_tokens)
+        anchors = self.anchors(doc.text, tokens.offsets, bonus, cfg)
+        bounds = self.boundaries(gains, anchors, cfg)
+        return chunks_from_boundaries(doc, tokens.offsets, bounds)
 
-    def boundaries(self, gains: np.ndarray) -> list[int]:
+    def anchors(
+        self,
+        text: str,
+        offsets: np.ndarray,
+        bonus: np.ndarray,
+        config: DynamicConfig | None = None,
+    ) -> list[int]:
+        """Forced cuts: paragraph or structure starts that are the strongest such
+        boundary (ties: smallest content key) within ``2 * max_tokens`` tokens on either
+        side. They depend on nearby content only, so the segmentation between two
+        anchors never depends on what lies before the first of them; prepending text to a
+        document leaves every boundary past the first common anchor in place."""
+        n = offsets.shape[0]
+        c = config or self.config
+        cand = np.flatnonzero(bonus >= PARAGRAPH)
+        cand = cand[(cand >= c.min_tokens) & (cand <= n - c.min_tokens)]
+        if cand.size == 0:
+            return []
+        score = bonus[cand] + 0.01 * text_keys(text, offsets[cand, 0])  # keys break ties only
+        return [int(a) for a in local_maxima(cand, score, 2 * c.max_tokens)]
+
+    def boundaries(
+        self,
+        gains: np.ndarray,
+        anchors: Sequence[int] = (),
+        config: DynamicConfig | None = None,
+    ) -> list[int]:
         """Optimal boundaries ``[0, …, n]`` for per-token boundary gains ``[n]``.
 
         ``gains[t]`` is the value of cutting before token ``t``. Exact DP over all
-        token positions; chunk lengths are kept within ``[min_tokens, max_tokens]``
-        (a document shorter than ``min_tokens`` is one chunk).
+        token positions of each stretch between forced cuts (``anchors``, each at least
+        ``min_tokens`` from the ends and from each other); chunk lengths are kept within
+        ``[min_tokens, max_tokens]`` (a document shorter than ``min_tokens`` is one chunk).
         """
-        c = self.config
+        c = config or self.config
         n = gains.shape[0]
-        if n <= c.min_tokens:
-            return [0, n]
-        lengths = np.arange(c.max_tokens + 1, dtype=np.float64)
-        size_cost = c.size_weight * ((lengths - c.target_tokens) / c.target_tokens) ** 2
-        best = np.full(n + 1, -np.inf)
-        back = np.zeros(n + 1, dtype=np.int64)
-        best[0] = 0.0
-        value = np.where(np.arange(n + 1) > 0, np.append(gains, 0.0), 0.0)  # gain of starting at i
-        for j in range(c.min_tokens, n + 1):
-            lo, hi = max(0, j - c.max_tokens), j - c.min_tokens  # chunk [i, j), i in [lo, hi]
-            cand = best[lo : hi + 1] + value[lo : hi + 1] - size_cost[j - np.arange(lo, hi + 1)]
-            k = int(np.argmax(cand))
-            best[j], back[j] = cand[k], lo + k
-        if not np.isfinite(best[n]):  # unreachable when max >= 2 * min; kept as a guard
-            raise ConfigError(f"no segmentation of {n} tokens fits {c.min_tokens}..{c.max_tokens}")
-        bounds = [n]
-        while bounds[-1] > 0:
-            bounds.append(int(back[bounds[-1]]))
-        return bounds[::-1]
+        cuts = [0, *anchors, n]
+        if any(b - a < min(c.min_tokens, n) for a, b in itertools.pairwise(cuts)):
+            raise ConfigError(f"forced cuts {list(anchors)} leave a stretch under min_tokens")
+        out = [0]
+        for a, b in itertools.pairwise(cuts):
+            out += [a + x for x in _dp(gains[a:b], c)[1:]]
+        return out
+
+
+def _dp(gains: np.ndarray, c: DynamicConfig) -> list[int]:
+    """Exact DP: boundaries maximising total gain minus size cost within the bounds."""
+    n = gains.shape[0]
+    if n <= c.min_tokens:
+        return [0, n]
+    lengths = np.arange(c.max_tokens + 1, dtype=np.float64)
+    size_cost = c.size_weight * ((lengths - c.target_tokens) / c.target_tokens) ** 2
+    best = np.full(n + 1, -np.inf)
+    back = np.zeros(n + 1, dtype=np.int64)
+    best[0] = 0.0
+    value = np.where(np.arange(n + 1) > 0, np.append(gains, 0.0), 0.0)  # gain of starting at i
+    for j in range(c.min_tokens, n + 1):
+        lo, hi = max(0, j - c.max_tokens), j - c.min_tokens  # chunk [i, j), i in [lo, hi]
+        cand = best[lo : hi + 1] + value[lo : hi + 1] - size_cost[j - np.arange(lo, hi + 1)]
+        k = int(np.argmax(cand))
+        best[j], back[j] = cand[k], lo + k
+    if not np.isfinite(best[n]):  # unreachable when max >= 2 * min; kept as a guard
+        raise ConfigError(f"no segmentation of {n} tokens fits {c.min_tokens}..{c.max_tokens}")
+    bounds = [n]
+    while bounds[-1] > 0:
+        bounds.append(int(back[bounds[-1]]))
+    return bounds[::-1]
 
 
 def boundary_bonus(

@@ -1,0 +1,115 @@
+"""Variant study (issue 4): why late chunking lost to naive vectors, and what fixes it.
+
+    python bench/late_variants.py [--sets sample_qa licenses stdlib]
+
+For each set, documents are late-encoded with two window sizes (128 tokens, the prose
+default, and 254, MiniLM's whole trained length and the code default; 32 tokens of
+overlap), cut into dynamic chunks of two sizes (target/max 96/160, the prose default,
+and 160/256, the code default; here one window and one size serve every document), and
+each chunk vector is
+``normalise(w * late + (1 - w) * naive)`` for late weights w = 1, 0.5, 0.25, 0, where
+``late`` is pooled from the whole-document token embeddings and ``naive`` is the chunk
+embedded alone. Scored with ``bench/retrieval.py``'s metrics (exact search, same model).
+Writes ``bench/results/late_variants.{json,md}``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "bench"))
+
+import numpy as np  # noqa: E402
+import retrieval as R  # noqa: E402
+
+from lateseg.encode.late import EncoderConfig, LateEncoder  # noqa: E402
+from lateseg.segment import DynamicChunker, DynamicConfig  # noqa: E402
+
+WINDOWS = (128, 254)
+SIZES = {
+    "96/160": DynamicConfig(min_tokens=24, target_tokens=96, max_tokens=160),
+    "160/256": DynamicConfig(min_tokens=32, target_tokens=160, max_tokens=256),
+}
+WEIGHTS = (1.0, 0.5, 0.25, 0.0)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--sets", nargs="+", default=list(R.SETS), choices=list(R.SETS))
+    args = ap.parse_args(argv)
+    naive_enc = LateEncoder()
+    cache: dict[str, np.ndarray] = {}
+
+    def naive(texts: list[str]) -> np.ndarray:
+        missing = [t for t in dict.fromkeys(texts) if t not in cache]
+        if missing:
+            cache.update(zip(missing, naive_enc.embed_texts(missing), strict=True))
+        return np.vstack([cache[t] for t in texts])
+
+    rows = []
+    for name in args.sets:
+        fname, build = R.SETS[name]
+        path = R.DATA / "eval" / fname
+        if not path.is_file():
+            R.log(f"skip {name}: {path} missing")
+            continue
+        es = build(path)
+        tokens = sum(len(naive_enc.tokenize(d.text)) for d in es.docs)
+        qvecs = naive_enc.embed_queries([q.question for q in es.queries])
+        for window in WINDOWS:
+            enc = LateEncoder(EncoderConfig(window=window, code_window=window))
+            encoded = [enc.encode_document(d.text) for d in es.docs]
+            for size, cfg in SIZES.items():
+                chunker = DynamicChunker(cfg, code=cfg)
+                doc_ix, spans, late = [], [], []
+                for i, (d, tok) in enumerate(zip(es.docs, encoded, strict=True)):
+                    s = [(c.start, c.end) for c in chunker.chunk(d, tok)]
+                    if s:
+                        doc_ix += [i] * len(s)
+                        spans += s
+                        late.append(tok.pool(s))
+                arr = np.asarray(spans)
+                nv = naive([es.docs[i].text[a:b] for i, (a, b) in zip(doc_ix, spans, strict=True)])
+                lv = np.vstack(late)
+                for w in WEIGHTS:
+                    vecs = R.normalise(w * lv + (1 - w) * nv)
+                    ch = R.Chunked(np.asarray(doc_ix), arr[:, 0], arr[:, 1], vecs, 1.0)
+                    summary = R.evaluate(ch, qvecs, es, tokens)["summary"]
+                    row = {"set": name, "window": window, "size": size, "late_weight": w}
+                    rows.append({**row, "chunks": len(spans), **summary})
+                    R.log(f"{row}: {summary}")
+    out = ROOT / "bench" / "results"
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "late_variants.json").write_text(json.dumps(rows, indent=2) + "\n")
+    metrics = [k for k in rows[0] if k.startswith(("recall@", "hit@", "MRR@"))]
+    lines = [
+        "# Late chunking variants: window x chunk size x late weight",
+        "",
+        "Vector = normalise(w * late + (1 - w) * naive). Window: tokens per late-encoding "
+        "window (32 shared). Size: dynamic chunks' target/max tokens.",
+        "",
+        "| set | window | size | late w | chunks | " + " | ".join(metrics) + " |",
+        "|---|---:|---|---:|---:|" + "---:|" * len(metrics),
+    ]
+    for r in rows:
+        cells = " | ".join(f"{r[m]:.3f}" for m in metrics)
+        lines.append(
+            f"| {r['set']} | {r['window']} | {r['size']} | {r['late_weight']:.2f} | "
+            f"{r['chunks']} | {cells} |"
+        )
+    cmd = " ".join(["python bench/late_variants.py", *(argv or sys.argv[1:])])
+    lines += ["", f"Command: `{cmd}`", ""]
+    (out / "late_variants.md").write_text("\n".join(lines))
+    print("\n".join(lines))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
