@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import itertools
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -147,3 +148,53 @@ def test_texts_embedded_alone_use_the_full_trained_length(encoder):
     t200, t128 = text[: offsets[200, 0]], text[: offsets[128, 0]]
     a, b = encoder.embed_texts([t200, t128])
     assert a @ b < 0.999  # the tokens past 128 were read
+
+
+def _model_that_ships_code(tmp_path):
+    """A local model folder whose config needs its own Python code (as jina-v2 does):
+    the MiniLM weights behind a custom architecture that records when it is imported.
+    No sentence-transformers config: the window is the model's 512 positions."""
+    import json
+    import os
+
+    from lateseg.encode.models import resolve_embedder
+
+    src = Path(resolve_embedder(None))
+    folder = tmp_path / "remote-code-model"
+    folder.mkdir()
+    for name in ("vocab.txt", "tokenizer.json", "tokenizer_config.json", "model.safetensors"):
+        os.symlink(src / name, folder / name)
+    config = json.loads((src / "config.json").read_text())
+    config["model_type"] = "lateseg-test-bert"
+    config["auto_map"] = {
+        "AutoConfig": "modeling_test.TestConfig",
+        "AutoModel": "modeling_test.TestModel",
+    }
+    (folder / "config.json").write_text(json.dumps(config))
+    marker = tmp_path / "code-ran"
+    (folder / "modeling_test.py").write_text(
+        "import pathlib\n"
+        "from transformers import BertConfig, BertModel\n"
+        f"pathlib.Path({str(marker)!r}).write_text('ran')\n"
+        "class TestConfig(BertConfig):\n"
+        "    model_type = 'lateseg-test-bert'\n"
+        "class TestModel(BertModel):\n"
+        "    config_class = TestConfig\n"
+    )
+    return folder, marker
+
+
+def test_models_that_ship_code_run_it_only_when_the_user_opts_in(tmp_path, encoder):
+    from lateseg.encode.late import LateEncoder
+    from lateseg.errors import ModelError
+
+    folder, marker = _model_that_ships_code(tmp_path)
+    refused = LateEncoder(EncoderConfig(model=str(folder)))
+    with pytest.raises(ModelError, match="trust_remote_code"):
+        refused.dim  # noqa: B018
+    assert not marker.exists()  # its code never ran
+    trusted = LateEncoder(EncoderConfig(model=str(folder), window=None, trust_remote_code=True))
+    assert trusted.max_length == 510 and trusted.window == 510  # all 512 positions
+    tokens = trusted.encode_document((LICENSES / "Apache-2.0").read_text())
+    assert len(tokens) > 3 * 510  # read in several full-length windows
+    assert marker.exists() and tokens.vectors.shape == (len(tokens), encoder.dim)
