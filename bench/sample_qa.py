@@ -73,9 +73,9 @@ def main() -> int:
     lines = (DATA / "eval" / "sample_qa.jsonl").read_text("utf-8").splitlines()
     questions = [json.loads(line) for line in lines if line.strip()]
     chunkers = {
-        "dynamic (late)": DynamicChunker(),
-        "fixed-256 (late)": FixedChunker(256),
-        "fixed-128 (late)": FixedChunker(128),
+        "dynamic (default)": DynamicChunker(),
+        "fixed-256": FixedChunker(256),
+        "fixed-128": FixedChunker(128),
     }
     results = {}
     encoder = None
@@ -95,7 +95,7 @@ def main() -> int:
             pipe.close()
     OUT.mkdir(parents=True, exist_ok=True)
     (OUT / "sample_qa.json").write_text(json.dumps(results, indent=2))
-    metrics = list(results["dynamic (late)"]["summary"])
+    metrics = list(results["dynamic (default)"]["summary"])
     lines_md = [
         f"# Sample QA ({len(questions)} questions, k={args.k})",
         "",
