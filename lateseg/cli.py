@@ -45,6 +45,26 @@ def _parser() -> argparse.ArgumentParser:
         )
         sp.add_argument("--json", action="store_true", help="print machine-readable JSON")
 
+    def filters(sp: argparse.ArgumentParser) -> None:
+        sp.add_argument(
+            "--mode",
+            choices=("dense", "hybrid", "lexical"),
+            default="dense",
+            help="dense vectors (default), BM25 over chunk text, or both fused by rank",
+        )
+        sp.add_argument(
+            "--source",
+            metavar="GLOB",
+            default=None,
+            help="only files whose absolute path matches GLOB, e.g. '*/contracts/*.pdf'",
+        )
+        sp.add_argument(
+            "--kind",
+            choices=("pdf", "docx", "html", "markdown", "text", "code"),
+            default=None,
+            help="only documents of this kind",
+        )
+
     ing = sub.add_parser(
         "ingest",
         help="add or update files and folders in an index",
@@ -96,11 +116,13 @@ def _parser() -> argparse.ArgumentParser:
     se.add_argument("question")
     common(se)
     se.add_argument("-k", type=int, default=5, help="number of hits (default 5)")
+    filters(se)
 
     ask = sub.add_parser("ask", help="answer a question with citations")
     ask.add_argument("question")
     common(ask)
     ask.add_argument("-k", type=int, default=5, help="passages given to the answerer")
+    filters(ask)
     ask.add_argument(
         "--extractive",
         action="store_true",
@@ -178,7 +200,9 @@ def _run(args: argparse.Namespace) -> int:
         if not pipe.sources():
             raise LatesegError(f"the index {args.index} is empty; run `lateseg ingest` first")
         if args.command == "search":
-            hits = pipe.search(args.question, k=args.k)
+            hits = pipe.search(
+                args.question, k=args.k, mode=args.mode, source=args.source, kind=args.kind
+            )
             if args.json:
                 print(json.dumps([h.to_dict() for h in hits], indent=2))
             else:
@@ -186,7 +210,14 @@ def _run(args: argparse.Namespace) -> int:
                     print(f"{n}. [{h.score:.3f}] {h.cite()}")
                     print(textwrap.indent(textwrap.shorten(h.text, 300), "   "))
             return EXIT_OK
-        answer = pipe.ask(args.question, k=args.k, extractive=args.extractive)
+        answer = pipe.ask(
+            args.question,
+            k=args.k,
+            extractive=args.extractive,
+            mode=args.mode,
+            source=args.source,
+            kind=args.kind,
+        )
         if args.json:
             print(json.dumps(answer.to_dict(), indent=2))
         else:

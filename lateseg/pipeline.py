@@ -28,6 +28,11 @@ if TYPE_CHECKING:  # the ingest package loads only when ingest() runs
 log = logging.getLogger(__name__)
 
 
+SEARCH_MODES = ("hybrid", "dense", "lexical")
+RRF_K = 60  # reciprocal rank fusion: score = sum of weight / (RRF_K + rank)
+RRF_POOL = 50  # candidates taken from each ranking before fusing
+
+
 def chunker_from_dict(d: dict[str, Any]) -> Chunker:
     """Rebuild a chunker from its ``to_dict()`` (as stored in an index manifest)."""
     d = dict(d)
@@ -199,18 +204,54 @@ class Pipeline:
         return len(chunks)
 
     # -- query -------------------------------------------------------------------
-    def search(self, query: str, k: int = 5) -> list[Hit]:
-        """The ``k`` chunks closest to ``query`` (dense, exact inner product)."""
+    def search(
+        self,
+        query: str,
+        k: int = 5,
+        *,
+        mode: str = "dense",
+        source: str | None = None,
+        kind: str | None = None,
+        weights: tuple[float, float] = (1.0, 1.0),
+    ) -> list[Hit]:
+        """The ``k`` best chunks for ``query``.
+
+        ``mode``: ``"dense"`` (exact inner product of the chunk vectors; score = cosine),
+        ``"lexical"`` (BM25 over chunk text, SQLite FTS5 with stemming; score = BM25) or
+        ``"hybrid"`` (both fused by reciprocal rank, ``weights`` = (dense, lexical);
+        score = the fused value). Dense is the default: on the public eval sets hybrid
+        helped on the sample contracts but lost on the license texts, whose questions
+        paraphrase them (``bench/results/hybrid.md``). ``source``: only files whose
+        absolute path matches this glob (``"*/contracts/*.pdf"``); ``kind``: only
+        documents of this kind (``"pdf"``, ``"code"``, ``"text"`` …).
+        """
         if k < 1:
             raise ConfigError(f"k={k} must be at least 1")
         if not query.strip():
             raise ConfigError("the query is empty")
+        if mode not in SEARCH_MODES:
+            raise ConfigError(f"mode={mode!r}; choose one of {', '.join(SEARCH_MODES)}")
+        if len(weights) != 2 or min(weights) < 0 or max(weights) == 0:
+            raise ConfigError(f"weights={weights} must be two non-negative numbers, not both 0")
         if len(self.index.vectors) == 0:
             return []
-        q = self.encoder.embed_queries([query])
-        scores, ids = self.index.vectors.search(q, k)
-        found = [(int(i), float(s)) for i, s in zip(ids[0], scores[0], strict=False) if i >= 0]
-        rows = self.index.store.chunk_rows([i for i, _ in found])
+        pool = max(k, RRF_POOL) if mode == "hybrid" else k
+        dense = self._dense(query, pool, source, kind) if mode != "lexical" else []
+        store = self.index.store
+        lexical = store.lexical(query, pool, source=source, kind=kind) if mode != "dense" else []
+        if mode == "dense":
+            found = dense
+        elif mode == "lexical":
+            found = lexical
+        else:
+            fused: dict[int, float] = {}
+            for weight, ranked in zip(weights, (dense, lexical), strict=True):
+                for rank, (cid, _) in enumerate(ranked):
+                    fused[cid] = fused.get(cid, 0.0) + weight / (RRF_K + rank + 1)
+            found = sorted(fused.items(), key=lambda kv: (-kv[1], kv[0]))
+        with_vector = self._vector_ids(found)
+        found = [(cid, score) for cid, score in found if cid in with_vector][:k]
+        rows = store.chunk_rows([i for i, _ in found])
         return [
             Hit(
                 r["source"],
@@ -227,12 +268,45 @@ class Pipeline:
             if (r := rows.get(cid)) is not None
         ]
 
-    def ask(self, question: str, k: int = 5, *, extractive: bool = False) -> Answer:
+    def _vector_ids(self, found: list[tuple[int, float]]) -> set[int]:
+        """IDs that have a vector (a chunk row committed by an ingest still running in
+        another process, whose vectors are not saved yet, is not answered)."""
+        return self.index.vectors.contains([cid for cid, _ in found])
+
+    def _dense(
+        self, query: str, k: int, source: str | None, kind: str | None
+    ) -> list[tuple[int, float]]:
+        q = self.encoder.embed_queries([query])
+        total = len(self.index.vectors)
+        want = k if source is None and kind is None else min(total, max(4 * k, 100))
+        while True:
+            scores, ids = self.index.vectors.search(q, want)
+            found = [(int(i), float(s)) for i, s in zip(ids[0], scores[0], strict=False) if i >= 0]
+            if source is not None or kind is not None:
+                keep = self.index.store.chunk_filter(
+                    [i for i, _ in found], source=source, kind=kind
+                )
+                found = [(i, s) for i, s in found if i in keep]
+            if len(found) >= k or want >= total:
+                return found[:k]
+            want = min(total, want * 4)
+
+    def ask(
+        self,
+        question: str,
+        k: int = 5,
+        *,
+        extractive: bool = False,
+        mode: str = "dense",
+        source: str | None = None,
+        kind: str | None = None,
+    ) -> Answer:
         """Answer ``question`` from the ``k`` best chunks, citing them.
 
-        ``extractive=True`` quotes the best sentences instead of running the generator.
+        ``extractive=True`` quotes the best sentences instead of running the generator;
+        ``mode``, ``source`` and ``kind`` select the chunks as in :meth:`search`.
         """
-        hits = self.search(question, k)
+        hits = self.search(question, k, mode=mode, source=source, kind=kind)
         if extractive:
             from lateseg.generate.extractive import extractive_answer
 

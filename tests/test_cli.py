@@ -53,6 +53,20 @@ def test_search_json_hits_index_the_document_text(license_index):
     assert "fee" in hits[0]["text"].lower()
 
 
+def test_search_mode_and_filters_from_the_command_line(license_index):
+    docs, index = license_index
+    args = ["search", "patent license", "--index", str(index), "-k", "3", "--json"]
+    out = lateseg(*args, "--mode", "lexical", "--source", "*/Apache-2.0")
+    assert out.returncode == 0, out.stderr
+    hits = json.loads(out.stdout)
+    assert len(hits) == 3 and all(h["source"] == str(docs / "Apache-2.0") for h in hits)
+    assert all("patent" in h["text"].lower() for h in hits)
+    none = lateseg(*args, "--kind", "code")
+    assert none.returncode == 0 and json.loads(none.stdout) == []
+    bad = lateseg(*args, "--mode", "fuzzy")
+    assert bad.returncode == 2 and "invalid choice" in bad.stderr
+
+
 def test_human_output_and_reingest(license_index):
     docs, index = license_index
     out = lateseg("search", "warranty", "--index", str(index), "-k", "2")

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from conftest import LICENSES
 
-from lateseg.errors import IndexStoreError
+from lateseg.errors import ConfigError, IndexStoreError
 from lateseg.pipeline import Pipeline
 from lateseg.segment import FixedChunker
 
@@ -141,3 +141,66 @@ def test_indexes_from_before_the_vector_mix_keep_pure_late_vectors(tmp_path):
         cfg = pipe.encoder.config
         assert (cfg.late_weight, cfg.code_late_weight) == (1.0, 1.0)
         assert cfg.window == manifest["embedder"]["window"]
+
+
+def test_lexical_search_follows_updates_and_removals(tmp_path, corpus, encoder):
+    with _open(tmp_path / "idx", encoder) as pipe:
+        pipe.ingest([corpus], progress=False)
+        hits = pipe.search("patents", k=5, mode="lexical")
+        assert len(hits) == 5 and all("patent" in h.text.lower() for h in hits)  # stemmed
+        assert hits[0].score >= hits[-1].score
+        bsd = corpus / "BSD.txt"
+        original = bsd.read_text()
+        bsd.write_text(original + "\nAddendum: the cheddar clause applies to all cheeses.\n")
+        pipe.ingest([corpus], progress=False)
+        top = pipe.search("cheddar", k=3, mode="lexical")
+        assert len(top) == 1 and top[0].source == str(bsd) and "cheddar" in top[0].text
+        bsd.write_text(original)  # the replaced chunks leave the text index too
+        pipe.ingest([corpus], progress=False)
+        assert pipe.search("cheddar", k=3, mode="lexical") == []
+        # Removing a document (rows cascade) removes its text from the index.
+        doc = pipe.document(str(corpus / "MPL-2.0.txt"))
+        assert pipe.search("Mozilla", k=3, mode="lexical")
+        pipe.index.store.remove_documents([doc.id])
+        assert pipe.search("Mozilla", k=3, mode="lexical") == []
+        # Operators in the question are words, not FTS5 syntax.
+        assert pipe.search('license AND "NOT (OR', k=2, mode="lexical")
+
+
+def test_indexes_from_before_lexical_search_are_backfilled(tmp_path, corpus, encoder):
+    import sqlite3
+
+    folder = tmp_path / "idx"
+    with _open(folder, encoder) as pipe:
+        pipe.ingest([corpus], progress=False)
+        expected = [h.chunk_id for h in pipe.search("warranty disclaimer", k=4, mode="lexical")]
+    db = sqlite3.connect(folder / "docstore.sqlite")
+    db.executescript(
+        "DROP TRIGGER chunks_fts_insert; DROP TRIGGER chunks_fts_delete; DROP TABLE chunks_fts;"
+    )
+    db.close()
+    with _open(folder, encoder) as pipe:
+        got = [h.chunk_id for h in pipe.search("warranty disclaimer", k=4, mode="lexical")]
+    assert got == expected and len(got) == 4
+
+
+def test_search_modes_and_filters(sample_index):
+    pipe = sample_index
+    q = "How is an invoice total computed with tax?"
+    code = pipe.search(q, k=6, kind="code")
+    assert len(code) == 6 and all(h.source.endswith(".py") for h in code)
+    pdfs = pipe.search(q, k=6, source="*/contracts/*.pdf", mode="hybrid")
+    assert len(pdfs) == 6 and all(h.source.endswith(".pdf") for h in pdfs)
+    dense = {h.chunk_id for h in pipe.search(q, k=50, mode="dense")}
+    lexical = {h.chunk_id for h in pipe.search(q, k=50, mode="lexical")}
+    hybrid = pipe.search(q, k=10, mode="hybrid")
+    assert [h.score for h in hybrid] == sorted((h.score for h in hybrid), reverse=True)
+    assert {h.chunk_id for h in hybrid} <= dense | lexical
+    # Weights move the fusion towards one side.
+    lex_heavy = [h.chunk_id for h in pipe.search(q, k=5, mode="hybrid", weights=(0.0, 1.0))]
+    assert lex_heavy == [h.chunk_id for h in pipe.search(q, 5, mode="lexical")]
+    with pytest.raises(ConfigError, match="mode"):
+        pipe.search(q, mode="fuzzy")
+    with pytest.raises(ConfigError, match="weights"):
+        pipe.search(q, mode="hybrid", weights=(0.0, 0.0))
+    assert pipe.search(q, k=3, source="/nowhere/*") == []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -36,6 +37,37 @@ CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, value INTEGER NOT NU
 INSERT OR IGNORE INTO counters VALUES ('next_chunk_id', 0);
 """
 
+# BM25 over chunk text (SQLite FTS5, Porter stemming), kept in step with `chunks` by
+# triggers inside the same transactions; deletes cascading from `documents` fire them too.
+LEXICAL = """
+CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(
+    text, content='chunks', content_rowid='id', tokenize='porter unicode61'
+);
+CREATE TRIGGER IF NOT EXISTS chunks_fts_insert AFTER INSERT ON chunks BEGIN
+    INSERT INTO chunks_fts(rowid, text) VALUES (new.id, new.text);
+END;
+CREATE TRIGGER IF NOT EXISTS chunks_fts_delete AFTER DELETE ON chunks BEGIN
+    INSERT INTO chunks_fts(chunks_fts, rowid, text) VALUES ('delete', old.id, old.text);
+END;
+"""
+
+# Words too common to rank by (a query's other words decide).
+_STOPWORDS = (
+    "a an and any are as at be by can do does for from has have how i in is it its may "
+    "must of on or shall should so than that the their then there these this those to "
+    "under upon was what when where which who whom why will with would"
+)
+STOPWORDS = frozenset(_STOPWORDS.split())
+
+
+def fts_query(text: str) -> str | None:
+    """An FTS5 query matching any content word of ``text`` (quoted: no operators are
+    taken from user input), or None when there is none."""
+    words = [w for w in re.findall(r"\w+", text.lower()) if w not in STOPWORDS]
+    if not words:
+        return None
+    return " OR ".join(f'"{w}"' for w in dict.fromkeys(words))
+
 
 class DocStore:
     """Documents (full text + structure) and their chunks, keyed by integer chunk IDs
@@ -47,6 +79,12 @@ class DocStore:
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA foreign_keys=ON")
             self.db.executescript(SCHEMA)
+            had_fts = self.db.execute(
+                "SELECT 1 FROM sqlite_master WHERE name='chunks_fts'"
+            ).fetchone()
+            self.db.executescript(LEXICAL)
+            if not had_fts:  # an index from before lexical search: index its chunks now
+                self.db.execute("INSERT INTO chunks_fts(chunks_fts) VALUES ('rebuild')")
         except sqlite3.DatabaseError as e:
             raise IndexStoreError(f"{path} is not a lateseg docstore: {e}") from None
 
@@ -127,6 +165,45 @@ class DocStore:
         )
         keys = ("id", "doc_id", "start", "end", "text", "section", "page", "source")
         return {r[0]: dict(zip(keys, r, strict=False)) for r in rows}
+
+    def lexical(
+        self, query: str, k: int, *, source: str | None = None, kind: str | None = None
+    ) -> list[tuple[int, float]]:
+        """Up to ``k`` ``(chunk_id, score)`` by BM25 (higher is better), optionally only
+        chunks of sources matching the glob ``source`` or of documents of ``kind``."""
+        match = fts_query(query)
+        if match is None:
+            return []
+        sql = (
+            "SELECT f.rowid, -bm25(chunks_fts) FROM chunks_fts f "
+            "JOIN chunks c ON c.id=f.rowid JOIN documents d ON d.id=c.doc_id "
+            "WHERE chunks_fts MATCH ?"
+        )
+        args: list[Any] = [match]
+        if source is not None:
+            sql += " AND d.source GLOB ?"
+            args.append(source)
+        if kind is not None:
+            sql += " AND d.kind=?"
+            args.append(kind)
+        sql += " ORDER BY bm25(chunks_fts) LIMIT ?"
+        args.append(k)
+        return [(int(r[0]), float(r[1])) for r in self.db.execute(sql, args)]
+
+    def chunk_filter(self, ids: Sequence[int], *, source: str | None, kind: str | None) -> set[int]:
+        """The IDs among ``ids`` whose document matches the source glob and kind."""
+        if not ids:
+            return set()
+        marks = ",".join("?" * len(ids))
+        sql = f"SELECT c.id FROM chunks c JOIN documents d ON d.id=c.doc_id WHERE c.id IN ({marks})"
+        args: list[Any] = list(ids)
+        if source is not None:
+            sql += " AND d.source GLOB ?"
+            args.append(source)
+        if kind is not None:
+            sql += " AND d.kind=?"
+            args.append(kind)
+        return {int(r[0]) for r in self.db.execute(sql, args)}
 
     def document(self, source: str) -> Document | None:
         row = self.db.execute(

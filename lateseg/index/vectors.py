@@ -33,6 +33,7 @@ class VectorIndex:
             self.index = index
         else:
             self.index = faiss.IndexIDMap2(faiss.IndexFlatIP(dim))
+        self._idset: set[int] | None = None  # cache of ids(), built on first use
 
     def __len__(self) -> int:
         return int(self.index.ntotal)
@@ -42,15 +43,25 @@ class VectorIndex:
 
         return faiss.vector_to_array(self.index.id_map).astype(np.int64)
 
+    def contains(self, ids: Sequence[int]) -> set[int]:
+        """The IDs among ``ids`` that have a vector."""
+        if self._idset is None:
+            self._idset = set(self.ids().tolist())
+        return {i for i in ids if i in self._idset}
+
     def add(self, ids: Sequence[int], vectors: np.ndarray) -> None:
         if len(ids):
             self.index.add_with_ids(
                 np.ascontiguousarray(vectors, dtype=np.float32), np.asarray(ids, dtype=np.int64)
             )
+            if self._idset is not None:
+                self._idset.update(int(i) for i in ids)
 
     def remove(self, ids: Sequence[int]) -> None:
         if len(ids):
             self.index.remove_ids(np.asarray(ids, dtype=np.int64))
+            if self._idset is not None:
+                self._idset.difference_update(int(i) for i in ids)
 
     def search(self, queries: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
         """Scores and IDs ``[q, k]`` (ID -1 where fewer than k vectors exist)."""
