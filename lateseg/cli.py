@@ -88,6 +88,11 @@ def _parser() -> argparse.ArgumentParser:
         help="chunker for a NEW index (default: dynamic)",
     )
     ing.add_argument("--password", default=None, help="password for encrypted PDFs")
+    ing.add_argument(
+        "--prune",
+        action="store_true",
+        help="remove indexed documents under PATHs whose files no longer exist",
+    )
     ing.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     ing.add_argument("--strict", action="store_true", help="exit with status 3 if any file failed")
     ing.add_argument(
@@ -117,6 +122,19 @@ def _parser() -> argparse.ArgumentParser:
     common(se)
     se.add_argument("-k", type=int, default=5, help="number of hits (default 5)")
     filters(se)
+
+    idx = sub.add_parser(
+        "index",
+        help="inspect or maintain an index: stats, verify, compact",
+        description="stats: counts, kinds and file sizes. verify: check that every chunk "
+        "has its vector and vice versa, chunk texts match their documents, and SQLite and "
+        "the text index are intact, changing nothing (exit 3 if not). compact: repair "
+        "what verify finds (documents whose vectors were lost are removed; the next "
+        "ingest adds them again), then reclaim space.",
+    )
+    idx.add_argument("action", choices=("stats", "verify", "compact"))
+    idx.add_argument("--index", required=True, metavar="DIR", help="index folder")
+    idx.add_argument("--json", action="store_true", help="print machine-readable JSON")
 
     ask = sub.add_parser("ask", help="answer a question with citations")
     ask.add_argument("question")
@@ -182,6 +200,7 @@ def _run(args: argparse.Namespace) -> int:
                 password=args.password,
                 workers=args.workers,
                 walk_config=walk,
+                prune=args.prune,
             )
         if args.json:
             print(json.dumps(report.to_dict(), indent=2))
@@ -193,6 +212,9 @@ def _run(args: argparse.Namespace) -> int:
         if report.failed and (args.strict or not indexed):
             return EXIT_PARTIAL
         return EXIT_OK
+
+    if args.command == "index":
+        return _index_command(args)
 
     with Pipeline.open(
         args.index, device=args.device, generator=getattr(args, "generator", None)
@@ -232,6 +254,34 @@ def _run(args: argparse.Namespace) -> int:
             for n, h in enumerate(answer.citations, start=1):
                 print(f"  [{n}] {h.cite()}")
         return EXIT_OK
+
+
+def _index_command(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from lateseg.pipeline import Pipeline
+
+    if not (Path(args.index) / "manifest.json").is_file():
+        raise LatesegError(f"{args.index} is not a lateseg index (no manifest.json)")
+    with Pipeline.open(args.index, repair=False) as pipe:
+        if args.action == "stats":
+            out: dict[str, object] = pipe.index.stats()
+        elif args.action == "verify":
+            out = {"problems": pipe.index.problems()}
+        else:
+            out = dict(pipe.index.compact())
+    if args.json:
+        print(json.dumps(out, indent=2))
+    elif args.action == "verify":
+        problems = out["problems"]
+        assert isinstance(problems, list)
+        print("\n".join(f"problem: {p}" for p in problems) or "ok: index is consistent")
+    else:
+        for key, value in out.items():
+            print(f"{key}: {value}")
+    if args.action == "verify" and out["problems"]:
+        return EXIT_PARTIAL
+    return EXIT_OK
 
 
 if __name__ == "__main__":

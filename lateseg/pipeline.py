@@ -72,12 +72,14 @@ class Pipeline:
         chunker: Chunker | None = None,
         generator: str | None = None,
         device: str | None = None,
+        repair: bool = True,
     ) -> Pipeline:
         """Create or open the index folder ``folder``.
 
         A new index records the embedder and chunker in its manifest; an existing one is
         reopened with them. Giving a different embedder than the index was built with
         raises :class:`IndexStoreError` (vectors of two models cannot be mixed).
+        ``repair=False`` opens without reconciling rows and vectors (to inspect them).
         """
         path = Path(folder).expanduser().resolve()
         if path.exists() and not path.is_dir():
@@ -119,7 +121,8 @@ class Pipeline:
             )
         else:
             dim = int(manifest["dim"])
-        return cls(path, encoder, chunker, Index(path, dim), generator or DEFAULT_GENERATOR)
+        index = Index(path, dim, repair=repair)
+        return cls(path, encoder, chunker, index, generator or DEFAULT_GENERATOR)
 
     # -- ingest ------------------------------------------------------------------
     def ingest(
@@ -130,21 +133,22 @@ class Pipeline:
         password: str | None = None,
         workers: int | None = None,
         walk_config: WalkConfig | None = None,
+        prune: bool = False,
     ) -> IngestReport:
         """Add or update every supported file under ``paths``.
 
         Unchanged files (same content hash) are not parsed again; skipped paths (ignored,
         binary, too large, ...) and failed files are reported with their reasons and the
         others go on. ``workers`` parse in that many processes (None: automatic, 0: none);
-        ``progress`` shows a bar (None: only on a terminal).
+        ``progress`` shows a bar (None: only on a terminal). ``prune`` removes the
+        documents under ``paths`` whose files no longer exist (``report.removed``).
         """
         from tqdm.auto import tqdm
 
         from lateseg.ingest.folder import walk
         from lateseg.ingest.parallel import ParseJob, parse_all
 
-        if isinstance(paths, (str, os.PathLike)):
-            paths = [paths]
+        paths = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
         found = walk(paths, walk_config)
         report = IngestReport(skipped=found.skipped, failed=list(found.failed))
         self.index.lock()  # before reading the known hashes another writer could change
@@ -166,6 +170,8 @@ class Pipeline:
                 unit="file",
                 disable=None if progress is None else not progress,
             )
+            if prune:
+                report.removed = self._prune(paths)
             for job, parsed in zip(jobs, results, strict=True):
                 if parsed.unchanged:
                     report.unchanged.append(parsed.path)
@@ -188,6 +194,20 @@ class Pipeline:
             self.index.unlock()
         log.info("ingest: %s", report.summary())
         return report
+
+    def _prune(self, paths: Iterable[str | os.PathLike[str]]) -> list[str]:
+        """Remove indexed documents under ``paths`` whose files are gone."""
+        roots = [Path(p).expanduser().resolve() for p in paths]
+        gone = [
+            src
+            for src in self.index.store.sources()
+            if any(Path(src) == r or Path(src).is_relative_to(r) for r in roots)
+            and not Path(src).exists()
+        ]
+        if gone:
+            self.index.vectors.remove(self.index.store.remove_sources(gone))
+            self.index.vectors.save()
+        return gone
 
     def _add(self, doc: Document, digest: str) -> int:
         if not doc.text.strip():

@@ -219,6 +219,7 @@ class IngestReport:
     failed: list[tuple[str, str]] = field(default_factory=list)
     skipped: list[tuple[str, str]] = field(default_factory=list)
     chunks: int = 0
+    removed: list[str] = field(default_factory=list)  # pruned: their files are gone
 
     @property
     def ok(self) -> bool:
@@ -232,6 +233,7 @@ class IngestReport:
             "failed": [{"path": p, "reason": r} for p, r in self.failed],
             "skipped": [{"path": p, "reason": r} for p, r in self.skipped],
             "chunks": self.chunks,
+            "removed": self.removed,
         }
 
     def summary(self) -> str:
@@ -241,6 +243,8 @@ class IngestReport:
             f"{len(self.unchanged)} unchanged, {len(self.skipped)} skipped, "
             f"{len(self.failed)} failed, {self.chunks} chunks"
         )
+        if self.removed:
+            line += f", {len(self.removed)} removed (files gone)"
         for name, items in (("skipped", self.skipped), ("failed", self.failed)):
             if items:
                 line += f"\n{name} by reason: " + _by_reason(items)

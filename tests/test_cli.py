@@ -138,3 +138,33 @@ def test_repository_rules_and_their_switches(tmp_path):
     )
     added = sorted(Path(p).name for p in json.loads(out.stdout)["added"])
     assert added == ["app.py", "secret.py", "yarn.lock"]
+
+
+def test_index_stats_verify_compact(license_index, tmp_path):
+    _, index = license_index
+    copy = tmp_path / "copy"
+    shutil.copytree(index, copy)
+    stats = lateseg("index", "stats", "--index", str(copy), "--json")
+    assert stats.returncode == 0, stats.stderr
+    s = json.loads(stats.stdout)
+    assert s["documents"] == 3 and s["chunks"] == s["vectors"] > 0
+    assert s["documents_by_kind"] == {"text": 3}
+    ok = lateseg("index", "verify", "--index", str(copy))
+    assert ok.returncode == 0 and "consistent" in ok.stdout
+    # Damage: drop one document's vectors behind the index's back.
+    import faiss
+
+    vec = faiss.read_index(str(copy / "vectors.faiss"))
+    ids = faiss.vector_to_array(vec.id_map)
+    vec.remove_ids(ids[:5].astype("int64"))
+    faiss.write_index(vec, str(copy / "vectors.faiss"))
+    bad = lateseg("index", "verify", "--index", str(copy))
+    assert bad.returncode == 3 and "5 chunks have no vector" in bad.stdout
+    fixed = lateseg("index", "compact", "--index", str(copy), "--json")
+    assert fixed.returncode == 0, fixed.stderr
+    assert set(json.loads(fixed.stdout)) == {"bytes_before", "bytes_after"}
+    assert lateseg("index", "verify", "--index", str(copy)).returncode == 0
+    after = json.loads(lateseg("index", "stats", "--index", str(copy), "--json").stdout)
+    assert after["documents"] == 2  # the damaged one is removed; an ingest adds it back
+    missing = lateseg("index", "stats", "--index", str(tmp_path / "nothing"))
+    assert missing.returncode == 1 and "not a lateseg index" in missing.stderr

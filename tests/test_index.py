@@ -204,3 +204,50 @@ def test_search_modes_and_filters(sample_index):
     with pytest.raises(ConfigError, match="weights"):
         pipe.search(q, mode="hybrid", weights=(0.0, 0.0))
     assert pipe.search(q, k=3, source="/nowhere/*") == []
+
+
+def test_prune_removes_documents_whose_files_are_gone(tmp_path, corpus, encoder):
+    with _open(tmp_path / "idx", encoder) as pipe:
+        pipe.ingest([corpus], progress=False)
+        mpl = corpus / "MPL-2.0.txt"
+        mpl.unlink()
+        kept = pipe.ingest([corpus], progress=False)  # without prune: nothing removed
+        assert kept.removed == [] and str(mpl) in pipe.sources()
+        rep = pipe.ingest([corpus], progress=False, prune=True)
+        assert rep.removed == [str(mpl)] and "1 removed" in rep.summary()
+        assert str(mpl) not in pipe.sources()
+        _consistent(pipe)
+        assert all(h.source != str(mpl) for h in pipe.search("Mozilla Public License", k=10))
+        assert pipe.search("Mozilla", k=3, mode="lexical") == []
+        # Pruning one folder never touches documents from elsewhere.
+        other = tmp_path / "other"
+        other.mkdir()
+        (other / "note.txt").write_text("A separate note about cheddar and other cheeses.\n")
+        pipe.ingest([other], progress=False)
+        (corpus / "BSD.txt").unlink()
+        rep = pipe.ingest([corpus], progress=False, prune=True)
+        assert rep.removed == [str(corpus / "BSD.txt")]
+        assert str(other / "note.txt") in pipe.sources()
+
+
+def test_a_reader_does_not_repair_while_a_writer_holds_the_index(tmp_path, corpus, encoder):
+    folder = tmp_path / "idx"
+    with _open(folder, encoder) as pipe:
+        pipe.ingest([corpus / "BSD.txt"], progress=False)
+        saved = (folder / "vectors.faiss").read_bytes()
+        pipe.ingest([corpus / "MPL-2.0.txt"], progress=False)
+    with _open(folder, encoder) as writer:
+        writer.index.lock()
+        # What a running ingest leaves on disk between committing rows and saving vectors.
+        (folder / "vectors.faiss").write_bytes(saved)
+        with _open(folder, encoder) as reader:
+            # The writer's rows are work in progress: kept, but never answered.
+            assert str(corpus / "MPL-2.0.txt") in reader.sources()
+            n_mpl = len(reader.index.store.chunk_ids_of_source(str(corpus / "MPL-2.0.txt")))
+            assert reader.index.problems() == [f"{n_mpl} chunks have no vector"]
+            for mode in ("dense", "lexical", "hybrid"):
+                hits = reader.search("Mozilla Public License", k=10, mode=mode)
+                assert all(h.source != str(corpus / "MPL-2.0.txt") for h in hits)
+        writer.index.unlock()
+    with _open(folder, encoder) as pipe:  # nobody writing: repaired on open
+        assert pipe.sources() == [str(corpus / "BSD.txt")] and pipe.index.problems() == []

@@ -3,7 +3,9 @@
 The docstore is the source of truth; vectors are saved atomically after ingest batches.
 On open the two are reconciled: vectors without rows are dropped, and documents whose
 chunks lack vectors (an ingest killed before the vectors were saved) are removed so the
-next ingest adds them again.
+next ingest adds them again. Reconciling needs the write lock: while another process is
+ingesting, its rows that have no saved vectors yet are work in progress, not damage, so
+a reader leaves them alone (and its searches skip chunks without vectors).
 """
 
 from __future__ import annotations
@@ -56,24 +58,78 @@ def write_manifest(folder: Path, manifest: dict[str, Any]) -> None:
 class Index:
     """Docstore + vectors of one folder, kept consistent with each other."""
 
-    def __init__(self, folder: Path, dim: int) -> None:
+    def __init__(self, folder: Path, dim: int, *, repair: bool = True) -> None:
         from lateseg.index.vectors import VectorIndex
 
         self.folder = folder
         self.store = DocStore(folder / "docstore.sqlite")
         self.vectors = VectorIndex(dim, folder / "vectors.faiss")
         self._lock_file: Any = None
-        self.reconcile()
+        if repair:
+            self.repair_if_idle()
+
+    def repair_if_idle(self) -> bool:
+        """Reconcile, unless another process is writing (then its unsaved rows are work
+        in progress). Returns whether it reconciled."""
+        try:
+            self.lock()
+        except IndexStoreError:
+            log.info("%s is being written by another process; not reconciling", self.folder)
+            return False
+        try:
+            self.reconcile()
+        finally:
+            self.unlock()
+        return True
+
+    def problems(self) -> list[str]:
+        """What is inconsistent, without changing anything (``lateseg index verify``)."""
+        out = []
+        rows = self.store.all_chunk_ids()
+        vec_ids = set(self.vectors.ids().tolist())
+        if missing := len(rows.keys() - vec_ids):
+            out.append(f"{missing} chunks have no vector")
+        if stray := len(vec_ids - rows.keys()):
+            out.append(f"{stray} vectors have no chunk")
+        out += self.store.problems()
+        return out
+
+    def stats(self) -> dict[str, Any]:
+        docs, chunks = self.store.counts()
+        files = ("docstore.sqlite", "docstore.sqlite-wal", "vectors.faiss")
+        return {
+            "folder": str(self.folder),
+            "documents": docs,
+            "chunks": chunks,
+            "vectors": len(self.vectors),
+            "documents_by_kind": self.store.kinds(),
+            "bytes": {
+                f: (self.folder / f).stat().st_size for f in files if (self.folder / f).is_file()
+            },
+        }
+
+    def compact(self) -> dict[str, int]:
+        """Repair, then reclaim space: SQLite VACUUM, FTS merge, vectors rewritten.
+        Returns the folder's size in bytes before and after."""
+
+        def size() -> int:
+            return sum(p.stat().st_size for p in self.folder.iterdir() if p.is_file())
+
+        before = size()
+        self.lock()
+        try:
+            self.reconcile()
+            self.store.compact()
+            self.vectors.save()
+        finally:
+            self.unlock()
+        return {"bytes_before": before, "bytes_after": size()}
 
     def reconcile(self) -> None:
         """Make vectors and rows agree (see module docstring)."""
         rows = self.store.all_chunk_ids()
         vec_ids = set(self.vectors.ids().tolist())
-        stray = sorted(vec_ids - rows.keys())
         orphan_docs = sorted({doc for cid, doc in rows.items() if cid not in vec_ids})
-        if stray:
-            log.warning("dropping %d vectors without chunk rows", len(stray))
-            self.vectors.remove(stray)
         if orphan_docs:
             log.warning(
                 "removing %d documents whose vectors were never saved; "
@@ -81,6 +137,12 @@ class Index:
                 len(orphan_docs),
             )
             self.store.remove_documents(orphan_docs)
+            rows = self.store.all_chunk_ids()
+        # Includes the vectors the removed documents did have.
+        stray = sorted(vec_ids - rows.keys())
+        if stray:
+            log.warning("dropping %d vectors without chunk rows", len(stray))
+            self.vectors.remove(stray)
         if stray or orphan_docs:
             self.vectors.save()
 

@@ -140,6 +140,46 @@ class DocStore:
             )
         return new_ids, old
 
+    def remove_sources(self, sources: Iterable[str]) -> list[int]:
+        """Delete the documents of ``sources`` (one transaction); their chunk IDs."""
+        with self._tx():
+            removed = []
+            for source in sources:
+                removed += self.chunk_ids_of_source(source)
+                self.db.execute("DELETE FROM documents WHERE source=?", (source,))
+        return removed
+
+    def kinds(self) -> dict[str, int]:
+        rows = self.db.execute("SELECT kind, COUNT(*) FROM documents GROUP BY kind ORDER BY kind")
+        return {str(k): int(n) for k, n in rows}
+
+    def problems(self) -> list[str]:
+        """SQLite and text-index integrity, and chunk text against document text."""
+        out = []
+        check = self.db.execute("PRAGMA integrity_check").fetchall()
+        if check != [("ok",)]:
+            out.append("sqlite integrity: " + "; ".join(str(r[0]) for r in check[:5]))
+        try:
+            self.db.execute(
+                "INSERT INTO chunks_fts(chunks_fts, rank) VALUES ('integrity-check', 1)"
+            )
+        except sqlite3.DatabaseError as e:
+            out.append(f"text index out of step with chunks: {e}")
+        bad = 0
+        for doc_id, text in self.db.execute("SELECT id, text FROM documents"):
+            for start, end, chunk in self.db.execute(
+                'SELECT start, "end", text FROM chunks WHERE doc_id=?', (doc_id,)
+            ):
+                bad += text[start:end] != chunk
+        if bad:
+            out.append(f"{bad} chunks whose text differs from their document's span")
+        return out
+
+    def compact(self) -> None:
+        self.db.execute("INSERT INTO chunks_fts(chunks_fts) VALUES ('optimize')")
+        self.db.execute("VACUUM")
+        self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
     def remove_documents(self, doc_ids: Iterable[str]) -> None:
         with self._tx():
             self.db.executemany("DELETE FROM documents WHERE id=?", [(d,) for d in doc_ids])
