@@ -135,6 +135,13 @@ def _parser() -> argparse.ArgumentParser:
     idx.add_argument("action", choices=("stats", "verify", "compact"))
     idx.add_argument("--index", required=True, metavar="DIR", help="index folder")
     idx.add_argument("--json", action="store_true", help="print machine-readable JSON")
+    idx.add_argument(
+        "--vectors",
+        choices=("keep", "auto", "flat", "ivf"),
+        default="keep",
+        help="compact: rebuild the vector index as exact (flat) or approximate (ivf; "
+        "auto = ivf from 200,000 vectors); default keep",
+    )
 
     ask = sub.add_parser("ask", help="answer a question with citations")
     ask.add_argument("question")
@@ -269,7 +276,7 @@ def _index_command(args: argparse.Namespace) -> int:
         elif args.action == "verify":
             out = {"problems": pipe.index.problems()}
         else:
-            out = dict(pipe.index.compact())
+            out = pipe.index.compact(None if args.vectors == "keep" else args.vectors)
     if args.json:
         print(json.dumps(out, indent=2))
     elif args.action == "verify":

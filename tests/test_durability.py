@@ -45,12 +45,13 @@ def _ingest_process(corpus, index) -> subprocess.Popen:
 def _state(pipe: Pipeline) -> dict[str, list[tuple[int, int, str, np.ndarray]]]:
     """Per source: its chunks (span, text, vector), in order."""
     out = {}
-    vec = pipe.index.vectors.index
     for source in pipe.sources():
         ids = sorted(pipe.index.store.chunk_ids_of_source(source))
         rows = pipe.index.store.chunk_rows(ids)
+        vecs = pipe.index.vectors.vectors(ids)
         out[source] = [
-            (rows[i]["start"], rows[i]["end"], rows[i]["text"], vec.reconstruct(i)) for i in ids
+            (rows[i]["start"], rows[i]["end"], rows[i]["text"], v)
+            for i, v in zip(ids, vecs, strict=True)
         ]
     return out
 

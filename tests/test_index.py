@@ -251,3 +251,34 @@ def test_a_reader_does_not_repair_while_a_writer_holds_the_index(tmp_path, corpu
         writer.index.unlock()
     with _open(folder, encoder) as pipe:  # nobody writing: repaired on open
         assert pipe.sources() == [str(corpus / "BSD.txt")] and pipe.index.problems() == []
+
+
+def test_vectors_can_be_rebuilt_as_ivf_and_back(tmp_path, corpus, encoder):
+    folder = tmp_path / "idx"
+    with _open(folder, encoder) as pipe:
+        pipe.ingest([corpus], progress=False)
+        query = "liability for damages arising from the use of the software"
+        exact = [(h.chunk_id, round(h.score, 5)) for h in pipe.search(query, k=8)]
+        out = pipe.index.compact("ivf")
+        assert out["vectors"] == "ivf" and pipe.index.vectors.kind == "ivf"
+        pipe.index.vectors.nprobe = 10**6  # every list: must equal exact search
+        assert [(h.chunk_id, round(h.score, 5)) for h in pipe.search(query, k=8)] == exact
+        assert pipe.index.problems() == []
+    with _open(folder, encoder) as pipe:  # reopened from disk as IVF; updates still work
+        assert pipe.index.vectors.kind == "ivf"
+        bsd = corpus / "BSD.txt"
+        bsd.write_text(bsd.read_text() + "\nAddendum: the cheddar clause applies to all cheeses.\n")
+        rep = pipe.ingest([corpus], progress=False)
+        assert rep.updated == [str(bsd)] and pipe.index.problems() == []
+        _consistent(pipe)
+        assert pipe.index.compact("flat")["vectors"] == "flat"
+        assert pipe.index.problems() == []
+    # A FAISS file of another kind is refused with a reason.
+    import faiss
+
+    faiss.write_index(faiss.IndexFlatL2(encoder.dim), str(folder / "vectors.faiss"))
+    with pytest.raises(IndexStoreError, match="not a lateseg vector index"):
+        Pipeline.open(folder)
+    (folder / "vectors.faiss").write_bytes(b"\x00" * 10)
+    with pytest.raises(IndexStoreError, match="not a readable FAISS index"):
+        Pipeline.open(folder)

@@ -102,15 +102,17 @@ class Index:
             "documents": docs,
             "chunks": chunks,
             "vectors": len(self.vectors),
+            "vector_index": self.vectors.kind,
             "documents_by_kind": self.store.kinds(),
             "bytes": {
                 f: (self.folder / f).stat().st_size for f in files if (self.folder / f).is_file()
             },
         }
 
-    def compact(self) -> dict[str, int]:
-        """Repair, then reclaim space: SQLite VACUUM, FTS merge, vectors rewritten.
-        Returns the folder's size in bytes before and after."""
+    def compact(self, vectors: str | None = None) -> dict[str, Any]:
+        """Repair, then reclaim space: SQLite VACUUM, FTS merge, vectors rewritten
+        (rebuilt as ``vectors`` = ``auto``/``flat``/``ivf`` when given). Returns the
+        folder's size in bytes before and after, and the vector index kind."""
 
         def size() -> int:
             return sum(p.stat().st_size for p in self.folder.iterdir() if p.is_file())
@@ -120,10 +122,12 @@ class Index:
         try:
             self.reconcile()
             self.store.compact()
+            if vectors is not None:
+                self.vectors.rebuild(vectors)
             self.vectors.save()
         finally:
             self.unlock()
-        return {"bytes_before": before, "bytes_after": size()}
+        return {"bytes_before": before, "bytes_after": size(), "vectors": self.vectors.kind}
 
     def reconcile(self) -> None:
         """Make vectors and rows agree (see module docstring)."""
