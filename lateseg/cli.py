@@ -64,6 +64,13 @@ def _parser() -> argparse.ArgumentParser:
             default=None,
             help="only documents of this kind",
         )
+        sp.add_argument(
+            "--context",
+            type=int,
+            metavar="CHARS",
+            default=None,
+            help="widen the hits with their neighbouring chunks up to CHARS characters in all",
+        )
 
     ing = sub.add_parser(
         "ingest",
@@ -122,6 +129,11 @@ def _parser() -> argparse.ArgumentParser:
     common(se)
     se.add_argument("-k", type=int, default=5, help="number of hits (default 5)")
     filters(se)
+    se.add_argument(
+        "--definitions",
+        action="store_true",
+        help="attach the definitions of the defined terms each hit uses (contracts)",
+    )
 
     idx = sub.add_parser(
         "index",
@@ -232,12 +244,21 @@ def _run(args: argparse.Namespace) -> int:
             hits = pipe.search(
                 args.question, k=args.k, mode=args.mode, source=args.source, kind=args.kind
             )
+            if args.context is not None:
+                hits = pipe.expand(hits, args.context)
+            defs = [pipe.definitions(h) if args.definitions else {} for h in hits]
             if args.json:
-                print(json.dumps([h.to_dict() for h in hits], indent=2))
+                rows = [
+                    {**h.to_dict(), **({"definitions": d} if args.definitions else {})}
+                    for h, d in zip(hits, defs, strict=True)
+                ]
+                print(json.dumps(rows, indent=2))
             else:
-                for n, h in enumerate(hits, start=1):
+                for n, (h, d) in enumerate(zip(hits, defs, strict=True), start=1):
                     print(f"{n}. [{h.score:.3f}] {h.cite()}")
                     print(textwrap.indent(textwrap.shorten(h.text, 300), "   "))
+                    for term, text in d.items():
+                        print(f"   defined: {term}: {textwrap.shorten(text, 200)}")
             return EXIT_OK
         answer = pipe.ask(
             args.question,
@@ -246,6 +267,7 @@ def _run(args: argparse.Namespace) -> int:
             mode=args.mode,
             source=args.source,
             kind=args.kind,
+            context=args.context,
         )
         if args.json:
             print(json.dumps(answer.to_dict(), indent=2))

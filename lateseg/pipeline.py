@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Iterable
+import re
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -20,6 +21,7 @@ from lateseg.encode.models import DEFAULT_GENERATOR
 from lateseg.errors import ConfigError, IndexStoreError, IngestError, LatesegError
 from lateseg.index import Index, read_manifest, write_manifest
 from lateseg.segment import Chunker, DynamicChunker, DynamicConfig, FixedChunker
+from lateseg.segment.spans import Locator
 from lateseg.types import Answer, Document, Hit, IngestReport, check_chunks
 
 if TYPE_CHECKING:  # the ingest package loads only when ingest() runs
@@ -288,6 +290,81 @@ class Pipeline:
             if (r := rows.get(cid)) is not None
         ]
 
+    def expand(self, hits: Sequence[Hit], budget: int) -> list[Hit]:
+        """Grow hits with their neighbouring chunks to fill ``budget`` characters.
+
+        In rank order, each hit takes the next chunk after it, then the one before, and
+        so on, while the total length of all returned passages stays within ``budget``
+        and no text is given twice (a neighbour already in a passage is skipped). A hit
+        alone longer than what is left is kept as it is. Returns one passage per hit (its
+        span widened; ``page``/``section`` of its first character), in the same order.
+        """
+        if budget < 1:
+            raise ConfigError(f"budget={budget} must be at least 1 character")
+        used = sum(h.end - h.start for h in hits)
+        taken: dict[str, set[int]] = {}
+        for h in hits:
+            taken.setdefault(h.doc_id, set()).add(h.chunk_id)
+        out = []
+        for h in hits:
+            chunks = self.index.store.neighbours(h.chunk_id)
+            where = {cid: n for n, (cid, _, _) in enumerate(chunks)}
+            if h.chunk_id not in where:
+                out.append(h)
+                continue
+            lo = hi = where[h.chunk_id]
+            grew = True
+            while grew:
+                grew = False
+                for step in (hi + 1, lo - 1):  # after, then before
+                    if not 0 <= step < len(chunks) or chunks[step][0] in taken[h.doc_id]:
+                        continue
+                    size = chunks[step][2] - chunks[step][1]
+                    if used + size > budget:
+                        continue
+                    used += size
+                    taken[h.doc_id].add(chunks[step][0])
+                    lo, hi = min(lo, step), max(hi, step)
+                    grew = True
+            start, end = chunks[lo][1], chunks[hi][2]
+            if (start, end) == (h.start, h.end):
+                out.append(h)
+                continue
+            doc = self.index.store.document(h.source)
+            if doc is None:
+                out.append(h)
+                continue
+            loc = Locator(doc)
+            out.append(
+                Hit(
+                    h.source,
+                    start,
+                    end,
+                    doc.text[start:end],
+                    h.score,
+                    loc.page(start),
+                    loc.section(start),
+                    h.doc_id,
+                    h.chunk_id,
+                )
+            )
+        return out
+
+    def definitions(self, hit: Hit) -> dict[str, str]:
+        """The definitions (from the contract's structure) of the defined terms that
+        ``hit`` uses but does not itself define: ``{term: defining text}``."""
+        doc = self.index.store.document(hit.source)
+        if doc is None:
+            return {}
+        out: dict[str, str] = {}
+        for span in doc.spans("definition"):
+            inside = hit.start <= span.start and span.end <= hit.end
+            if span.label in out or inside or not span.label:
+                continue
+            if re.search(rf"(?<!\w){re.escape(span.label)}(?!\w)", hit.text):
+                out[span.label] = doc.text[span.start : span.end]
+        return out
+
     def _vector_ids(self, found: list[tuple[int, float]]) -> set[int]:
         """IDs that have a vector (a chunk row committed by an ingest still running in
         another process, whose vectors are not saved yet, is not answered)."""
@@ -320,13 +397,18 @@ class Pipeline:
         mode: str = "dense",
         source: str | None = None,
         kind: str | None = None,
+        context: int | None = None,
     ) -> Answer:
         """Answer ``question`` from the ``k`` best chunks, citing them.
 
         ``extractive=True`` quotes the best sentences instead of running the generator;
-        ``mode``, ``source`` and ``kind`` select the chunks as in :meth:`search`.
+        ``mode``, ``source`` and ``kind`` select the chunks as in :meth:`search`;
+        ``context`` widens them with their neighbours up to that many characters in all
+        (:meth:`expand`).
         """
         hits = self.search(question, k, mode=mode, source=source, kind=kind)
+        if context is not None:
+            hits = self.expand(hits, context)
         if extractive:
             from lateseg.generate.extractive import extractive_answer
 

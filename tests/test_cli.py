@@ -61,6 +61,9 @@ def test_search_mode_and_filters_from_the_command_line(license_index):
     hits = json.loads(out.stdout)
     assert len(hits) == 3 and all(h["source"] == str(docs / "Apache-2.0") for h in hits)
     assert all("patent" in h["text"].lower() for h in hits)
+    wide = lateseg(*args, "--context", "2500")
+    assert wide.returncode == 0, wide.stderr
+    assert 1000 < sum(h["end"] - h["start"] for h in json.loads(wide.stdout)) <= 2500
     none = lateseg(*args, "--kind", "code")
     assert none.returncode == 0 and json.loads(none.stdout) == []
     bad = lateseg(*args, "--mode", "fuzzy")

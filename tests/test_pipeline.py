@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from conftest import DEMO_QUESTION, squash
 
@@ -62,3 +64,34 @@ def test_generated_answer_cites_retrieved_passages(sample_index):
     assert answer.mode == "generative" and answer.text.strip()
     assert answer.cited_by in {"model", "attribution"}
     assert answer.citations and all(c in answer.context for c in answer.citations)
+
+
+def test_hits_grow_with_their_neighbours_to_fill_a_budget(sample_index):
+    pipe = sample_index
+    hits = pipe.search("What happens if an invoice is disputed?", k=3)
+    base = sum(h.end - h.start for h in hits)
+    assert pipe.expand(hits, base) == hits  # no room: unchanged
+    grown = pipe.expand(hits, 3000)
+    assert len(grown) == 3 and base < sum(g.end - g.start for g in grown) <= 3000
+    for h, g in zip(hits, grown, strict=True):
+        assert g.source == h.source and g.start <= h.start and h.end <= g.end
+        assert pipe.document(g.source).text[g.start : g.end] == g.text
+        assert g.chunk_id == h.chunk_id and g.score == h.score
+    spans = sorted((g.source, g.start, g.end) for g in grown)
+    for (s1, _, e1), (s2, b2, _) in itertools.pairwise(spans):
+        assert s1 != s2 or e1 <= b2  # no text given twice
+
+
+def test_definitions_of_the_terms_a_hit_uses(sample_index):
+    pipe = sample_index
+    hit = next(
+        h
+        for h in pipe.search("terminate for convenience sixty days notice", k=10, mode="hybrid")
+        if "Termination for Convenience" in h.text
+    )
+    defs = pipe.definitions(hit)
+    assert {"Client", "Provider"} <= defs.keys()
+    assert '"Client"' in defs["Client"] and '"Provider"' in defs["Provider"]
+    doc = pipe.document(hit.source)
+    inside = {s.label for s in doc.spans("definition") if hit.start <= s.start < hit.end}
+    assert not inside & defs.keys()

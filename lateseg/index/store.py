@@ -149,6 +149,16 @@ class DocStore:
                 self.db.execute("DELETE FROM documents WHERE source=?", (source,))
         return removed
 
+    def neighbours(self, chunk_id: int) -> list[tuple[int, int, int]]:
+        """``(chunk_id, start, end)`` of every chunk of the document of ``chunk_id``, in
+        order (empty if the chunk is gone)."""
+        rows = self.db.execute(
+            'SELECT c.id, c.start, c."end" FROM chunks c WHERE c.doc_id = '
+            "(SELECT doc_id FROM chunks WHERE id=?) ORDER BY c.ord",
+            (chunk_id,),
+        )
+        return [(int(a), int(b), int(c)) for a, b, c in rows]
+
     def kinds(self) -> dict[str, int]:
         rows = self.db.execute("SELECT kind, COUNT(*) FROM documents GROUP BY kind ORDER BY kind")
         return {str(k): int(n) for k, n in rows}
