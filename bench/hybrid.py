@@ -68,13 +68,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--sets", nargs="+", default=list(R.SETS), choices=list(R.SETS))
     args = ap.parse_args(argv)
     report: dict[str, Any] = {"sets": {}}
-    for name in args.sets:
-        fname, build = R.SETS[name]
-        path = R.DATA / "eval" / fname
-        if not path.is_file():
-            R.log(f"skip {name}: {path} missing")
-            continue
-        es = build(path)
+    for name, es in R.available_sets(args.sets):
         with tempfile.TemporaryDirectory() as tmp, Pipeline.open(Path(tmp) / "idx") as pipe:
             t0 = time.perf_counter()
             rep = pipe.ingest([Path(d.source) for d in es.docs], progress=False)

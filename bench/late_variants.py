@@ -54,13 +54,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return np.vstack([cache[t] for t in texts])
 
     rows = []
-    for name in args.sets:
-        fname, build = R.SETS[name]
-        path = R.DATA / "eval" / fname
-        if not path.is_file():
-            R.log(f"skip {name}: {path} missing")
-            continue
-        es = build(path)
+    for name, es in R.available_sets(args.sets):
         tokens = sum(len(naive_enc.tokenize(d.text)) for d in es.docs)
         qvecs = naive_enc.embed_queries([q.question for q in es.queries])
         for window in WINDOWS:

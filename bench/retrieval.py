@@ -51,7 +51,7 @@ import os
 import re
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -190,6 +190,17 @@ SETS: dict[str, tuple[str, Callable[[Path], EvalSet]]] = {
     "licenses": ("licenses_qa.jsonl", licenses_set),
     "stdlib": ("stdlib_code.jsonl", stdlib_set),
 }
+
+
+def available_sets(names: Sequence[str]) -> Iterator[tuple[str, EvalSet]]:
+    """The named sets whose JSONL exists (others are skipped with a message)."""
+    for name in names:
+        fname, build = SETS[name]
+        path = DATA / "eval" / fname
+        if not path.is_file():
+            log(f"skip {name}: {path} missing")
+            continue
+        yield name, build(path)
 
 
 # -- systems ---------------------------------------------------------------------------

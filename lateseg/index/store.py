@@ -229,15 +229,9 @@ class DocStore:
             "JOIN chunks c ON c.id=f.rowid JOIN documents d ON d.id=c.doc_id "
             "WHERE chunks_fts MATCH ?"
         )
-        args: list[Any] = [match]
-        if source is not None:
-            sql += " AND d.source GLOB ?"
-            args.append(source)
-        if kind is not None:
-            sql += " AND d.kind=?"
-            args.append(kind)
-        sql += " ORDER BY bm25(chunks_fts) LIMIT ?"
-        args.append(k)
+        where, extra = _document_filter(source, kind)
+        sql += where + " ORDER BY bm25(chunks_fts) LIMIT ?"
+        args: list[Any] = [match, *extra, k]
         return [(int(r[0]), float(r[1])) for r in self.db.execute(sql, args)]
 
     def chunk_filter(self, ids: Sequence[int], *, source: str | None, kind: str | None) -> set[int]:
@@ -246,14 +240,8 @@ class DocStore:
             return set()
         marks = ",".join("?" * len(ids))
         sql = f"SELECT c.id FROM chunks c JOIN documents d ON d.id=c.doc_id WHERE c.id IN ({marks})"
-        args: list[Any] = list(ids)
-        if source is not None:
-            sql += " AND d.source GLOB ?"
-            args.append(source)
-        if kind is not None:
-            sql += " AND d.kind=?"
-            args.append(kind)
-        return {int(r[0]) for r in self.db.execute(sql, args)}
+        where, extra = _document_filter(source, kind)
+        return {int(r[0]) for r in self.db.execute(sql + where, [*ids, *extra])}
 
     def document(self, source: str) -> Document | None:
         row = self.db.execute(
@@ -275,6 +263,18 @@ class DocStore:
 
     def _tx(self) -> _Transaction:
         return _Transaction(self.db)
+
+
+def _document_filter(source: str | None, kind: str | None) -> tuple[str, list[Any]]:
+    """SQL conditions on the joined ``documents d`` row: source glob and kind."""
+    sql, args = "", []
+    if source is not None:
+        sql += " AND d.source GLOB ?"
+        args.append(source)
+    if kind is not None:
+        sql += " AND d.kind=?"
+        args.append(kind)
+    return sql, args
 
 
 class _Transaction:

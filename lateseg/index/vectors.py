@@ -26,7 +26,7 @@ KINDS = ("auto", "flat", "ivf")
 class VectorIndex:
     """The vectors of one index folder (``vectors.faiss``)."""
 
-    def __init__(self, dim: int, path: Path, nprobe: int = 64) -> None:
+    def __init__(self, dim: int, path: Path, nprobe: int = 128) -> None:
         import faiss
 
         self.dim = dim
