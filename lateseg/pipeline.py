@@ -203,8 +203,7 @@ class Pipeline:
         gone = [
             src
             for src in self.index.store.sources()
-            if any(Path(src) == r or Path(src).is_relative_to(r) for r in roots)
-            and not Path(src).exists()
+            if any(Path(src).is_relative_to(r) for r in roots) and not Path(src).exists()
         ]
         if gone:
             self.index.vectors.remove(self.index.store.remove_sources(gone))
@@ -319,7 +318,11 @@ class Pipeline:
                 for step in (hi + 1, lo - 1):  # after, then before
                     if not 0 <= step < len(chunks) or chunks[step][0] in taken[h.doc_id]:
                         continue
-                    size = chunks[step][2] - chunks[step][1]
+                    # What the passage grows by: the chunk and the blank text before it.
+                    if step > hi:
+                        size = chunks[step][2] - chunks[hi][2]
+                    else:
+                        size = chunks[lo][1] - chunks[step][1]
                     if used + size > budget:
                         continue
                     used += size

@@ -146,10 +146,9 @@ def plan_windows(
 
     Window starts are content-defined anchors (:func:`lateseg.anchors.local_maxima`): a
     token starts a window when it is the strongest boundary within ``(window -
-    overlap) // 2`` tokens on either side (``tier[i]``: 3 section start, 2 paragraph
-    start, 1 sentence start, 0 none; ties broken by ``keys[i]``, a hash of the tokens
-    around ``i``). A gap between anchors longer than ``window - overlap`` is split
-    evenly by filler starts,
+    overlap) // 2`` tokens on either side (``tier[i]``: 2 paragraph start, 1 sentence
+    start, 0 none; ties broken by ``keys[i]``, a hash of the tokens around ``i``). A gap
+    between anchors longer than ``window - overlap`` is split evenly by filler starts,
     and after the last anchor starts step on by ``window - overlap`` to the end. Each
     window runs from its start to ``overlap`` tokens past the next start, so adjacent
     windows share exactly ``overlap`` tokens and no window is longer than ``window``.
@@ -300,15 +299,19 @@ class LateEncoder:
         owner = assign_tokens(n, windows)
         vectors = np.zeros((n, self.dim), dtype=np.float32)
         prefix = self._prefix_ids(self.config.document_prefix)
-        order = sorted(range(len(windows)), key=lambda w: windows[w][1] - windows[w][0])
-        for b in range(0, len(order), self.config.batch_size):
-            batch = order[b : b + self.config.batch_size]  # similar lengths: little padding
+        for batch in self._batches([e - s for s, e in windows]):
             outs = self._forward([prefix + ids[windows[w][0] : windows[w][1]] for w in batch])
             for out, w in zip(outs, batch, strict=True):
                 s, e = windows[w]
                 mine = np.flatnonzero(owner[s:e] == w)
                 vectors[s + mine] = out[len(prefix) + mine]
         return TokenEmbeddings(offsets, vectors)
+
+    def _batches(self, lengths: Sequence[int]) -> list[list[int]]:
+        """Indices grouped into batches of ``batch_size`` by length (little padding)."""
+        order = sorted(range(len(lengths)), key=lambda i: lengths[i])
+        size = self.config.batch_size
+        return [order[b : b + size] for b in range(0, len(order), size)]
 
     def _forward(self, seqs: list[list[int]]) -> list[np.ndarray]:
         """Token embeddings ``[len(seq), d]`` per sequence, special tokens stripped."""
@@ -369,9 +372,7 @@ class LateEncoder:
         limit = self.max_length + len(self._prefix_ids(self.config.document_prefix))
         seqs = [self._tokenizer(t, add_special_tokens=False)["input_ids"][:limit] for t in texts]
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
-        order = sorted(range(len(seqs)), key=lambda i: len(seqs[i]))  # batch by length
-        for b in range(0, len(order), self.config.batch_size):
-            batch = order[b : b + self.config.batch_size]
+        for batch in self._batches([len(q) for q in seqs]):
             for i, emb in zip(batch, self._forward([seqs[i] for i in batch]), strict=True):
                 if len(emb):
                     out[i] = emb.mean(axis=0)
