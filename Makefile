@@ -8,7 +8,7 @@ QUESTION ?= How many days' notice must the Client give to terminate the Master S
 
 TESTDATA := .cache/testdata
 
-.PHONY: install demo test lint clean testdata
+.PHONY: install install-gpu demo test lint clean testdata
 
 install: $(STAMP)
 
@@ -19,6 +19,13 @@ $(STAMP): pyproject.toml requirements/cpu.txt requirements/generator.txt
 	$(BIN)/pip install --quiet -e '.[dev]'
 	$(BIN)/pip install --quiet --no-deps -r requirements/generator.txt
 	touch $(STAMP)
+
+# On a CUDA machine: FAISS's GPU build over the faiss-cpu files (both ship the module
+# `faiss`; reinstalling faiss-gpu last makes its files the ones that stay).
+install-gpu: install
+	$(BIN)/pip install --quiet -e '.[gpu]'
+	$(BIN)/pip install --quiet --force-reinstall --no-deps 'faiss-gpu>=1.15.1'
+	$(BIN)/python -c "import faiss; print('faiss GPUs:', faiss.get_num_gpus())"
 
 # Ingest the sample contracts and codebase, then answer a question twice: quoting the
 # best sentences (extractive, embedder only) and with the local generator.

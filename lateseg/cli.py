@@ -94,6 +94,14 @@ def _parser() -> argparse.ArgumentParser:
         default=None,
         help="chunker for a NEW index (default: dynamic)",
     )
+    ing.add_argument(
+        "--vectors",
+        choices=("auto", "flat", "hnsw", "ivf"),
+        default=None,
+        help="vector index policy, kept in the index: auto (exact search, HNSW from "
+        "100,000 vectors; the default for a new index), flat (always exact), hnsw or ivf "
+        "(approximate)",
+    )
     ing.add_argument("--password", default=None, help="password for encrypted PDFs")
     ing.add_argument(
         "--prune",
@@ -149,10 +157,11 @@ def _parser() -> argparse.ArgumentParser:
     idx.add_argument("--json", action="store_true", help="print machine-readable JSON")
     idx.add_argument(
         "--vectors",
-        choices=("keep", "auto", "flat", "ivf"),
+        choices=("keep", "auto", "flat", "hnsw", "ivf"),
         default="keep",
-        help="compact: rebuild the vector index as exact (flat) or approximate (ivf; "
-        "auto = ivf from 200,000 vectors); default keep",
+        help="compact: rebuild the vector index as exact (flat) or approximate (hnsw, ivf) "
+        "and keep that as the index's policy (auto: exact, HNSW from 100,000 vectors); "
+        "default keep (compact still drops removed HNSW nodes)",
     )
 
     ask = sub.add_parser("ask", help="answer a question with citations")
@@ -204,7 +213,11 @@ def _run(args: argparse.Namespace) -> int:
             else None
         )
         with Pipeline.open(
-            args.index, embedder=args.embedder, chunker=chunker, device=args.device
+            args.index,
+            embedder=args.embedder,
+            chunker=chunker,
+            device=args.device,
+            vectors=args.vectors,
         ) as pipe:
             walk = WalkConfig(
                 max_bytes=int(args.max_file_mb * 1_000_000),

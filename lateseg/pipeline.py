@@ -20,6 +20,7 @@ from lateseg.encode.late import EncoderConfig, LateEncoder
 from lateseg.encode.models import DEFAULT_GENERATOR
 from lateseg.errors import ConfigError, IndexStoreError, IngestError, LatesegError
 from lateseg.index import Index, read_manifest, write_manifest
+from lateseg.index.vectors import check_policy
 from lateseg.segment import Chunker, DynamicChunker, DynamicConfig, FixedChunker
 from lateseg.segment.spans import Locator
 from lateseg.types import Answer, Document, Hit, IngestReport, check_chunks
@@ -75,6 +76,7 @@ class Pipeline:
         generator: str | None = None,
         device: str | None = None,
         repair: bool = True,
+        vectors: str | None = None,
     ) -> Pipeline:
         """Create or open the index folder ``folder``.
 
@@ -82,7 +84,12 @@ class Pipeline:
         reopened with them. Giving a different embedder than the index was built with
         raises :class:`IndexStoreError` (vectors of two models cannot be mixed).
         ``repair=False`` opens without reconciling rows and vectors (to inspect them).
+        ``vectors`` sets the vector index policy, kept in the manifest: ``auto`` (exact
+        search, HNSW from 100,000 vectors; the default), ``flat``, ``hnsw`` or ``ivf``;
+        a changed policy is applied at the next save.
         """
+        if vectors is not None:
+            check_policy(vectors)
         path = Path(folder).expanduser().resolve()
         if path.exists() and not path.is_dir():
             raise IndexStoreError(f"{path} exists and is not a folder")
@@ -118,12 +125,18 @@ class Pipeline:
         path.mkdir(parents=True, exist_ok=True)
         if manifest is None:
             dim = encoder.dim
-            write_manifest(
-                path, {"embedder": enc_cfg.to_dict(), "dim": dim, "chunker": chunker.to_dict()}
-            )
+            manifest = {
+                "embedder": enc_cfg.to_dict(),
+                "dim": dim,
+                "chunker": chunker.to_dict(),
+                "vectors": vectors or "auto",
+            }
+            write_manifest(path, manifest)
         else:
             dim = int(manifest["dim"])
-        index = Index(path, dim, repair=repair)
+        index = Index(path, dim, repair=repair, policy=manifest.get("vectors", "auto"))
+        if vectors is not None and vectors != index.policy:
+            index.set_policy(vectors)
         return cls(path, encoder, chunker, index, generator or DEFAULT_GENERATOR)
 
     # -- ingest ------------------------------------------------------------------
@@ -189,10 +202,10 @@ class Pipeline:
                 (report.added if job.known_hash is None else report.updated).append(parsed.path)
                 dirty += 1
                 if dirty % 50 == 0:
-                    self.index.vectors.save()
+                    self.index.save_vectors()
         finally:
             if dirty:
-                self.index.vectors.save()
+                self.index.save_vectors()
             self.index.unlock()
         log.info("ingest: %s", report.summary())
         return report
@@ -207,7 +220,7 @@ class Pipeline:
         ]
         if gone:
             self.index.vectors.remove(self.index.store.remove_sources(gone))
-            self.index.vectors.save()
+            self.index.save_vectors()
         return gone
 
     def _add(self, doc: Document, digest: str) -> int:

@@ -169,5 +169,10 @@ def test_index_stats_verify_compact(license_index, tmp_path):
     assert lateseg("index", "verify", "--index", str(copy)).returncode == 0
     after = json.loads(lateseg("index", "stats", "--index", str(copy), "--json").stdout)
     assert after["documents"] == 2  # the damaged one is removed; an ingest adds it back
+    hnsw = lateseg("index", "compact", "--index", str(copy), "--vectors", "hnsw", "--json")
+    assert json.loads(hnsw.stdout)["vectors"] == "hnsw", hnsw.stderr
+    after = json.loads(lateseg("index", "stats", "--index", str(copy), "--json").stdout)
+    assert after["vector_index"] == after["vector_policy"] == "hnsw"
+    assert lateseg("index", "verify", "--index", str(copy)).returncode == 0
     missing = lateseg("index", "stats", "--index", str(tmp_path / "nothing"))
     assert missing.returncode == 1 and "not a lateseg index" in missing.stderr

@@ -282,3 +282,38 @@ def test_vectors_can_be_rebuilt_as_ivf_and_back(tmp_path, corpus, encoder):
     (folder / "vectors.faiss").write_bytes(b"\x00" * 10)
     with pytest.raises(IndexStoreError, match="not a readable FAISS index"):
         Pipeline.open(folder)
+
+
+def test_hnsw_index_updates_through_tombstones_and_policy_is_kept(tmp_path, corpus, encoder):
+    folder = tmp_path / "idx"
+    with _open(folder, encoder, vectors="hnsw") as pipe:
+        assert pipe.index.policy == "hnsw"
+        pipe.ingest([corpus], progress=False)
+        assert pipe.index.vectors.kind == "hnsw"  # applied at the first save
+    query = "liability for damages arising from the use of the software"
+    with _open(folder, encoder) as pipe:  # the policy is in the manifest
+        assert pipe.index.policy == "hnsw" and pipe.index.vectors.kind == "hnsw"
+        bsd = corpus / "BSD.txt"
+        old = set(pipe.index.store.chunk_ids_of_source(str(bsd)))
+        bsd.write_text(bsd.read_text() + "\nAddendum: the cheddar clause applies to all cheeses.\n")
+        rep = pipe.ingest([corpus], progress=False)
+        assert rep.updated == [str(bsd)]
+        assert pipe.index.vectors.tombstones() == len(old)
+        assert pipe.index.stats()["removed_not_compacted"] == len(old)
+        assert pipe.index.problems() == []
+        _consistent(pipe)
+        hits = pipe.search("redistribution of source code with or without modification", k=10)
+        assert len(hits) == 10 and not {h.chunk_id for h in hits} & old
+        assert "cheddar" in pipe.search("which clause covers cheeses", k=3, mode="lexical")[0].text
+        out = pipe.index.compact()  # drops the removed nodes, keeps the kind
+        assert out["vectors"] == "hnsw" and pipe.index.vectors.tombstones() == 0
+        assert pipe.index.problems() == []
+        approximate = {h.chunk_id for h in pipe.search(query, k=8)}
+        assert pipe.index.compact("auto")["vectors"] == "flat"  # few vectors: exact
+        assert pipe.index.policy == "auto"
+        assert {h.chunk_id for h in pipe.search(query, k=8)} == approximate
+    with _open(folder, encoder) as pipe:
+        assert pipe.index.policy == "auto" and pipe.index.vectors.kind == "flat"
+    with pytest.raises(ConfigError, match="choose one of"):
+        Pipeline.open(tmp_path / "other", vectors="annoy")
+    assert not (tmp_path / "other").exists()

@@ -58,10 +58,13 @@ def write_manifest(folder: Path, manifest: dict[str, Any]) -> None:
 class Index:
     """Docstore + vectors of one folder, kept consistent with each other."""
 
-    def __init__(self, folder: Path, dim: int, *, repair: bool = True) -> None:
-        from lateseg.index.vectors import VectorIndex
+    def __init__(
+        self, folder: Path, dim: int, *, repair: bool = True, policy: str = "auto"
+    ) -> None:
+        from lateseg.index.vectors import VectorIndex, check_policy
 
         self.folder = folder
+        self.policy = check_policy(policy)  # the manifest's "vectors": auto|flat|hnsw|ivf
         self.store = DocStore(folder / "docstore.sqlite")
         self.vectors = VectorIndex(dim, folder / "vectors.faiss")
         self._lock_file: Any = None
@@ -81,6 +84,12 @@ class Index:
         finally:
             self.unlock()
         return True
+
+    def save_vectors(self) -> None:
+        """Save the vectors (atomically), first rebuilt as the policy asks (see
+        :meth:`VectorIndex.apply`)."""
+        self.vectors.apply(self.policy)
+        self.vectors.save()
 
     def problems(self) -> list[str]:
         """What is inconsistent, without changing anything (``lateseg index verify``)."""
@@ -103,6 +112,8 @@ class Index:
             "chunks": chunks,
             "vectors": len(self.vectors),
             "vector_index": self.vectors.kind,
+            "vector_policy": self.policy,
+            "removed_not_compacted": self.vectors.tombstones(),
             "documents_by_kind": self.store.kinds(),
             "bytes": {
                 f: (self.folder / f).stat().st_size for f in files if (self.folder / f).is_file()
@@ -111,8 +122,10 @@ class Index:
 
     def compact(self, vectors: str | None = None) -> dict[str, Any]:
         """Repair, then reclaim space: SQLite VACUUM, FTS merge, vectors rewritten
-        (rebuilt as ``vectors`` = ``auto``/``flat``/``ivf`` when given). Returns the
-        folder's size in bytes before and after, and the vector index kind."""
+        (rebuilt without removed HNSW nodes; as ``vectors`` = ``auto``/``flat``/``hnsw``/
+        ``ivf`` when given, which also becomes the index's policy). Returns the folder's
+        size in bytes before and after, and the vector index kind."""
+        from lateseg.index.vectors import check_policy
 
         def size() -> int:
             return sum(p.stat().st_size for p in self.folder.iterdir() if p.is_file())
@@ -123,7 +136,10 @@ class Index:
             self.reconcile()
             self.store.compact()
             if vectors is not None:
+                self.set_policy(check_policy(vectors))
                 self.vectors.rebuild(vectors)
+            elif self.vectors.tombstones():
+                self.vectors.rebuild(self.vectors.kind)
             self.vectors.save()
         finally:
             self.unlock()
@@ -148,7 +164,19 @@ class Index:
             log.warning("dropping %d vectors without chunk rows", len(stray))
             self.vectors.remove(stray)
         if stray or orphan_docs:
-            self.vectors.save()
+            self.save_vectors()
+
+    def set_policy(self, policy: str) -> None:
+        """Record the vector policy in the manifest (applied at the next save)."""
+        from lateseg.index.vectors import check_policy
+
+        manifest = read_manifest(self.folder)
+        if manifest is None:
+            raise IndexStoreError(f"{self.folder} has no manifest")
+        manifest["vectors"] = self.policy = check_policy(policy)
+        write_manifest(
+            self.folder, {k: v for k, v in manifest.items() if k not in ("format", "version")}
+        )
 
     def lock(self) -> None:
         """Take the single-writer lock, or raise if another process is writing."""

@@ -1,14 +1,25 @@
 """FAISS vectors over normalised embeddings, with explicit IDs (the docstore's chunk IDs).
 
-Two kinds: ``flat`` (``IndexIDMap2(IndexFlatIP)``: exact, the default) and ``ivf``
-(``IndexIVFFlat`` with a hash-table direct map: approximate, for large corpora; it
-supports removal, which updates need, unlike HNSW). ``lateseg index compact --vectors``
-rebuilds one kind into the other; ``auto`` picks IVF from :data:`IVF_THRESHOLD` vectors.
-The file is untrusted input: anything but these two kinds is refused on open.
+Three kinds:
+
+* ``flat``: ``IndexIDMap2(IndexFlatIP)``, exact; the default for small corpora.
+* ``hnsw``: ``IndexIDMap2(IndexHNSWFlat)``, approximate graph search, what ``auto``
+  switches to from :data:`APPROX_THRESHOLD` vectors. FAISS cannot remove nodes from an
+  HNSW graph, so a removed vector becomes a *tombstone*: its entry in the ID map is set
+  to -1, searches skip it (an ``IDSelector`` inside the graph walk, so k results still
+  come back), and the graph is rebuilt once tombstones pass :data:`TOMBSTONE_SHARE`.
+  Everything lives in the one FAISS file, which is replaced atomically.
+* ``ivf``: ``IndexIVFFlat`` with a hash-table direct map (true removal; needs training).
+
+``lateseg index compact --vectors`` rebuilds one kind into another. Exact search runs
+on a GPU when a GPU build of FAISS (the ``gpu`` extra) sees one; HNSW and IVF stay on the
+CPU. The file is untrusted input: anything but these kinds is refused on open.
 """
 
 from __future__ import annotations
 
+import functools
+import logging
 import math
 import os
 from collections.abc import Sequence
@@ -19,8 +30,42 @@ import numpy as np
 
 from lateseg.errors import ConfigError, IndexStoreError
 
-IVF_THRESHOLD = 200_000
-KINDS = ("auto", "flat", "ivf")
+log = logging.getLogger(__name__)
+
+APPROX_THRESHOLD = 100_000  # ``auto`` switches exact search to HNSW from here
+TOMBSTONE_SHARE = 0.2  # rebuild an HNSW graph once this share of its nodes is removed
+HNSW_M = 32
+HNSW_EF_CONSTRUCTION = 64
+HNSW_EF_SEARCH = 256
+KINDS = ("flat", "hnsw", "ivf")
+POLICIES = ("auto", *KINDS)
+
+
+def check_policy(policy: str) -> str:
+    if policy not in POLICIES:
+        raise ConfigError(f"vectors={policy!r}; choose one of {', '.join(POLICIES)}")
+    return policy
+
+
+@functools.cache
+def gpu_count() -> int:
+    """GPUs a GPU build of FAISS can use (0 with ``faiss-cpu`` or
+    ``LATESEG_FAISS_GPU=0``); asked once per process."""
+    import faiss
+
+    if os.environ.get("LATESEG_FAISS_GPU", "1") == "0":
+        return 0
+    if not hasattr(faiss, "StandardGpuResources"):
+        if _installed("faiss-gpu"):
+            log.warning(
+                "faiss-gpu is installed but faiss-cpu's files shadow it; run "
+                "`pip install --force-reinstall --no-deps faiss-gpu` (make install-gpu)"
+            )
+        return 0
+    try:
+        return int(faiss.get_num_gpus())
+    except Exception:  # a GPU build without a usable driver
+        return 0
 
 
 class VectorIndex:
@@ -41,34 +86,62 @@ class VectorIndex:
             except Exception as e:  # faiss raises RuntimeError with its C++ message
                 raise IndexStoreError(f"{path} is not a readable FAISS index: {e}") from None
             index = faiss.downcast_index(self._owner)
-            if not isinstance(index, (faiss.IndexIDMap2, faiss.IndexIVFFlat)):
+            if _kind_of(index) is None:
+                inner = (
+                    f" over {type(faiss.downcast_index(index.index)).__name__}"
+                    if isinstance(index, faiss.IndexIDMap2)
+                    else ""
+                )
                 raise IndexStoreError(
-                    f"{path} holds a {type(index).__name__}, not a lateseg vector index "
-                    "(IndexIDMap2 over IndexFlatIP, or IndexIVFFlat)"
+                    f"{path} holds a {type(index).__name__}{inner}, not a lateseg vector "
+                    "index (IndexIDMap2 over IndexFlatIP or IndexHNSWFlat, or IndexIVFFlat)"
                 )
             if index.d != dim:
                 raise IndexStoreError(
                     f"{path} holds {index.d}-d vectors but the embedder gives {dim}-d"
                 )
+            if index.metric_type != faiss.METRIC_INNER_PRODUCT:
+                raise IndexStoreError(f"{path} does not rank by inner product")
             self.index = index
         else:
             self.index = faiss.IndexIDMap2(faiss.IndexFlatIP(dim))
+        self._changed()
+
+    def _changed(self) -> None:
+        """Drop what is derived from the index (after any change to it)."""
         self._idset: set[int] | None = None  # cache of ids(), built on first use
+        self._dead: int | None = None  # cache of tombstones()
+        self._gpu: Any = None  # (resources, GPU index, row -> ID), built on first search
+        kind = _kind_of(self.index)
+        assert kind is not None
+        self._kind = kind
 
     @property
     def kind(self) -> str:
-        import faiss
-
-        return "ivf" if isinstance(self.index, faiss.IndexIVFFlat) else "flat"
+        return self._kind
 
     def __len__(self) -> int:
-        return int(self.index.ntotal)
+        return int(self.index.ntotal) - self.tombstones()
+
+    def tombstones(self) -> int:
+        """Removed HNSW nodes still in the graph (0 for the other kinds)."""
+        if self.kind != "hnsw":
+            return 0
+        if self._dead is None:
+            self._dead = int(np.count_nonzero(self._id_map() == -1))
+        return self._dead
+
+    def _id_map(self) -> np.ndarray:
+        import faiss
+
+        return faiss.vector_to_array(self.index.id_map).astype(np.int64)
 
     def ids(self) -> np.ndarray:
         import faiss
 
-        if self.kind == "flat":
-            return faiss.vector_to_array(self.index.id_map).astype(np.int64)
+        if self.kind != "ivf":
+            ids = self._id_map()
+            return ids[ids >= 0]
         lists = self.index.invlists
         parts = [
             faiss.rev_swig_ptr(lists.get_ids(i), lists.list_size(i)).copy()
@@ -94,35 +167,82 @@ class VectorIndex:
             self.index.add_with_ids(
                 np.ascontiguousarray(vectors, dtype=np.float32), np.asarray(ids, dtype=np.int64)
             )
-            if self._idset is not None:
-                self._idset.update(int(i) for i in ids)
+            idset = self._idset
+            self._changed()
+            if idset is not None:
+                idset.update(int(i) for i in ids)
+                self._idset = idset
 
     def remove(self, ids: Sequence[int]) -> None:
-        if len(ids):
-            self.index.remove_ids(np.asarray(ids, dtype=np.int64))
-            if self._idset is not None:
-                self._idset.difference_update(int(i) for i in ids)
+        import faiss
+
+        if not len(ids):
+            return
+        wanted = np.asarray(ids, dtype=np.int64)
+        if self.kind == "hnsw":
+            id_map = self._id_map()
+            id_map[np.isin(id_map, wanted)] = -1
+            faiss.copy_array_to_vector(id_map, self.index.id_map)
+            self.index.construct_rev_map()
+        else:
+            self.index.remove_ids(wanted)
+        idset = self._idset
+        self._changed()
+        if idset is not None:
+            idset.difference_update(int(i) for i in ids)
+            self._idset = idset
 
     def search(self, queries: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
         """Scores and IDs ``[q, k]`` (ID -1 where fewer than k vectors exist)."""
-        k = max(1, min(k, len(self))) if len(self) else 1
-        if self.kind == "ivf":
-            self.index.nprobe = min(self.nprobe, self.index.nlist)
-        return self.index.search(np.ascontiguousarray(queries, dtype=np.float32), k)
-
-    def rebuild(self, kind: str = "auto") -> str:
-        """Rebuild in memory as ``kind`` (``auto``: IVF from :data:`IVF_THRESHOLD`
-        vectors, else flat) from the stored vectors; returns the kind built."""
         import faiss
 
-        if kind not in KINDS:
-            raise ConfigError(f"vectors={kind!r}; choose one of {', '.join(KINDS)}")
-        if kind == "auto":
-            kind = "ivf" if len(self) >= IVF_THRESHOLD else "flat"
+        k = max(1, min(k, len(self))) if len(self) else 1
+        queries = np.ascontiguousarray(queries, dtype=np.float32)
+        kind = self.kind
+        if kind == "ivf":
+            self.index.nprobe = min(self.nprobe, self.index.nlist)
+        if kind == "hnsw":
+            params = faiss.SearchParametersHNSW(  # type: ignore[attr-defined]
+                efSearch=max(HNSW_EF_SEARCH, k)
+            )
+            if self.tombstones():
+                # Tombstones have ID -1; the selector keeps the graph walk off them.
+                dead = faiss.IDSelectorBatch(np.array([-1], dtype=np.int64))
+                params.sel = faiss.IDSelectorNot(dead)
+                params._keep = dead  # the C++ selector must outlive the search
+            return self.index.search(queries, k, params=params)
+        if kind == "flat" and len(self) and gpu_count():
+            return self._gpu_search(queries, k)
+        return self.index.search(queries, k)
+
+    def _gpu_search(self, queries: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+        import faiss
+
+        if self._gpu is None:
+            res = faiss.StandardGpuResources()  # type: ignore[attr-defined]
+            gpu = faiss.GpuIndexFlatIP(res, self.dim)  # type: ignore[attr-defined]
+            flat: Any = faiss.downcast_index(self.index.index)
+            gpu.add(faiss.rev_swig_ptr(flat.get_xb(), flat.ntotal * self.dim).reshape(-1, self.dim))
+            self._gpu = (res, gpu, self._id_map())
+        _, gpu, row_ids = self._gpu
+        scores, rows = gpu.search(queries, k)
+        return scores, np.where(rows >= 0, row_ids[np.maximum(rows, 0)], -1)
+
+    def rebuild(self, kind: str = "auto") -> str:
+        """Rebuild in memory as ``kind`` from the stored vectors (``auto``: HNSW from
+        :data:`APPROX_THRESHOLD` vectors, else exact); returns the kind built."""
+        import faiss
+
+        if check_policy(kind) == "auto":
+            kind = "hnsw" if len(self) >= APPROX_THRESHOLD else "flat"
         ids = self.ids()
         data = self.vectors(ids.tolist())
         if kind == "flat":
             index: Any = faiss.IndexIDMap2(faiss.IndexFlatIP(self.dim))
+        elif kind == "hnsw":
+            graph = faiss.IndexHNSWFlat(self.dim, HNSW_M, faiss.METRIC_INNER_PRODUCT)
+            graph.hnsw.efConstruction = HNSW_EF_CONSTRUCTION
+            index = faiss.IndexIDMap2(graph)  # the wrapper keeps ``graph`` alive
         else:
             if len(ids) == 0:
                 raise ConfigError("an empty index cannot be trained as IVF; ingest first")
@@ -137,8 +257,28 @@ class VectorIndex:
         if len(ids):
             index.add_with_ids(np.ascontiguousarray(data), ids)
         self.index = index
-        self._idset = None
+        self._owner = None
+        self._changed()
         return kind
+
+    def apply(self, policy: str) -> str | None:
+        """Rebuild as the index's vector policy asks: ``auto`` moves exact search to HNSW
+        once it reaches :data:`APPROX_THRESHOLD` vectors (never back: that would thrash at
+        the threshold); a named kind is kept. An HNSW graph past :data:`TOMBSTONE_SHARE`
+        removed nodes is rebuilt. Returns the kind built, or None."""
+        check_policy(policy)
+        want = self.kind
+        if policy == "auto" and want == "flat" and len(self) >= APPROX_THRESHOLD:
+            want = "hnsw"
+        elif policy != "auto":
+            want = policy
+        if want != self.kind:
+            log.info("rebuilding %d vectors as %s", len(self), want)
+            return self.rebuild(want)
+        if want == "hnsw" and self.tombstones() > TOMBSTONE_SHARE * self.index.ntotal:
+            log.info("rebuilding the HNSW graph without %d removed nodes", self.tombstones())
+            return self.rebuild("hnsw")
+        return None
 
     def save(self) -> None:
         """Write atomically: a temporary file renamed over the old one."""
@@ -149,3 +289,28 @@ class VectorIndex:
         with open(tmp, "rb") as f:
             os.fsync(f.fileno())
         os.replace(tmp, self.path)
+
+
+@functools.cache
+def _installed(dist: str) -> bool:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        version(dist)
+    except PackageNotFoundError:
+        return False
+    return True
+
+
+def _kind_of(index: Any) -> str | None:
+    import faiss
+
+    if isinstance(index, faiss.IndexIVFFlat):
+        return "ivf"
+    if isinstance(index, faiss.IndexIDMap2):
+        inner = faiss.downcast_index(index.index)
+        if isinstance(inner, faiss.IndexHNSWFlat):
+            return "hnsw"
+        if type(inner) is faiss.IndexFlatIP:
+            return "flat"
+    return None
