@@ -1,12 +1,18 @@
 """Local generator: any Hugging Face causal LM answering from numbered passages.
 
-Full KV cache for now; chunk-aligned KV compression is issue 6.
+Greedy decoding in our own loop (so tokens can stream and the KV cache can be compressed
+between prefill and decoding, ``lateseg.kv``). The prompt is the chat template over a
+system prompt, the numbered passages and the question, with the question last: everything
+before it is the *context*, which :class:`KVSession` prefills and compresses once to
+answer several questions.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -23,6 +29,7 @@ from lateseg.types import Answer, Hit
 
 if TYPE_CHECKING:
     from lateseg.encode.late import LateEncoder
+    from lateseg.kv.compress import Compressed, KVConfig
 
 log = logging.getLogger(__name__)
 
@@ -31,6 +38,21 @@ SYSTEM_PROMPT = (
     "Answer in one or two sentences and cite the passage you used with its number in "
     "square brackets, for example [1]. If the passages do not answer the question, say so."
 )
+QUESTION_MARK = "\n\nQuestion: "
+
+Stream = Callable[[str], None]
+
+
+@dataclass
+class Prompt:
+    """A rendered prompt: its text, token IDs and their character spans, and where the
+    question part (the tail) starts, in characters and in tokens."""
+
+    text: str
+    ids: list[int]
+    offsets: list[tuple[int, int]]
+    tail_char: int
+    tail_token: int
 
 
 class LocalGenerator:
@@ -74,31 +96,119 @@ class LocalGenerator:
         body = format_passages(passages, self.context_chars)
         return [
             {"role": "system", "content": SYSTEM_PROMPT},
-            {"role": "user", "content": f"Passages:\n\n{body}\n\nQuestion: {question}"},
+            {"role": "user", "content": f"Passages:\n\n{body}{QUESTION_MARK}{question}"},
         ]
 
-    def generate(self, messages: list[dict[str, str]]) -> str:
-        """Greedy completion of a chat."""
-        import torch
-
+    def render(self, messages: list[dict[str, str]]) -> Prompt:
+        """The chat template applied to ``messages``, tokenized with character offsets.
+        The tail starts at the last question marker (or is empty)."""
         self._load()
         tok = self._tokenizer
         if not getattr(tok, "chat_template", None):
             raise GenerationError(f"generator {self.model_name!r} has no chat template")
-        enc = tok.apply_chat_template(
-            messages, add_generation_prompt=True, return_tensors="pt", return_dict=True
-        ).to(self.device)
-        with torch.inference_mode():
-            out = self._model.generate(
-                **enc,
-                max_new_tokens=self.max_new_tokens,
-                do_sample=False,
-                pad_token_id=tok.pad_token_id if tok.pad_token_id is not None else tok.eos_token_id,
-            )
-        return tok.decode(out[0, enc["input_ids"].shape[1] :], skip_special_tokens=True).strip()
+        text = tok.apply_chat_template(messages, add_generation_prompt=True, tokenize=False)
+        cut = text.rfind(QUESTION_MARK)
+        cut = len(text) if cut < 0 else cut
+        # Context and tail tokenized apart, so the context's tokens are the same for every
+        # question (a session prefills them once).
+        head = tok(text[:cut], add_special_tokens=False, return_offsets_mapping=True)
+        tail = tok(text[cut:], add_special_tokens=False, return_offsets_mapping=True)
+        offsets = [tuple(o) for o in head["offset_mapping"]]
+        offsets += [(a + cut, b + cut) for a, b in tail["offset_mapping"]]
+        return Prompt(
+            text, head["input_ids"] + tail["input_ids"], offsets, cut, len(head["input_ids"])
+        )
 
-    def answer(self, question: str, passages: Sequence[Hit], encoder: LateEncoder) -> Answer:
-        """Generate an answer citing ``passages``.
+    def _forward(self, ids: Sequence[int], cache: Any, position: int) -> Any:
+        """Feed ``ids`` at original positions ``position...``; the last token's logits."""
+        import torch
+
+        x = torch.tensor([list(ids)], device=self.device)
+        pos = torch.arange(position, position + len(ids), device=self.device)[None]
+        out = self._model(
+            input_ids=x, cache=cache, position_ids=pos, use_cache=True, logits_to_keep=1
+        )
+        return out.logits[0, -1]
+
+    def _new_cache(self) -> Any:
+        from transformers import DynamicCache
+
+        return DynamicCache(config=self._model.config)
+
+    def _decode(
+        self, cache: Any, logits: Any, position: int, stream: Stream | None
+    ) -> tuple[str, int, float]:
+        """Greedy decoding from ``logits``; returns the text, the tokens made and seconds."""
+        tok = self._tokenizer
+        stop = {tok.eos_token_id, *_as_list(self._model.generation_config.eos_token_id)}
+        out: list[int] = []
+        shown = ""
+        t0 = time.perf_counter()
+        for _ in range(self.max_new_tokens):
+            nxt = int(logits.argmax())
+            if nxt in stop:
+                break
+            out.append(nxt)
+            if stream is not None:
+                text = tok.decode(out, skip_special_tokens=True)
+                if not text.endswith("\ufffd"):  # wait for the rest of a multi-byte char
+                    stream(text[len(shown) :])
+                    shown = text
+            logits = self._forward([nxt], cache, position)
+            position += 1
+        return tok.decode(out, skip_special_tokens=True).strip(), len(out), time.perf_counter() - t0
+
+    def generate(
+        self,
+        messages: list[dict[str, str]],
+        *,
+        kv: KVConfig | None = None,
+        stream: Stream | None = None,
+    ) -> tuple[str, dict[str, Any] | None]:
+        """Greedy completion of a chat, its KV cache compressed by ``kv`` after prefill
+        (query-aware: the question tail is the observation window). Returns the text and
+        the KV statistics (None without ``kv``)."""
+        import torch
+
+        from lateseg.kv.compress import ObservationWindow, compress
+
+        prompt = self.render(messages)
+        window = max(1, len(prompt.ids) - prompt.tail_token)
+        cache = self._new_cache()
+        with torch.inference_mode():
+            t0 = time.perf_counter()
+            if kv is None:
+                logits = self._forward(prompt.ids, cache, 0)
+                prefill = time.perf_counter() - t0
+                stats = None
+            else:
+                with ObservationWindow(self._model, window) as obs:
+                    logits = self._forward(prompt.ids, cache, 0)
+                prefill = time.perf_counter() - t0
+                done = compress(
+                    cache, obs, kv, text=prompt.text, offsets=prompt.offsets, window_tokens=window
+                )
+                stats = done.stats()
+            text, made, secs = self._decode(cache, logits, len(prompt.ids), stream)
+        if stats is not None:
+            stats.update(_timing(prefill, made, secs))
+        return text, stats
+
+    def session(self, passages: Sequence[Hit], kv: KVConfig | None = None) -> KVSession:
+        """Prefill (and compress, query-agnostic) the context of ``passages`` once, to
+        answer several questions from it (:meth:`KVSession.answer`)."""
+        return KVSession(self, passages, kv)
+
+    def answer(
+        self,
+        question: str,
+        passages: Sequence[Hit],
+        encoder: LateEncoder,
+        *,
+        kv: KVConfig | None = None,
+        stream: Stream | None = None,
+    ) -> Answer:
+        """Generate an answer citing ``passages`` (KV cache compressed by ``kv``).
 
         When the model writes no valid ``[n]`` marker, the passage whose embedding is
         closest to the answer is attributed as its citation (``cited_by="attribution"``),
@@ -106,10 +216,92 @@ class LocalGenerator:
         """
         if not passages:
             return Answer("No indexed passage matches the question.", ())
-        text = self.generate(self.prompt(question, passages))
-        cited = parse_citations(text, passages)
-        if cited:
-            return Answer(text, tuple(cited), tuple(passages), "generative", "model")
-        vecs = encoder.embed_texts([text, *(p.text for p in passages)])
-        best = int(np.argmax(vecs[1:] @ vecs[0]))
-        return Answer(text, (passages[best],), tuple(passages), "generative", "attribution")
+        text, stats = self.generate(self.prompt(question, passages), kv=kv, stream=stream)
+        return cite(text, passages, encoder, stats)
+
+
+class KVSession:
+    """A context prefilled once and compressed without knowing the questions (the
+    observation window is the context's last tokens); each :meth:`answer` feeds its
+    question after the compressed cache and truncates the cache back afterwards."""
+
+    def __init__(
+        self, generator: LocalGenerator, passages: Sequence[Hit], kv: KVConfig | None
+    ) -> None:
+        import torch
+
+        from lateseg.kv.compress import ObservationWindow, compress
+
+        if not passages:
+            raise GenerationError("a session needs at least one passage")
+        self.generator = generator
+        self.passages = tuple(passages)
+        self.kv = kv
+        prompt = generator.render(generator.prompt("?", passages))
+        self.context_ids = prompt.ids[: prompt.tail_token]
+        self.cache = generator._new_cache()
+        self.compressed: Compressed | None = None
+        with torch.inference_mode():
+            t0 = time.perf_counter()
+            if kv is None:
+                generator._forward(self.context_ids, self.cache, 0)
+                self.prefill_s = time.perf_counter() - t0
+            else:
+                with ObservationWindow(generator._model, kv.window) as obs:
+                    generator._forward(self.context_ids, self.cache, 0)
+                self.prefill_s = time.perf_counter() - t0
+                self.compressed = compress(
+                    self.cache,
+                    obs,
+                    kv,
+                    text=prompt.text[: prompt.tail_char],
+                    offsets=prompt.offsets[: prompt.tail_token],
+                )
+        self.slots = int(self.cache.layers[0].keys.shape[-2])
+
+    def answer(self, question: str, encoder: LateEncoder, stream: Stream | None = None) -> Answer:
+        import torch
+
+        from lateseg.kv.compress import truncate
+
+        gen = self.generator
+        prompt = gen.render(gen.prompt(question, self.passages))
+        if prompt.ids[: prompt.tail_token] != self.context_ids:
+            raise GenerationError("the question changed the context's tokens")  # a bug
+        tail = prompt.ids[prompt.tail_token :]
+        length = len(self.context_ids)
+        try:
+            with torch.inference_mode():
+                logits = gen._forward(tail, self.cache, length)
+                text, made, secs = gen._decode(self.cache, logits, length + len(tail), stream)
+        finally:
+            truncate(self.cache, self.slots)
+        stats: dict[str, Any] = self.compressed.stats() if self.compressed else {"method": "full"}
+        stats.update(_timing(self.prefill_s, made, secs), reused=True)
+        return cite(text, self.passages, encoder, stats)
+
+
+def cite(
+    text: str, passages: Sequence[Hit], encoder: LateEncoder, stats: dict[str, Any] | None
+) -> Answer:
+    """An answer with the passages it cites as ``[n]``, else the one closest to it."""
+    cited = parse_citations(text, passages)
+    if cited:
+        return Answer(text, tuple(cited), tuple(passages), "generative", "model", stats)
+    vecs = encoder.embed_texts([text or " ", *(p.text for p in passages)])
+    best = int(np.argmax(vecs[1:] @ vecs[0]))
+    return Answer(text, (passages[best],), tuple(passages), "generative", "attribution", stats)
+
+
+def _timing(prefill_s: float, tokens: int, decode_s: float) -> dict[str, Any]:
+    return {
+        "prefill_ms": 1000 * prefill_s,
+        "decode_tokens": tokens,
+        "decode_tokens_per_s": tokens / decode_s if decode_s > 0 else None,
+    }
+
+
+def _as_list(value: Any) -> list[Any]:
+    if value is None:
+        return []
+    return list(value) if isinstance(value, (list, tuple)) else [value]

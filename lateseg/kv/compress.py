@@ -1,0 +1,417 @@
+"""KV-cache compression after prefill, ChunkKV-style, on transformers 5 caches.
+
+Protocol: prefill the prompt inside :class:`ObservationWindow` (a context manager that
+hooks each attention layer to keep the queries of the last tokens it sees, and removes its
+hooks in ``finally``); then :func:`compress` scores every cached token by the attention
+those window queries give it (computed from the queries and the cached keys, both with
+RoPE, so any attention implementation works, sdpa included; grouped-query heads are
+averaged per KV head), picks the slots to keep with the configured method, and replaces
+each layer's keys and values by the kept slots. Kept tokens keep their original positions
+(their keys were rotated at prefill), so the next tokens must be fed with ``position_ids``
+continuing the *original* length (:class:`Compressed` carries it).
+
+Methods:
+
+* ``lateseg``: whole content-defined chunks (``lateseg.kv.chunks``), the set with the
+  most attention that fills the budget exactly (0/1 knapsack over chunk lengths);
+* ``chunkkv-fixed``: ChunkKV's fixed-length chunks (``fixed_chunk`` tokens), best first;
+* ``snapkv``: the best single tokens per KV head after 1-D pooling (SnapKV);
+* ``streaming``: the sinks and the most recent tokens (StreamingLLM);
+* ``full``: nothing removed.
+
+All but ``full`` keep the first ``sinks`` tokens and the observation window, and give
+every layer exactly ``budget`` slots (or the whole prompt when it is shorter). Chunk and
+token choices are shared by groups of ``layer_group`` adjacent layers (ChunkKV's
+layer-wise index reuse; 1 = every layer chooses for itself).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from lateseg.errors import ConfigError
+from lateseg.kv.chunks import content_chunks, fixed_chunks
+
+METHODS = ("lateseg", "chunkkv-fixed", "snapkv", "streaming", "full")
+
+
+@dataclass(frozen=True)
+class KVConfig:
+    """How to compress. ``budget``: slots kept per layer, an int (tokens) or a float in
+    (0, 1) (a share of the prompt)."""
+
+    method: str = "lateseg"
+    budget: int | float = 256
+    sinks: int = 4
+    window: int = 32  # observation window when it is not given (query-agnostic)
+    chunk_max_tokens: int = 32  # longest content-defined chunk
+    fixed_chunk: int = 10  # ChunkKV's c
+    layer_group: int = 1
+    pool_kernel: int = 7  # SnapKV's pooling
+
+    def __post_init__(self) -> None:
+        if self.method not in METHODS:
+            raise ConfigError(f"kv_method={self.method!r}; choose one of {', '.join(METHODS)}")
+        b = self.budget
+        if isinstance(b, bool) or not isinstance(b, (int, float)):
+            raise ConfigError(f"kv_budget={b!r}; give tokens (an int) or a share in (0, 1)")
+        if isinstance(b, float) and not 0 < b < 1:
+            raise ConfigError(f"kv_budget={b}; a share must lie strictly between 0 and 1")
+        if isinstance(b, int) and b < 1:
+            raise ConfigError(f"kv_budget={b}; must be at least 1 token")
+        for name in ("window", "chunk_max_tokens", "fixed_chunk", "layer_group", "pool_kernel"):
+            if getattr(self, name) < 1:
+                raise ConfigError(f"{name}={getattr(self, name)}; must be at least 1")
+        if self.sinks < 0:
+            raise ConfigError(f"sinks={self.sinks}; must be at least 0")
+
+    def tokens(self, length: int) -> int:
+        """The budget in slots for a prompt of ``length`` tokens."""
+        if isinstance(self.budget, float):
+            return max(1, round(self.budget * length))
+        return self.budget
+
+
+def parse_budget(text: str) -> int | float:
+    """``"128"`` -> 128 tokens, ``"0.25"`` -> a quarter of the prompt."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise ConfigError(f"kv budget {text!r}: give tokens (128) or a share (0.25)") from None
+    if value.is_integer() and "." not in text:
+        return int(value)
+    return value
+
+
+@dataclass
+class Compressed:
+    """A compressed cache's bookkeeping: ``length`` (original prompt tokens, the next
+    position), ``kept[layer]`` (original positions kept, per KV head ``[heads, n]``), and
+    the accounting in :meth:`stats`."""
+
+    method: str
+    length: int
+    kept: list[np.ndarray]
+    bytes_before: list[int]
+    bytes_after: list[int]
+    compress_s: float
+    budget: int
+    chunks: list[tuple[int, int]] = field(default_factory=list)
+
+    def stats(self) -> dict[str, Any]:
+        return {
+            "method": self.method,
+            "budget_tokens": self.budget,
+            "prompt_tokens": self.length,
+            "kept_tokens": int(self.kept[0].shape[1]) if self.kept else self.length,
+            "bytes_before": sum(self.bytes_before),
+            "bytes_after": sum(self.bytes_after),
+            "ratio": sum(self.bytes_after) / max(1, sum(self.bytes_before)),
+            "per_layer_bytes": [
+                [b, a] for b, a in zip(self.bytes_before, self.bytes_after, strict=True)
+            ],
+            "compress_ms": 1000 * self.compress_s,
+        }
+
+    def retention(self, start: int, end: int) -> float:
+        """Share of the tokens ``start..end`` (original positions) kept, over layers and
+        heads."""
+        if end <= start:
+            return 1.0
+        shares = [
+            float(np.isin(np.arange(start, end), heads).mean())
+            for kept in self.kept
+            for heads in kept
+        ]
+        return float(np.mean(shares))
+
+
+class ObservationWindow:
+    """Context manager: while active, every attention layer of ``model`` keeps the
+    rotated queries of the last ``size`` tokens of each forward call (the latest call
+    wins). Hooks are registered on entry and always removed on exit."""
+
+    def __init__(self, model: Any, size: int) -> None:
+        self.model = model
+        self.size = size
+        self.queries: dict[int, Any] = {}
+        self._handles: list[Any] = []
+        self.layers = attention_layers(model)
+
+    def __enter__(self) -> ObservationWindow:
+        try:
+            for idx, attn in enumerate(self.layers):
+                self._handles.append(
+                    attn.register_forward_pre_hook(self._hook(idx, attn), with_kwargs=True)
+                )
+        except BaseException:
+            self.remove()
+            raise
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.remove()
+
+    def remove(self) -> None:
+        for h in self._handles:
+            h.remove()
+        self._handles.clear()
+
+    def _hook(self, idx: int, attn: Any) -> Any:
+        def hook(module: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+            hidden = kwargs.get("hidden_states", args[0] if args else None)
+            rope = kwargs.get("position_embeddings")
+            if hidden is None or rope is None:
+                raise ConfigError(
+                    f"{type(module).__name__} was not called with hidden_states and "
+                    "position_embeddings; this architecture is not supported for KV "
+                    "compression"
+                )
+            w = min(self.size, hidden.shape[1])
+            h = hidden[:, -w:]
+            head_dim = attn.head_dim
+            q = attn.q_proj(h).view(h.shape[0], w, -1, head_dim).transpose(1, 2)
+            if hasattr(attn, "q_norm"):
+                q = attn.q_norm(q)
+            cos, sin = (t[:, -w:].unsqueeze(1) for t in rope)
+            self.queries[idx] = (q * cos + _rotate_half(q) * sin).detach()
+
+        return hook
+
+
+def attention_layers(model: Any) -> list[Any]:
+    """The self-attention modules of a decoder-only model, in layer order."""
+    layers = getattr(getattr(model, "model", None), "layers", None)
+    if layers is None:
+        raise ConfigError(f"{type(model).__name__} has no model.layers; cannot compress its KV")
+    out = [getattr(layer, "self_attn", None) for layer in layers]
+    if any(a is None or not hasattr(a, "q_proj") or not hasattr(a, "head_dim") for a in out):
+        raise ConfigError(
+            f"{type(model).__name__}: every layer needs self_attn with q_proj and head_dim "
+            "(Llama-style attention) for KV compression"
+        )
+    return out
+
+
+def _rotate_half(x: Any) -> Any:
+    import torch
+
+    half = x.shape[-1] // 2
+    return torch.cat((-x[..., half:], x[..., :half]), dim=-1)
+
+
+def window_scores(window: ObservationWindow, cache: Any) -> list[np.ndarray]:
+    """Per layer, the attention ``[kv_heads, T]`` that the window's queries give each
+    cached slot (softmax per query, causal, averaged over the queries and the query
+    heads of each KV head)."""
+    import torch
+
+    out = []
+    for idx, attn in enumerate(window.layers):
+        if idx not in window.queries:
+            raise ConfigError("the observation window saw no forward call; prefill inside it")
+        q = window.queries[idx][0].float()  # [Hq, w, D]
+        keys = cache.layers[idx].keys[0].float()  # [Hkv, T, D]
+        hkv, t = keys.shape[0], keys.shape[1]
+        w = q.shape[1]
+        q = q.view(hkv, q.shape[0] // hkv, w, -1)
+        logits = torch.einsum("hgwd,htd->hgwt", q, keys) * attn.scaling
+        # The window's queries are the last w slots; each sees only slots up to itself.
+        qpos = torch.arange(t - w, t).view(1, 1, w, 1)
+        logits = logits.masked_fill(torch.arange(t).view(1, 1, 1, t) > qpos, float("-inf"))
+        out.append(torch.softmax(logits, dim=-1).mean(dim=(1, 2)).numpy())
+    return out
+
+
+def knapsack(lengths: Sequence[int], values: Sequence[float], capacity: int) -> list[int]:
+    """Indices of items with total length exactly ``capacity`` (or the largest reachable
+    total below it) and the largest total value among such sets."""
+    n = len(lengths)
+    if capacity <= 0 or n == 0:
+        return []
+    neg = -np.inf
+    best = np.full(capacity + 1, neg)
+    best[0] = 0.0
+    take = np.zeros((n, capacity + 1), dtype=bool)
+    for i, (ln, val) in enumerate(zip(lengths, values, strict=True)):
+        if ln > capacity:
+            continue
+        cand = np.full(capacity + 1, neg)
+        cand[ln:] = best[: capacity + 1 - ln] + val
+        better = cand > best
+        take[i] = better
+        best = np.where(better, cand, best)
+    reach = np.flatnonzero(best > neg)
+    c = int(reach.max())
+    chosen = []
+    for i in range(n - 1, -1, -1):
+        if take[i, c]:
+            chosen.append(i)
+            c -= lengths[i]
+    return sorted(chosen)
+
+
+def select(
+    config: KVConfig,
+    scores: list[np.ndarray],
+    length: int,
+    window: int,
+    chunks: list[tuple[int, int]] | None = None,
+) -> list[np.ndarray]:
+    """Original positions to keep per layer, ``[kv_heads, budget]`` each (sorted)."""
+    budget = config.tokens(length)
+    heads = scores[0].shape[0]
+    if config.method == "full" or budget >= length:
+        return [np.tile(np.arange(length), (heads, 1)) for _ in scores]
+    sinks = min(config.sinks, length)
+    win_start = max(sinks, length - window)
+    capacity = budget - sinks - (length - win_start)
+    if capacity < 0:
+        raise ConfigError(
+            f"kv budget {budget} is smaller than the {sinks} sink and {length - win_start} "
+            "window tokens that are always kept"
+        )
+    fixed = np.r_[np.arange(sinks), np.arange(win_start, length)]
+    if config.method == "streaming":
+        keep = np.r_[np.arange(sinks), np.arange(length - (budget - sinks), length)]
+        return [np.tile(np.sort(keep), (heads, 1)) for _ in scores]
+    out: list[np.ndarray] = []
+    for g in range(0, len(scores), config.layer_group):
+        group = np.mean(scores[g : g + config.layer_group], axis=0)  # [Hkv, T]
+        if config.method == "snapkv":
+            keep = _snapkv(group, sinks, win_start, capacity, config.pool_kernel, fixed)
+        else:
+            if config.method == "chunkkv-fixed":
+                pieces = fixed_chunks(sinks, win_start, config.fixed_chunk)
+            else:
+                if chunks is None:
+                    raise ConfigError("the lateseg method needs the prompt's content chunks")
+                pieces = chunks
+            token = group.mean(axis=0)
+            sums = [float(token[a:b].sum()) for a, b in pieces]
+            if config.method == "chunkkv-fixed":
+                chosen = _best_first(pieces, sums, capacity, token)
+            else:
+                idx = knapsack([b - a for a, b in pieces], sums, capacity)
+                chosen = np.concatenate(
+                    [np.arange(*pieces[i]) for i in idx] or [np.zeros(0, np.int64)]
+                )
+            keep = np.tile(np.sort(np.r_[fixed, chosen]), (heads, 1))
+        out += [keep] * len(scores[g : g + config.layer_group])
+    return out
+
+
+def _best_first(
+    pieces: list[tuple[int, int]], sums: list[float], capacity: int, token: np.ndarray
+) -> np.ndarray:
+    """ChunkKV: whole chunks by score while they fit; the rest of the budget from the
+    best tokens of the next chunk (so every method keeps the same number of slots)."""
+    chosen: list[np.ndarray] = []
+    left = capacity
+    for i in np.argsort(-np.asarray(sums), kind="stable"):
+        a, b = pieces[i]
+        if left == 0:
+            break
+        if b - a <= left:
+            chosen.append(np.arange(a, b))
+            left -= b - a
+        else:
+            part = a + np.sort(np.argsort(-token[a:b], kind="stable")[:left])
+            chosen.append(part)
+            left = 0
+    return np.concatenate(chosen) if chosen else np.zeros(0, np.int64)
+
+
+def _snapkv(
+    group: np.ndarray, sinks: int, win_start: int, capacity: int, kernel: int, fixed: np.ndarray
+) -> np.ndarray:
+    import torch
+
+    pooled = torch.nn.functional.avg_pool1d(
+        torch.from_numpy(group[:, None, :]).float(),
+        kernel,
+        stride=1,
+        padding=kernel // 2,
+        count_include_pad=False,
+    )[:, 0, : group.shape[1]].numpy()
+    rows = []
+    for h in range(group.shape[0]):
+        middle = pooled[h, sinks:win_start]
+        best = sinks + np.argsort(-middle, kind="stable")[:capacity]
+        rows.append(np.sort(np.r_[fixed, best]))
+    return np.stack(rows)
+
+
+def compress(
+    cache: Any,
+    window: ObservationWindow,
+    config: KVConfig,
+    *,
+    text: str | None = None,
+    offsets: Sequence[tuple[int, int]] | None = None,
+    window_tokens: int | None = None,
+) -> Compressed:
+    """Compress ``cache`` (a ``DynamicCache`` holding one prompt from position 0) in place.
+
+    ``window_tokens``: how many final prompt tokens form the observation window (default:
+    as many as the window kept queries for). ``text`` and ``offsets`` (the prompt and its
+    tokens' character spans) are needed by the ``lateseg`` method for its chunks.
+    """
+    import torch
+
+    t0 = time.perf_counter()
+    layers = cache.layers
+    length = int(layers[0].keys.shape[-2])
+    before = [_bytes(layer) for layer in layers]
+    w = window_tokens if window_tokens is not None else window.size
+    w = min(w, length)
+    budget = config.tokens(length)
+    chunks: list[tuple[int, int]] = []
+    if config.method in ("full", "streaming") or budget >= length:
+        scores = [np.zeros((layers[0].keys.shape[1], length))] * len(layers)
+    else:
+        scores = window_scores(window, cache)
+    if config.method == "lateseg" and budget < length:
+        if text is None or offsets is None:
+            raise ConfigError("the lateseg method needs the prompt text and token offsets")
+        sinks = min(config.sinks, length)
+        chunks = content_chunks(
+            text, offsets, sinks, max(sinks, length - w), config.chunk_max_tokens
+        )
+    kept = select(config, scores, length, w, chunks)
+    for layer, keep in zip(layers, kept, strict=True):
+        if keep.shape[1] == length:
+            continue
+        idx = torch.from_numpy(keep).to(layer.keys.device)[None, :, :, None]
+        layer.keys = layer.keys.gather(2, idx.expand(-1, -1, -1, layer.keys.shape[-1]))
+        layer.values = layer.values.gather(2, idx.expand(-1, -1, -1, layer.values.shape[-1]))
+    return Compressed(
+        method=config.method,
+        length=length,
+        kept=kept,
+        bytes_before=before,
+        bytes_after=[_bytes(layer) for layer in layers],
+        compress_s=time.perf_counter() - t0,
+        budget=min(budget, length),
+        chunks=chunks,
+    )
+
+
+def truncate(cache: Any, slots: int) -> None:
+    """Drop every cached slot from ``slots`` on (back to a compressed prompt after an
+    answer, so the next question starts from the same cache)."""
+    for layer in cache.layers:
+        layer.keys = layer.keys[:, :, :slots]
+        layer.values = layer.values[:, :, :slots]
+
+
+def _bytes(layer: Any) -> int:
+    return int(
+        layer.keys.numel() * layer.keys.element_size()
+        + layer.values.numel() * layer.values.element_size()
+    )
