@@ -16,6 +16,7 @@ import textwrap
 from collections.abc import Sequence
 
 from lateseg.errors import LatesegError
+from lateseg.kv.compress import METHODS, parse_budget
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_PARTIAL = 0, 1, 2, 3
 
@@ -179,6 +180,26 @@ def _parser() -> argparse.ArgumentParser:
         default=None,
         help="causal LM name or folder (default: packaged SmolLM2-135M-Instruct)",
     )
+    ask.add_argument(
+        "--kv-budget",
+        metavar="N|R",
+        default=None,
+        help="compress the generator's KV cache after prefill to N tokens (128) or a "
+        "share R of the prompt (0.25); default: full cache",
+    )
+    ask.add_argument(
+        "--kv-method",
+        choices=METHODS,
+        default=None,
+        help="how to compress: lateseg (whole content-defined chunks, the default), "
+        "chunkkv-fixed (10-token chunks), snapkv (single tokens), streaming (sinks + "
+        "recent), full (none)",
+    )
+    ask.add_argument(
+        "--no-stream",
+        action="store_true",
+        help="print the answer when it is complete instead of token by token",
+    )
     return p
 
 
@@ -273,6 +294,11 @@ def _run(args: argparse.Namespace) -> int:
                     for term, text in d.items():
                         print(f"   defined: {term}: {textwrap.shorten(text, 200)}")
             return EXIT_OK
+        streaming = not (args.json or args.extractive or args.no_stream)
+
+        def show(piece: str) -> None:
+            print(piece, end="", flush=True)
+
         answer = pipe.ask(
             args.question,
             k=args.k,
@@ -281,11 +307,21 @@ def _run(args: argparse.Namespace) -> int:
             source=args.source,
             kind=args.kind,
             context=args.context,
+            kv_budget=None if args.kv_budget is None else parse_budget(args.kv_budget),
+            kv_method=args.kv_method,
+            stream=show if streaming else None,
         )
         if args.json:
             print(json.dumps(answer.to_dict(), indent=2))
         else:
-            print(answer.text)
+            print() if streaming else print(answer.text)
+            if answer.kv_stats:
+                st = answer.kv_stats
+                print(
+                    f"(KV cache {st['method']}: {st['kept_tokens']} of {st['prompt_tokens']} "
+                    f"tokens, {st['bytes_after'] / 1e6:.1f} of {st['bytes_before'] / 1e6:.1f} MB)",
+                    file=sys.stderr,
+                )
             print()
             label = {
                 "model": "Sources",

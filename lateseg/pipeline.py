@@ -9,10 +9,11 @@ doc = pipe.document(hits[0].source)
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -25,8 +26,10 @@ from lateseg.segment import Chunker, DynamicChunker, DynamicConfig, FixedChunker
 from lateseg.segment.spans import Locator
 from lateseg.types import Answer, Document, Hit, IngestReport, check_chunks
 
-if TYPE_CHECKING:  # the ingest package loads only when ingest() runs
+if TYPE_CHECKING:  # these load only when used
+    from lateseg.generate.local import LocalGenerator
     from lateseg.ingest.folder import WalkConfig
+    from lateseg.kv.compress import KVConfig
 
 log = logging.getLogger(__name__)
 
@@ -285,7 +288,10 @@ class Pipeline:
             found = sorted(fused.items(), key=lambda kv: (-kv[1], kv[0]))
         with_vector = self._vector_ids(found)
         found = [(cid, score) for cid, score in found if cid in with_vector][:k]
-        rows = store.chunk_rows([i for i, _ in found])
+        return self._hits(found)
+
+    def _hits(self, found: Sequence[tuple[int, float]]) -> list[Hit]:
+        rows = self.index.store.chunk_rows([i for i, _ in found])
         return [
             Hit(
                 r["source"],
@@ -414,26 +420,101 @@ class Pipeline:
         source: str | None = None,
         kind: str | None = None,
         context: int | None = None,
+        kv_budget: int | float | None = None,
+        kv_method: str | None = None,
+        stream: Callable[[str], None] | None = None,
     ) -> Answer:
         """Answer ``question`` from the ``k`` best chunks, citing them.
 
         ``extractive=True`` quotes the best sentences instead of running the generator;
         ``mode``, ``source`` and ``kind`` select the chunks as in :meth:`search`;
         ``context`` widens them with their neighbours up to that many characters in all
-        (:meth:`expand`).
+        (:meth:`expand`). ``kv_budget`` compresses the generator's KV cache after
+        prefill to that many tokens (an int) or that share of the prompt (a float in
+        (0, 1)) with ``kv_method`` (``lateseg``, the default: whole content-defined
+        chunks; ``chunkkv-fixed``, ``snapkv``, ``streaming``, ``full``); the accounting
+        is in ``Answer.kv_stats``. ``stream`` receives the answer's text as it is made.
         """
+        kv = self._kv_config(kv_budget, kv_method)
         hits = self.search(question, k, mode=mode, source=source, kind=kind)
         if context is not None:
             hits = self.expand(hits, context)
         if extractive:
+            if kv is not None:
+                raise ConfigError("kv_budget/kv_method apply to the generator, not --extractive")
             from lateseg.generate.extractive import extractive_answer
 
             return extractive_answer(question, hits, self.encoder)
+        return self.generator.answer(question, hits, self.encoder, kv=kv, stream=stream)
+
+    def ask_many(
+        self,
+        questions: Sequence[str],
+        *,
+        document: str | os.PathLike[str] | None = None,
+        k: int = 5,
+        mode: str = "dense",
+        kv_budget: int | float | None = None,
+        kv_method: str | None = None,
+        stream: Callable[[int, str], None] | None = None,
+    ) -> list[Answer]:
+        """Answer several questions from one context, prefilled and compressed once.
+
+        The context is the whole of ``document`` (its chunks, numbered, in order) or else
+        the union of each question's ``k`` best chunks. The KV cache is compressed without
+        knowing the questions (the observation window is the context's end) and truncated
+        back after each answer. ``stream(i, text)`` receives question ``i``'s answer as it
+        is made.
+        """
+        kv = self._kv_config(kv_budget, kv_method)
+        if document is not None:
+            passages = self.document_hits(document)
+        else:
+            seen: dict[int, Hit] = {}
+            for q in questions:
+                for h in self.search(q, k, mode=mode):
+                    seen.setdefault(h.chunk_id, h)
+            passages = list(seen.values())
+        if not passages:
+            return [Answer("No indexed passage matches the question.", ()) for _ in questions]
+        # A whole document is given uncut (each passage gets up to budget / count
+        # characters); retrieved passages within the generator's usual budget.
+        whole = len(passages) * max(len(h.text) for h in passages)
+        session = self.generator.session(passages, kv, None if document is None else whole)
+        return [
+            session.answer(
+                q, self.encoder, None if stream is None else functools.partial(stream, i)
+            )
+            for i, q in enumerate(questions)
+        ]
+
+    def document_hits(self, source: str | os.PathLike[str]) -> list[Hit]:
+        """Every chunk of the document ``source``, in text order (score 1)."""
+        key = str(Path(source).expanduser().resolve())
+        ids = self.index.store.chunk_ids_of_source(key)
+        if not ids:
+            raise IndexStoreError(f"{key} is not in the index at {self.folder}")
+        hits = self._hits([(i, 1.0) for i in ids])
+        return sorted(hits, key=lambda h: h.start)
+
+    @property
+    def generator(self) -> LocalGenerator:
+        """The local generator, loaded on first use."""
         if self._generator is None:
             from lateseg.generate.local import LocalGenerator
 
             self._generator = LocalGenerator(self.generator_name, device=self.encoder.config.device)
-        return self._generator.answer(question, hits, self.encoder)
+        return self._generator
+
+    @staticmethod
+    def _kv_config(budget: int | float | None, method: str | None) -> KVConfig | None:
+        from lateseg.kv.compress import KVConfig
+
+        if budget is None:
+            if method not in (None, "full"):
+                raise ConfigError(f"kv_method={method!r} needs a kv_budget (tokens or a share)")
+            return None
+        return KVConfig(method=method or "lateseg", budget=budget)
 
     def document(self, source: str | os.PathLike[str]) -> Document:
         """The stored Document of ``source`` (a path; made absolute)."""

@@ -92,8 +92,12 @@ class LocalGenerator:
             ) from e
         self._model = model.to(self.device).eval()  # type: ignore[arg-type]
 
-    def prompt(self, question: str, passages: Sequence[Hit]) -> list[dict[str, str]]:
-        body = format_passages(passages, self.context_chars)
+    def prompt(
+        self, question: str, passages: Sequence[Hit], context_chars: int | None = None
+    ) -> list[dict[str, str]]:
+        """The chat: system prompt, then the numbered passages (cut to ``context_chars``
+        characters in all, default the generator's) and the question."""
+        body = format_passages(passages, context_chars or self.context_chars)
         return [
             {"role": "system", "content": SYSTEM_PROMPT},
             {"role": "user", "content": f"Passages:\n\n{body}{QUESTION_MARK}{question}"},
@@ -115,6 +119,13 @@ class LocalGenerator:
         tail = tok(text[cut:], add_special_tokens=False, return_offsets_mapping=True)
         offsets = [tuple(o) for o in head["offset_mapping"]]
         offsets += [(a + cut, b + cut) for a, b in tail["offset_mapping"]]
+        limit = getattr(self._model.config, "max_position_embeddings", None)
+        if limit and len(offsets) + self.max_new_tokens > limit:
+            raise GenerationError(
+                f"the prompt has {len(offsets)} tokens and the answer may take "
+                f"{self.max_new_tokens}, but {self.model_name} reads at most {limit}; "
+                "give fewer passages (-k) or use a generator with a longer context"
+            )
         return Prompt(
             text, head["input_ids"] + tail["input_ids"], offsets, cut, len(head["input_ids"])
         )
@@ -194,10 +205,15 @@ class LocalGenerator:
             stats.update(_timing(prefill, made, secs))
         return text, stats
 
-    def session(self, passages: Sequence[Hit], kv: KVConfig | None = None) -> KVSession:
+    def session(
+        self,
+        passages: Sequence[Hit],
+        kv: KVConfig | None = None,
+        context_chars: int | None = None,
+    ) -> KVSession:
         """Prefill (and compress, query-agnostic) the context of ``passages`` once, to
         answer several questions from it (:meth:`KVSession.answer`)."""
-        return KVSession(self, passages, kv)
+        return KVSession(self, passages, kv, context_chars)
 
     def answer(
         self,
@@ -226,7 +242,11 @@ class KVSession:
     question after the compressed cache and truncates the cache back afterwards."""
 
     def __init__(
-        self, generator: LocalGenerator, passages: Sequence[Hit], kv: KVConfig | None
+        self,
+        generator: LocalGenerator,
+        passages: Sequence[Hit],
+        kv: KVConfig | None,
+        context_chars: int | None = None,
     ) -> None:
         import torch
 
@@ -237,7 +257,8 @@ class KVSession:
         self.generator = generator
         self.passages = tuple(passages)
         self.kv = kv
-        prompt = generator.render(generator.prompt("?", passages))
+        self.context_chars = context_chars
+        prompt = generator.render(generator.prompt("?", passages, context_chars))
         self.context_ids = prompt.ids[: prompt.tail_token]
         self.cache = generator._new_cache()
         self.compressed: Compressed | None = None
@@ -265,7 +286,7 @@ class KVSession:
         from lateseg.kv.compress import truncate
 
         gen = self.generator
-        prompt = gen.render(gen.prompt(question, self.passages))
+        prompt = gen.render(gen.prompt(question, self.passages, self.context_chars))
         if prompt.ids[: prompt.tail_token] != self.context_ids:
             raise GenerationError("the question changed the context's tokens")  # a bug
         tail = prompt.ids[prompt.tail_token :]

@@ -1,0 +1,203 @@
+"""KV-cache compression with the real default generator (SmolLM2-135M) on real text."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+import torch
+from conftest import LICENSES
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from lateseg.errors import ConfigError
+from lateseg.generate.local import LocalGenerator
+from lateseg.kv import METHODS, KVConfig, ObservationWindow, compress, content_chunks
+from lateseg.kv.compress import knapsack, parse_budget, window_scores
+from lateseg.types import Hit
+
+NEEDLE = "The secret access code for the vault is 7481."
+QUESTION = "What is the secret access code for the vault?"
+
+
+@pytest.fixture(scope="module")
+def gen():
+    g = LocalGenerator(max_new_tokens=16, context_chars=50_000)
+    g._load()
+    return g
+
+
+def _haystack(chars=4000, at=0.5):
+    text = (LICENSES / "Apache-2.0").read_text()[:chars]
+    cut = text.index("\n\n", int(len(text) * at))
+    doc = text[:cut] + "\n\n" + NEEDLE + text[cut:]
+    return Hit(source="/docs/apache.txt", start=0, end=len(doc), text=doc, score=1.0)
+
+
+def _prefill(gen, hit, config, question=QUESTION):
+    prompt = gen.render(gen.prompt(question, [hit]))
+    window = len(prompt.ids) - prompt.tail_token
+    cache = gen._new_cache()
+    with torch.inference_mode(), ObservationWindow(gen._model, window) as obs:
+        gen._forward(prompt.ids, cache, 0)
+    return prompt, cache, obs, window
+
+
+@pytest.mark.parametrize("method", [m for m in METHODS if m != "full"])
+def test_every_layer_keeps_the_budget_with_sinks_and_window(gen, method):
+    config = KVConfig(method=method, budget=96)
+    prompt, cache, obs, window = _prefill(gen, _haystack(2500), config)
+    n = len(prompt.ids)
+    done = compress(
+        cache, obs, config, text=prompt.text, offsets=prompt.offsets, window_tokens=window
+    )
+    assert n > 400
+    for layer, kept in zip(cache.layers, done.kept, strict=True):
+        assert layer.keys.shape[-2] == layer.values.shape[-2] == 96
+        assert kept.shape == (layer.keys.shape[1], 96)
+        for heads in kept:
+            assert set(range(4)) <= set(heads) and set(range(n - window, n)) <= set(heads)
+            assert (np.diff(heads) > 0).all()  # original order, no duplicates
+    st_ = done.stats()
+    assert st_["kept_tokens"] == 96 and st_["prompt_tokens"] == n
+    assert st_["bytes_after"] * n == st_["bytes_before"] * 96  # exactly the configured ratio
+
+
+def test_lateseg_keeps_whole_content_chunks_and_the_kept_keys_are_the_originals(gen):
+    config = KVConfig(method="lateseg", budget=128, layer_group=3)
+    prompt, cache, obs, window = _prefill(gen, _haystack(3000), config)
+    full_keys = [layer.keys.clone() for layer in cache.layers]
+    done = compress(
+        cache, obs, config, text=prompt.text, offsets=prompt.offsets, window_tokens=window
+    )
+    n = len(prompt.ids)
+    chunks = done.chunks
+    assert chunks[0][0] == 4 and chunks[-1][1] == n - window
+    assert all(b - a <= config.chunk_max_tokens for a, b in chunks)
+    assert all(x[1] == y[0] for x, y in itertools.pairwise(chunks))  # they tile the middle
+    for i, (layer, kept) in enumerate(zip(cache.layers, done.kept, strict=True)):
+        k = set(kept[0].tolist())
+        for a, b in chunks:
+            inside = sum(t in k for t in range(a, b))
+            assert inside in (0, b - a), f"layer {i}: chunk {a}..{b} kept in part"
+        # The kept slots are the original keys, at their original (rotated) positions.
+        torch.testing.assert_close(layer.keys[0], full_keys[i][0][:, kept[0]])
+    # Layer groups of 3 share their choice.
+    assert all((done.kept[g] == done.kept[g + 1]).all() for g in (0, 1, 3, 4))
+
+
+def test_scores_match_the_models_own_attention_weights(gen):
+    """Our scores from rotated queries and cached keys (sdpa prefill) equal the
+    attention probabilities an eager forward returns."""
+    prompt = gen.render(gen.prompt(QUESTION, [_haystack(1200)]))
+    window = len(prompt.ids) - prompt.tail_token
+    cache = gen._new_cache()
+    ids = torch.tensor([prompt.ids])
+    with torch.inference_mode(), ObservationWindow(gen._model, window) as obs:
+        gen._model(input_ids=ids, cache=cache, use_cache=True, logits_to_keep=1)
+    ours = window_scores(obs, cache)
+    gen._model.config._attn_implementation = "eager"
+    try:
+        with torch.inference_mode():
+            out = gen._model(input_ids=ids, output_attentions=True, logits_to_keep=1)
+    finally:
+        gen._model.config._attn_implementation = "sdpa"
+    hkv = cache.layers[0].keys.shape[1]
+    for layer, att in enumerate(out.attentions):
+        a = att[0, :, -window:, :].float()  # [Hq, w, T]
+        want = a.view(hkv, -1, window, a.shape[-1]).mean(dim=(1, 2)).numpy()
+        np.testing.assert_allclose(ours[layer], want, atol=2e-3, err_msg=f"layer {layer}")
+
+
+def test_generates_the_needle_from_a_compressed_cache(gen):
+    hit = _haystack(4000, at=0.4)
+    full, none = gen.generate(gen.prompt(QUESTION, [hit]))
+    assert "7481" in full and none is None
+    text, stats = gen.generate(gen.prompt(QUESTION, [hit]), kv=KVConfig(budget=128))
+    assert "7481" in text
+    assert stats["kept_tokens"] == 128 and stats["prompt_tokens"] > 800
+    assert stats["decode_tokens"] > 0 and stats["compress_ms"] < stats["prefill_ms"]
+    pieces: list[str] = []
+    streamed, _ = gen.generate(
+        gen.prompt(QUESTION, [hit]), kv=KVConfig(budget=128), stream=pieces.append
+    )
+    assert streamed == text and "".join(pieces).strip() == text and len(pieces) > 2
+
+
+def test_hooks_are_removed_on_exit_and_on_error(gen):
+    layers = [layer.self_attn for layer in gen._model.model.layers]
+    assert not any(a._forward_pre_hooks for a in layers)
+    with ObservationWindow(gen._model, 8):
+        assert all(len(a._forward_pre_hooks) == 1 for a in layers)
+    assert not any(a._forward_pre_hooks for a in layers)
+    with pytest.raises(RuntimeError, match="boom"), ObservationWindow(gen._model, 8):
+        raise RuntimeError("boom")
+    assert not any(a._forward_pre_hooks for a in layers)
+
+
+def test_a_session_answers_several_questions_from_one_compressed_cache(gen, encoder):
+    hit = _haystack(4000, at=0.6)
+    session = gen.session([hit], KVConfig(budget=0.2))
+    slots = session.slots
+    assert slots == round(0.2 * len(session.context_ids))
+    first = session.answer(QUESTION, encoder)
+    assert all(layer.keys.shape[-2] == slots for layer in session.cache.layers)
+    other = session.answer("Who may grant a patent license under this License?", encoder)
+    again = session.answer(QUESTION, encoder)
+    assert again.text == first.text and other.text != first.text  # truncated back each time
+    assert first.kv_stats["reused"] and first.kv_stats["kept_tokens"] == slots
+    assert first.citations == (hit,)
+
+
+def test_config_errors_are_clear(gen):
+    with pytest.raises(ConfigError, match="choose one of"):
+        KVConfig(method="h2o")
+    with pytest.raises(ConfigError, match="strictly between"):
+        KVConfig(budget=1.5)
+    with pytest.raises(ConfigError, match="at least 1 token"):
+        KVConfig(budget=0)
+    assert parse_budget("128") == 128 and parse_budget("0.25") == 0.25
+    with pytest.raises(ConfigError, match="give tokens"):
+        parse_budget("lots")
+    with pytest.raises(ConfigError, match="smaller than the 4 sink"):
+        gen.generate(gen.prompt(QUESTION, [_haystack(1500)]), kv=KVConfig(budget=10))
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.tuples(st.integers(1, 6), st.floats(0, 1)), min_size=1, max_size=8),
+    st.integers(0, 30),
+)
+def test_knapsack_is_exact_and_optimal(items, capacity):
+    lengths = [a for a, _ in items]
+    values = [b for _, b in items]
+    chosen = knapsack(lengths, values, capacity)
+    subsets = [
+        s
+        for r in range(len(items) + 1)
+        for s in itertools.combinations(range(len(items)), r)
+        if sum(lengths[i] for i in s) <= capacity
+    ]
+    fill = max(sum(lengths[i] for i in s) for s in subsets)
+    best = max(sum(values[i] for i in s) for s in subsets if sum(lengths[i] for i in s) == fill)
+    assert sum(lengths[i] for i in chosen) == fill
+    assert sum(values[i] for i in chosen) == pytest.approx(best)
+
+
+def test_content_chunks_follow_the_text_not_the_position(gen):
+    body = (LICENSES / "MPL-2.0").read_text()[:3000]
+    tok = gen._tokenizer
+
+    def chunk_texts(text):
+        enc = tok(text, add_special_tokens=False, return_offsets_mapping=True)
+        off = enc["offset_mapping"]
+        found = content_chunks(text, off, 0, len(off), 24)
+        assert all(b - a <= 24 for a, b in found)
+        assert found[0][0] == 0 and found[-1][1] == len(off)
+        return [text[off[a][0] : off[b - 1][1]].strip() for a, b in found]
+
+    plain = chunk_texts(body)
+    for pad in (1, 2, 3, 7):  # shift the text by a few tokens
+        shifted = chunk_texts("= " * pad + "\n\n" + body)
+        assert shifted[-len(plain) + 1 :] == plain[1:]
