@@ -176,3 +176,31 @@ def test_index_stats_verify_compact(license_index, tmp_path):
     assert lateseg("index", "verify", "--index", str(copy)).returncode == 0
     missing = lateseg("index", "stats", "--index", str(tmp_path / "nothing"))
     assert missing.returncode == 1 and "not a lateseg index" in missing.stderr
+
+
+def test_ask_streams_a_generated_answer_from_a_compressed_cache(license_index):
+    _, index = license_index
+    q = "Which license grants a patent license from each contributor?"
+    out = lateseg("ask", q, "--index", str(index), "-k", "2", "--kv-budget", "96")
+    assert out.returncode == 0, out.stderr
+    assert "KV cache lateseg: 96 of" in out.stderr and "Sources" in out.stdout
+    js = lateseg(
+        "ask",
+        q,
+        "--index",
+        str(index),
+        "-k",
+        "2",
+        "--kv-budget",
+        "0.5",
+        "--kv-method",
+        "snapkv",
+        "--json",
+    )
+    stats = json.loads(js.stdout)["kv_stats"]
+    assert stats["method"] == "snapkv"
+    assert stats["kept_tokens"] == round(0.5 * stats["prompt_tokens"])
+    bad = lateseg("ask", q, "--index", str(index), "--kv-method", "snapkv")
+    assert bad.returncode == 1 and "needs a kv_budget" in bad.stderr
+    bad = lateseg("ask", q, "--index", str(index), "--kv-budget", "many")
+    assert bad.returncode == 1 and "give tokens" in bad.stderr

@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from conftest import DEMO_QUESTION, squash
+from conftest import DATA, DEMO_QUESTION, squash
 
 from lateseg.types import check_chunks
 
@@ -95,3 +95,24 @@ def test_definitions_of_the_terms_a_hit_uses(sample_index):
     doc = pipe.document(hit.source)
     inside = {s.label for s in doc.spans("definition") if hit.start <= s.start < hit.end}
     assert not inside & defs.keys()
+
+
+def test_ask_many_answers_from_one_compressed_document(sample_index):
+    from lateseg.errors import ConfigError
+
+    pipe = sample_index
+    doc = str(DATA / "sample_repo" / "billing" / "invoice.py")
+    answers = pipe.ask_many(
+        ["How is an invoice total computed?", "Which function applies a discount?"],
+        document=doc,
+        kv_budget=256,
+    )
+    assert len(answers) == 2
+    whole = pipe.document_hits(doc)
+    assert [h.start for h in whole] == sorted(h.start for h in whole)
+    for a in answers:
+        assert a.context == tuple(whole) and set(a.citations) <= set(whole)
+        assert a.kv_stats["kept_tokens"] == 256 and a.kv_stats["reused"]
+        assert a.kv_stats["prompt_tokens"] > len(pipe.document(doc).text) // 6  # all of it
+    with pytest.raises(ConfigError, match="not --extractive"):
+        pipe.ask("notice period?", extractive=True, kv_budget=64)
