@@ -222,9 +222,11 @@ def window_scores(window: ObservationWindow, cache: Any) -> list[np.ndarray]:
         q = q.view(hkv, q.shape[0] // hkv, w, -1)
         logits = torch.einsum("hgwd,htd->hgwt", q, keys) * attn.scaling
         # The window's queries are the last w slots; each sees only slots up to itself.
-        qpos = torch.arange(t - w, t).view(1, 1, w, 1)
-        logits = logits.masked_fill(torch.arange(t).view(1, 1, 1, t) > qpos, float("-inf"))
-        out.append(torch.softmax(logits, dim=-1).mean(dim=(1, 2)).numpy())
+        dev = logits.device
+        qpos = torch.arange(t - w, t, device=dev).view(1, 1, w, 1)
+        later = torch.arange(t, device=dev).view(1, 1, 1, t) > qpos
+        logits = logits.masked_fill(later, float("-inf"))
+        out.append(torch.softmax(logits, dim=-1).mean(dim=(1, 2)).cpu().numpy())
     return out
 
 
