@@ -136,10 +136,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             for r in case:
                 r.update(length=length, depth=depth)
             rows += case
-            full = case[0]
+            full = next(r for r in case if r["method"] == "full")
             print(
                 f"{length} tokens, depth {depth:.1f}: full {'ok' if full['correct'] else 'miss'}"
-                f" ({full['prefill_s']:.1f} s prefill); "
+                f" ({full['prompt_tokens']} tokens, {full['prefill_s']:.1f} s prefill); "
                 + ", ".join(
                     f"{r['method']}@{r['budget']}={'ok' if r['correct'] else '-'}"
                     for r in case[1:]
