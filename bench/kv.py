@@ -16,7 +16,6 @@ tokens/s relative to the full cache. Writes ``bench/results/kv.{json,md}``.
 from __future__ import annotations
 
 import argparse
-import copy
 import json
 import os
 import sys
@@ -32,8 +31,8 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 import torch
 
 from lateseg.generate.local import LocalGenerator
-from lateseg.kv.chunks import token_starts
-from lateseg.kv.compress import METHODS, KVConfig, ObservationWindow, compress
+from lateseg.kv.chunks import token_span
+from lateseg.kv.compress import METHODS, KVConfig, compress, shallow_copy
 from lateseg.types import Hit
 
 OUT = Path(__file__).resolve().parent / "results"
@@ -58,13 +57,6 @@ def with_needle(text: str, depth: float, code: int) -> tuple[str, str]:
     return text[:at] + "\n\n" + needle + text[at:], needle
 
 
-def shallow(cache: Any) -> Any:
-    """A cache sharing the tensors: compression and decoding replace them, never write."""
-    out = copy.copy(cache)
-    out.layers = [copy.copy(layer) for layer in cache.layers]
-    return out
-
-
 def run_case(
     gen: LocalGenerator, doc: str, needle: str, code: int, budgets: Sequence[int]
 ) -> list[dict[str, Any]]:
@@ -72,20 +64,16 @@ def run_case(
     prompt = gen.render(gen.prompt(QUESTION, [hit]))
     window = len(prompt.ids) - prompt.tail_token
     at = prompt.text.index(needle)
-    starts = token_starts(prompt.offsets)
-    first = int(np.searchsorted(starts, at, side="right")) - 1
-    last = int(np.searchsorted(starts, at + len(needle), side="left"))
-    cache = gen._new_cache()
+    first, last = token_span(prompt.offsets, at, at + len(needle))
     with torch.inference_mode():
         t0 = time.perf_counter()
-        with ObservationWindow(gen._model, window) as obs:
-            logits = gen._forward(prompt.ids, cache, 0)
+        cache, logits, obs = gen.prefill(prompt.ids, window)
         prefill = time.perf_counter() - t0
     rows = []
     for method in METHODS:
         for budget in [None] if method == "full" else budgets:
             config = KVConfig(method=method, budget=budget or len(prompt.ids))
-            work = shallow(cache)
+            work = shallow_copy(cache)
             with torch.inference_mode():
                 done = compress(
                     work,

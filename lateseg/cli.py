@@ -200,14 +200,14 @@ def _parser() -> argparse.ArgumentParser:
         help="test a pipeline for periodic weak spots (phase sensitivity)",
         description="Shift a needle fact one padding unit (one token) at a time, run the "
         "systems of a probe, and report per-residue accuracy (offset mod P) with Wilson "
-        "95%% intervals, the residue gap, the share of spectral power at the harmonics of "
+        "95% intervals, the residue gap, the share of spectral power at the harmonics of "
         "1/P with a permutation p-value, and plots. retrieval: fixed-size chunkers, "
         "LangChain's recursive splitter and lateseg on a needle clause; kv: KV-cache "
         "compressors (fixed ChunkKV, SnapKV, lateseg) on the default generator; toy: tiny "
         "LMs trained from scratch with full attention, fixed-block compression and "
         "content-defined blocks.",
     )
-    ph.add_argument("probe", choices=("retrieval", "kv", "toy"))
+    ph.add_argument("probe", choices=("retrieval", "kv", "toy"), help="which probe to run")
     ph.add_argument("--out", required=True, metavar="DIR", help="folder for JSON, PNG, markdown")
     ph.add_argument(
         "--period",

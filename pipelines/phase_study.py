@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 import time
 from pathlib import Path
@@ -25,14 +26,16 @@ ROOT = Path(__file__).resolve().parent.parent
 PROBES = ("retrieval", "kv", "toy")
 
 
-def role(system: str) -> str:
-    """``positive`` (should be periodic), ``negative`` or ``lateseg`` (should be flat),
-    or ``other`` (measured, no expectation: SnapKV, LangChain's splitter)."""
+def role(system: str, period: int) -> str:
+    """``positive`` (should be periodic at this period: a fixed stride equal to it),
+    ``negative`` or ``lateseg`` (should be flat), or ``other`` (measured, no
+    expectation: SnapKV, LangChain's splitter, a fixed stride at another period)."""
     s = system.lower()
-    if s.startswith("fixed-") or "chunkkv-fixed" in s or s in ("toy fixed",):
-        return "positive"
-    if s.startswith("toy fixed-"):  # the ablations: the paper finds them still periodic
-        return "positive"
+    stride = re.search(r"(?:fixed-|c=)(\d+)", s)
+    if stride:
+        return "positive" if int(stride.group(1)) == period else "other"
+    if s.startswith("toy fixed"):  # W = S = 4, and the paper's two ablations
+        return "positive" if period == 4 else "other"
     if "full" in s:
         return "negative"
     if "lateseg" in s or s == "toy dynamic":
@@ -41,7 +44,7 @@ def role(system: str) -> str:
 
 
 def verdict(r: Any) -> str:
-    kind = role(r.system)
+    kind = role(r.system, r.period)
     if kind == "positive":
         return "periodic (as expected)" if r.p_value < 0.01 and r.gap >= 0.15 else "NOT periodic"
     if kind in ("negative", "lateseg"):

@@ -204,3 +204,27 @@ def test_ask_streams_a_generated_answer_from_a_compressed_cache(license_index):
     assert bad.returncode == 1 and "needs a kv_budget" in bad.stderr
     bad = lateseg("ask", q, "--index", str(index), "--kv-budget", "many")
     assert bad.returncode == 1 and "give tokens" in bad.stderr
+
+
+def test_phase_command_writes_json_plots_and_summary(tmp_path):
+    out = lateseg(
+        "phase",
+        "retrieval",
+        "--reduced",
+        "--scheme",
+        "prefix",
+        "--offsets",
+        "16",
+        "--out",
+        str(tmp_path),
+        "--no-progress",
+    )
+    assert out.returncode == 0, out.stderr
+    data = json.loads((tmp_path / "phase.json").read_text())
+    systems = {r["system"]: r for r in data["results"]}
+    assert set(systems) == {"fixed-16 naive", "lateseg late+dynamic"}
+    assert systems["fixed-16 naive"]["gap"] > systems["lateseg late+dynamic"]["gap"]
+    assert "| fixed-16 naive | prefix | 16 |" in out.stdout
+    assert len(list(tmp_path.glob("*.png"))) == 2
+    bad = lateseg("phase", "retrieval", "--out", str(tmp_path), "--text", "/nonexistent")
+    assert bad.returncode == 1 and "does not exist" in bad.stderr

@@ -38,9 +38,8 @@ def _haystack(chars=4000, at=0.5):
 def _prefill(gen, hit, config, question=QUESTION):
     prompt = gen.render(gen.prompt(question, [hit]))
     window = len(prompt.ids) - prompt.tail_token
-    cache = gen._new_cache()
-    with torch.inference_mode(), ObservationWindow(gen._model, window) as obs:
-        gen._forward(prompt.ids, cache, 0)
+    with torch.inference_mode():
+        cache, _, obs = gen.prefill(prompt.ids, window)
     return prompt, cache, obs, window
 
 

@@ -29,7 +29,7 @@ from lateseg.types import Answer, Hit
 
 if TYPE_CHECKING:
     from lateseg.encode.late import LateEncoder
-    from lateseg.kv.compress import Compressed, KVConfig
+    from lateseg.kv.compress import Compressed, KVConfig, ObservationWindow
 
 log = logging.getLogger(__name__)
 
@@ -181,21 +181,16 @@ class LocalGenerator:
         the KV statistics (None without ``kv``)."""
         import torch
 
-        from lateseg.kv.compress import ObservationWindow, compress
+        from lateseg.kv.compress import compress
 
         prompt = self.render(messages)
         window = max(1, len(prompt.ids) - prompt.tail_token)
-        cache = self._new_cache()
         with torch.inference_mode():
             t0 = time.perf_counter()
-            if kv is None:
-                logits = self._forward(prompt.ids, cache, 0)
-                prefill = time.perf_counter() - t0
-                stats = None
-            else:
-                with ObservationWindow(self._model, window) as obs:
-                    logits = self._forward(prompt.ids, cache, 0)
-                prefill = time.perf_counter() - t0
+            cache, logits, obs = self.prefill(prompt.ids, window if kv else None)
+            prefill = time.perf_counter() - t0
+            stats = None
+            if kv is not None and obs is not None:
                 done = compress(
                     cache, obs, kv, text=prompt.text, offsets=prompt.offsets, window_tokens=window
                 )
@@ -204,6 +199,22 @@ class LocalGenerator:
         if stats is not None:
             stats.update(_timing(prefill, made, secs))
         return text, stats
+
+    def prefill(
+        self, ids: Sequence[int], observe: int | None = None
+    ) -> tuple[Any, Any, ObservationWindow | None]:
+        """A new cache holding ``ids`` from position 0, the last token's logits, and (when
+        ``observe`` is given) the observation window of its last ``observe`` tokens, for
+        :func:`lateseg.kv.compress.compress`. Call under ``torch.inference_mode()``."""
+        from lateseg.kv.compress import ObservationWindow
+
+        self._load()
+        cache = self._new_cache()
+        if observe is None:
+            return cache, self._forward(ids, cache, 0), None
+        with ObservationWindow(self._model, observe) as obs:
+            logits = self._forward(ids, cache, 0)
+        return cache, logits, obs
 
     def session(
         self,
@@ -250,7 +261,7 @@ class KVSession:
     ) -> None:
         import torch
 
-        from lateseg.kv.compress import ObservationWindow, compress
+        from lateseg.kv.compress import compress
 
         if not passages:
             raise GenerationError("a session needs at least one passage")
@@ -260,17 +271,14 @@ class KVSession:
         self.context_chars = context_chars
         prompt = generator.render(generator.prompt("?", passages, context_chars))
         self.context_ids = prompt.ids[: prompt.tail_token]
-        self.cache = generator._new_cache()
         self.compressed: Compressed | None = None
         with torch.inference_mode():
             t0 = time.perf_counter()
-            if kv is None:
-                generator._forward(self.context_ids, self.cache, 0)
-                self.prefill_s = time.perf_counter() - t0
-            else:
-                with ObservationWindow(generator._model, kv.window) as obs:
-                    generator._forward(self.context_ids, self.cache, 0)
-                self.prefill_s = time.perf_counter() - t0
+            self.cache, _, obs = generator.prefill(
+                self.context_ids, None if kv is None else kv.window
+            )
+            self.prefill_s = time.perf_counter() - t0
+            if kv is not None and obs is not None:
                 self.compressed = compress(
                     self.cache,
                     obs,

@@ -35,6 +35,13 @@ def token_starts(offsets: Sequence[tuple[int, int]]) -> np.ndarray:
     return out
 
 
+def token_span(offsets: Sequence[tuple[int, int]], start: int, end: int) -> tuple[int, int]:
+    """Tokens ``[first, last)`` that hold characters ``start..end``."""
+    starts = token_starts(offsets)
+    first = int(np.searchsorted(starts, start, side="right")) - 1
+    return max(0, first), int(np.searchsorted(starts, end, side="left"))
+
+
 def content_chunks(
     text: str,
     offsets: Sequence[tuple[int, int]],

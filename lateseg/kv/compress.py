@@ -27,6 +27,7 @@ layer-wise index reuse; 1 = every layer chooses for itself).
 
 from __future__ import annotations
 
+import copy
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -402,6 +403,14 @@ def compress(
         budget=min(budget, length),
         chunks=chunks,
     )
+
+
+def shallow_copy(cache: Any) -> Any:
+    """A cache sharing ``cache``'s tensors: :func:`compress` and decoding replace a
+    layer's tensors, never write into them, so one prefill can serve several methods."""
+    out = copy.copy(cache)
+    out.layers = [copy.copy(layer) for layer in cache.layers]
+    return out
 
 
 def truncate(cache: Any, slots: int) -> None:

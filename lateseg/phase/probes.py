@@ -177,12 +177,10 @@ def kv_system(
     every layer and head; 1 or 0), ``"share"`` (the share of the needle's tokens kept,
     over layers and heads), or ``"both"`` (``name/answer`` and ``name/retention``, the
     share)."""
-    import copy
-
     import torch
 
-    from lateseg.kv.chunks import token_starts
-    from lateseg.kv.compress import ObservationWindow, compress
+    from lateseg.kv.chunks import token_span
+    from lateseg.kv.compress import compress, shallow_copy
     from lateseg.types import Hit
 
     def run(case: NeedleCase) -> dict[str, float]:
@@ -190,19 +188,14 @@ def kv_system(
         prompt = generator.render(generator.prompt(case.question, [hit], len(case.text) + 1))
         window = len(prompt.ids) - prompt.tail_token
         at = prompt.text.index(case.text[case.start : case.end])
-        starts = token_starts(prompt.offsets)
-        first = int(np.searchsorted(starts, at, side="right")) - 1
-        last = int(np.searchsorted(starts, at + case.end - case.start, side="left"))
-        cache = generator._new_cache()
+        first, last = token_span(prompt.offsets, at, at + case.end - case.start)
         with torch.inference_mode():
-            with ObservationWindow(generator._model, window) as obs:
-                logits = generator._forward(prompt.ids, cache, 0)
+            cache, logits, obs = generator.prefill(prompt.ids, window)
             out: dict[str, float] = {}
             for name, config in methods.items():
-                work = copy.copy(cache)
-                work.layers = [copy.copy(layer) for layer in cache.layers]
+                work = shallow_copy(cache)
                 share = 1.0
-                if config is not None:
+                if config is not None and obs is not None:
                     done = compress(
                         work,
                         obs,
