@@ -6,7 +6,7 @@ Writes, per probe, ``phase.json``, ``summary.md`` and the plots into ``OUT/<prob
 and ``OUT/study.md`` with every row and the study's verdicts: positive controls (fixed
 strides) periodic with p < 0.01 and a gap of at least 15 points; negative controls
 (full attention, full cache) and lateseg without a significant period (p > 0.05) and a
-gap of at most 3 points. About 12 minutes on 2 CPU cores (``--reduced``: about 3).
+gap of at most 3 points. About 12 minutes on 2 CPU cores (``--reduced``: a few).
 """
 
 from __future__ import annotations

@@ -2,8 +2,9 @@
 
 Each ``run_*`` function returns :class:`PhaseResult` rows; ``lateseg phase …`` and
 ``pipelines/phase_study.py`` write them with :func:`lateseg.phase.harness.write_report`.
-Sizes default to the full study (under 15 minutes on 2 CPU cores in all);
-``reduced=True`` gives the under-a-minute version the test suite runs.
+Sizes default to the full study (about 12 minutes on 2 CPU cores in all);
+``reduced=True`` gives the small version the test suite runs (seconds for retrieval and
+KV, about a minute to train the two toy models it checks).
 """
 
 from __future__ import annotations

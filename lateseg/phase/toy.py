@@ -16,8 +16,15 @@ records, then queries (keys seen before) whose answers (their values) are predic
   key token, so a record is never split; runs without keys are cut every ``S`` tokens
   from their own start), so no absolute position is special (the cure).
 
-Training is seeded and cached (``train_variant(..., cache_dir=...)``); a variant takes a
-minute or two on 2 CPU cores at the defaults.
+Every layer has a short causal convolution before its attention: without it, not even
+full attention learns the task within the CPU budget (a trial reached 35 % recall
+after 2,500 steps; with the defaults the loss was still 0.99 after 1,500);
+with it, every variant reaches a loss near zero by step 500. It also lets a value carry
+its key into the compressed blocks, which is why, at this scale, learned gates recover
+records that straddle a block edge (only the uniform-gate ablation stays periodic).
+
+Training is seeded and cached (``train_variant(..., cache_dir=...)``); a variant takes
+about a minute on 2 CPU cores at the defaults.
 """
 
 from __future__ import annotations
