@@ -125,7 +125,6 @@ class Index:
         (rebuilt without removed HNSW nodes; as ``vectors`` = ``auto``/``flat``/``hnsw``/
         ``ivf`` when given, which also becomes the index's policy). Returns the folder's
         size in bytes before and after, and the vector index kind."""
-        from lateseg.index.vectors import check_policy
 
         def size() -> int:
             return sum(p.stat().st_size for p in self.folder.iterdir() if p.is_file())
@@ -136,7 +135,7 @@ class Index:
             self.reconcile()
             self.store.compact()
             if vectors is not None:
-                self.set_policy(check_policy(vectors))
+                self.set_policy(vectors)
                 self.vectors.rebuild(vectors)
             elif self.vectors.tombstones():
                 self.vectors.rebuild(self.vectors.kind)

@@ -79,6 +79,7 @@ class VectorIndex:
         self.nprobe = nprobe
         self.index: Any  # faiss stubs know neither id_map nor numpy IDs
         self._owner: Any = None
+        self._rev_stale = False  # HNSW removals leave IndexIDMap2's ID -> row map stale
         if path.exists():
             try:
                 # The object read owns the C++ index; the downcast view must not outlive it.
@@ -160,6 +161,9 @@ class VectorIndex:
         """The stored vectors ``[len(ids), dim]`` of ``ids``."""
         if not len(ids):
             return np.zeros((0, self.dim), dtype=np.float32)
+        if self._rev_stale:
+            self.index.construct_rev_map()
+            self._rev_stale = False
         return np.vstack([self.index.reconstruct(int(i)) for i in ids]).astype(np.float32)
 
     def add(self, ids: Sequence[int], vectors: np.ndarray) -> None:
@@ -183,7 +187,9 @@ class VectorIndex:
             id_map = self._id_map()
             id_map[np.isin(id_map, wanted)] = -1
             faiss.copy_array_to_vector(id_map, self.index.id_map)
-            self.index.construct_rev_map()
+            # Rebuilding the ID -> row map is O(n); only reconstruct() reads it, so it is
+            # rebuilt there, once after any number of removals.
+            self._rev_stale = True
         else:
             self.index.remove_ids(wanted)
         idset = self._idset
@@ -258,6 +264,7 @@ class VectorIndex:
             index.add_with_ids(np.ascontiguousarray(data), ids)
         self.index = index
         self._owner = None
+        self._rev_stale = False
         self._changed()
         return kind
 

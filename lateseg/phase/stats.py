@@ -60,6 +60,23 @@ def harmonic_share(offsets: np.ndarray, values: np.ndarray, period: int) -> floa
     return float((fitted[res] ** 2).sum() / total)
 
 
+def _permutation_p(
+    offsets: np.ndarray,
+    success: np.ndarray,
+    period: int,
+    observed: float,
+    n: int,
+    rng: np.random.Generator,
+) -> float:
+    """Share of ``n`` offset shufflings whose harmonic share reaches ``observed``
+    (with the observed one counted, so never 0)."""
+    beats = sum(
+        harmonic_share(*per_offset(rng.permutation(offsets), success), period) >= observed - 1e-12
+        for _ in range(n)
+    )
+    return (1 + beats) / (1 + n)
+
+
 @dataclass
 class PhaseResult:
     """What :func:`analyse` found for one system and one period."""
@@ -156,11 +173,7 @@ def analyse(
     uniq, acc = per_offset(off, ok)
     share = harmonic_share(uniq, acc, period)
     rng = np.random.default_rng(seed)
-    beats = 0
-    for _ in range(permutations):
-        u, a = per_offset(rng.permutation(off), ok)
-        beats += harmonic_share(u, a, period) >= share - 1e-12
-    p = (1 + beats) / (1 + permutations)
+    p = _permutation_p(off, ok, period, share, permutations, rng)
     lookup = dict(zip(uniq.tolist(), acc.tolist(), strict=True))
     diffs = [abs(lookup[o] - lookup[o + period]) for o in lookup if o + period in lookup]
     scans = []
@@ -168,13 +181,8 @@ def analyse(
         if cand < 2 or cand == period:
             continue
         s = harmonic_share(uniq, acc, cand)
-        hits = sum(
-            harmonic_share(*per_offset(rng.permutation(off), ok), cand) >= s - 1e-12
-            for _ in range(max(1, permutations // 10))
-        )
-        scans.append(
-            {"period": cand, "power_share": s, "p_value": (1 + hits) / (1 + permutations // 10)}
-        )
+        p_cand = _permutation_p(off, ok, cand, s, max(1, permutations // 10), rng)
+        scans.append({"period": cand, "power_share": s, "p_value": p_cand})
     if scan:
         scans.append({"period": period, "power_share": share, "p_value": p})
         scans.sort(key=lambda d: d["period"])
