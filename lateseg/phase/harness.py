@@ -193,14 +193,15 @@ def write_report(
     lines = [
         f"# {title}",
         "",
-        "| system | scheme | period | trials | accuracy | gap (pts) | harmonic power | p | "
-        "stride consistency |",
-        "|---|---|---:|---:|---:|---:|---:|---:|---:|",
+        "| system | scheme | period | trials | accuracy | gap (pts) | noise gap (pts) | "
+        "harmonic power | p | stride consistency |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for r in results:
         lines.append(
             f"| {r.system} | {r.scheme} | {r.period} | {r.trials} | {r.overall:.3f} | "
-            f"{100 * r.gap:.1f} | {r.power_share:.2f} | {r.p_value:.4f} | "
+            f"{100 * r.gap:.1f} | {100 * r.gap_noise:.1f} | {r.power_share:.2f} | "
+            f"{r.p_value:.4f} | "
             f"{r.stride_consistency:.3f} |"
         )
     lines += ["", *(r.table() + "\n" for r in results)]

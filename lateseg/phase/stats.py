@@ -60,6 +60,16 @@ def harmonic_share(offsets: np.ndarray, values: np.ndarray, period: int) -> floa
     return float((fitted[res] ** 2).sum() / total)
 
 
+def residue_gap(offsets: np.ndarray, success: np.ndarray, period: int) -> float:
+    """Best minus worst mean success over the residues ``offset mod period`` that have
+    trials."""
+    res = offsets % period
+    n = np.bincount(res, minlength=period)
+    k = np.bincount(res, weights=success, minlength=period)
+    rates = k[n > 0] / n[n > 0]
+    return float(rates.max() - rates.min())
+
+
 def _permutation_p(
     offsets: np.ndarray,
     success: np.ndarray,
@@ -67,14 +77,16 @@ def _permutation_p(
     observed: float,
     n: int,
     rng: np.random.Generator,
-) -> float:
-    """Share of ``n`` offset shufflings whose harmonic share reaches ``observed``
-    (with the observed one counted, so never 0)."""
-    beats = sum(
-        harmonic_share(*per_offset(rng.permutation(offsets), success), period) >= observed - 1e-12
-        for _ in range(n)
-    )
-    return (1 + beats) / (1 + n)
+) -> tuple[float, float]:
+    """Share of ``n`` offset shufflings whose harmonic share reaches ``observed`` (with
+    the observed one counted, so never 0), and the 95th percentile of the residue gap
+    over the same shufflings: the gap that noise alone gives at this many trials."""
+    beats, gaps = 0, []
+    for _ in range(n):
+        perm = rng.permutation(offsets)
+        beats += harmonic_share(*per_offset(perm, success), period) >= observed - 1e-12
+        gaps.append(residue_gap(perm, success, period))
+    return (1 + beats) / (1 + n), float(np.quantile(gaps, 0.95))
 
 
 @dataclass
@@ -94,6 +106,7 @@ class PhaseResult:
     accuracy_by_offset: list[float] = field(default_factory=list)
     scan: list[dict[str, float]] = field(default_factory=list)
     scheme: str = ""
+    gap_noise: float = float("nan")
 
     @property
     def intervals_overlap(self) -> bool:
@@ -109,7 +122,8 @@ class PhaseResult:
         """The per-residue table as text (for messages and the markdown summary)."""
         lines = [
             f"{self.system} ({self.scheme or 'offsets'}), period {self.period}: gap "
-            f"{100 * self.gap:.1f} pts, harmonic power share {self.power_share:.2f} "
+            f"{100 * self.gap:.1f} pts (noise alone: {100 * self.gap_noise:.1f}), "
+            f"harmonic power share {self.power_share:.2f} "
             f"(p = {self.p_value:.4f}), stride consistency {self.stride_consistency:.3f}, "
             f"{self.trials} trials",
             "| residue | trials | accuracy | 95% interval |",
@@ -130,6 +144,7 @@ class PhaseResult:
             "trials": self.trials,
             "overall_accuracy": self.overall,
             "gap": self.gap,
+            "gap_noise": self.gap_noise,
             "power_share": self.power_share,
             "p_value": self.p_value,
             "stride_consistency": self.stride_consistency,
@@ -173,7 +188,7 @@ def analyse(
     uniq, acc = per_offset(off, ok)
     share = harmonic_share(uniq, acc, period)
     rng = np.random.default_rng(seed)
-    p = _permutation_p(off, ok, period, share, permutations, rng)
+    p, gap_noise = _permutation_p(off, ok, period, share, permutations, rng)
     lookup = dict(zip(uniq.tolist(), acc.tolist(), strict=True))
     diffs = [abs(lookup[o] - lookup[o + period]) for o in lookup if o + period in lookup]
     scans = []
@@ -181,7 +196,7 @@ def analyse(
         if cand < 2 or cand == period:
             continue
         s = harmonic_share(uniq, acc, cand)
-        p_cand = _permutation_p(off, ok, cand, s, max(1, permutations // 10), rng)
+        p_cand = _permutation_p(off, ok, cand, s, max(1, permutations // 10), rng)[0]
         scans.append({"period": cand, "power_share": s, "p_value": p_cand})
     if scan:
         scans.append({"period": period, "power_share": share, "p_value": p})
@@ -191,6 +206,7 @@ def analyse(
         period=period,
         residues=residues,
         gap=float(max(seen) - min(seen)),
+        gap_noise=gap_noise,
         power_share=share,
         p_value=float(p),
         stride_consistency=float(np.mean(diffs)) if diffs else float("nan"),

@@ -133,12 +133,13 @@ def block_ids(config: ToyConfig, variant: str, x: Any) -> Any:
     import torch
 
     b, t = x.shape
+    dev = x.device
     if variant != "dynamic":
-        return (torch.arange(t) // config.stride).expand(b, t)
+        return (torch.arange(t, device=dev) // config.stride).expand(b, t)
     is_key = (x >= 1) & (x <= config.keys)
-    ids = torch.zeros(b, t, dtype=torch.long)
-    since = torch.zeros(b, dtype=torch.long)
-    current = torch.zeros(b, dtype=torch.long)
+    ids = torch.zeros(b, t, dtype=torch.long, device=dev)
+    since = torch.zeros(b, dtype=torch.long, device=dev)
+    current = torch.zeros(b, dtype=torch.long, device=dev)
     for j in range(t):
         start = is_key[:, j] | (since >= config.stride)
         if j > 0:
@@ -151,7 +152,7 @@ def block_ids(config: ToyConfig, variant: str, x: Any) -> Any:
 class ToyLM:
     """The model: a small pre-norm transformer with a pluggable attention."""
 
-    def __init__(self, config: ToyConfig, variant: str) -> None:
+    def __init__(self, config: ToyConfig, variant: str, device: str = "cpu") -> None:
         import torch
         from torch import nn
 
@@ -187,7 +188,11 @@ class ToyLM:
                 ),
             }
         )
-        self.slot_bias = nn.Parameter(torch.zeros(config.layers, config.heads, config.stride))
+        self.device = torch.device(device)
+        self.net.to(self.device)
+        self.slot_bias = nn.Parameter(
+            torch.zeros(config.layers, config.heads, config.stride, device=self.device)
+        )
         self.params = [*self.net.parameters(), self.slot_bias]
 
     def forward(self, x: Any) -> Any:
@@ -196,7 +201,7 @@ class ToyLM:
         c = self.config
         b, t = x.shape
         h = self.net["embed"](x)
-        pos = torch.arange(t)
+        pos = torch.arange(t, device=x.device)
         blocks = block_ids(c, self.variant, x) if self.variant != "full" else None
         layers: Any = self.net["layers"]
         for li, layer in enumerate(layers):
@@ -220,12 +225,13 @@ class ToyLM:
         c = self.config
         b, nh, t, dh = q.shape
         nb = int(blocks.max()) + 1
-        member = blocks[:, None, :] == torch.arange(nb)[None, :, None]  # [B, nb, T]
-        start = torch.where(member, torch.arange(t), t).min(dim=2).values  # [B, nb]
-        end = torch.where(member, torch.arange(t), -1).max(dim=2).values  # [B, nb]
-        slot = (torch.arange(t)[None, :] - start.gather(1, blocks)).clamp(max=c.stride - 1)
+        idx = torch.arange(t, device=q.device)
+        member = blocks[:, None, :] == torch.arange(nb, device=q.device)[None, :, None]
+        start = torch.where(member, idx, t).min(dim=2).values  # [B, nb]
+        end = torch.where(member, idx, -1).max(dim=2).values  # [B, nb]
+        slot = (idx[None, :] - start.gather(1, blocks)).clamp(max=c.stride - 1)
         if self.variant == "fixed-uniform":
-            g = torch.zeros(b, nh, t)
+            g = torch.zeros(b, nh, t, device=q.device)
         else:
             bias = self.slot_bias[li][:, slot].permute(1, 0, 2)  # [B, H, T]
             g = layer["gate"](xn).transpose(1, 2) + bias
@@ -233,8 +239,7 @@ class ToyLM:
         w = torch.softmax(g, dim=-1).nan_to_num(0.0)
         ck, cv = w @ k, w @ v  # [B, H, nb, dh]
         # Query i sees the blocks that ended before it and its local window.
-        see_block = end[:, None, :] < torch.arange(t)[None, :, None]  # [B, T, nb]
-        idx = torch.arange(t)
+        see_block = end[:, None, :] < idx[None, :, None]  # [B, T, nb]
         see_local = (idx[None, :] <= idx[:, None]) & (idx[None, :] > idx[:, None] - c.local)
         keys = torch.cat([ck, k], dim=2)
         vals = torch.cat([cv, v], dim=2)
@@ -248,7 +253,7 @@ def _rope(x: Any, pos: Any) -> Any:
     import torch
 
     dh = x.shape[-1]
-    freq = 1.0 / (10000 ** (torch.arange(0, dh, 2).float() / dh))
+    freq = 1.0 / (10000 ** (torch.arange(0, dh, 2, device=x.device).float() / dh))
     ang = pos[:, None].float() * freq[None, :]
     cos, sin = ang.cos(), ang.sin()
     x1, x2 = x[..., 0::2], x[..., 1::2]
@@ -262,17 +267,21 @@ def _causal(q: Any, k: Any, v: Any) -> Any:
 
 
 def train_variant(
-    variant: str, config: ToyConfig | None = None, *, cache_dir: Path | None = None
+    variant: str,
+    config: ToyConfig | None = None,
+    *,
+    cache_dir: Path | None = None,
+    device: str = "cpu",
 ) -> ToyLM:
-    """Train (or load from ``cache_dir``) the ``variant`` model; seeded."""
+    """Train (or load from ``cache_dir``) the ``variant`` model on ``device``; seeded."""
     import torch
 
     config = config or ToyConfig()
-    model = ToyLM(config, variant)
+    model = ToyLM(config, variant, device)
     key = hashlib.sha256(json.dumps([variant, asdict(config), 1]).encode()).hexdigest()[:16]
     path = cache_dir / f"toy-{variant}-{key}.pt" if cache_dir else None
     if path is not None and path.is_file():
-        state = torch.load(path, weights_only=True)
+        state = torch.load(path, weights_only=True, map_location=model.device)
         model.net.load_state_dict(state["net"])
         model.slot_bias.data.copy_(state["slot_bias"])
         return model
@@ -282,9 +291,9 @@ def train_variant(
     t0 = time.perf_counter()
     for step in range(config.steps):
         xb, yb = make_batch(config, rng, config.batch)
-        logits = model.forward(torch.from_numpy(xb))
+        logits = model.forward(torch.from_numpy(xb).to(model.device))
         loss = torch.nn.functional.cross_entropy(
-            logits.reshape(-1, config.vocab), torch.from_numpy(yb).reshape(-1)
+            logits.reshape(-1, config.vocab), torch.from_numpy(yb).to(model.device).reshape(-1)
         )
         opt.zero_grad()
         loss.backward()
@@ -343,7 +352,7 @@ def recall_at_offsets(
         for i, (seq, _, _) in enumerate(rows):
             xb[i, : len(seq)] = torch.tensor(seq)
         with torch.no_grad():
-            logits = model.forward(xb)
+            logits = model.forward(xb.to(model.device)).cpu()
         for i, (_, at, val) in enumerate(rows):
             offs.append(o)
             ok.append(float(int(logits[i, at].argmax()) == val))
