@@ -10,6 +10,8 @@ doc = pipe.document(hits[0].source)
 from __future__ import annotations
 
 import functools
+import hashlib
+import json
 import logging
 import os
 import re
@@ -221,9 +223,42 @@ class Pipeline:
             for src in self.index.store.sources()
             if any(Path(src).is_relative_to(r) for r in roots) and not Path(src).exists()
         ]
-        if gone:
-            self.index.vectors.remove(self.index.store.remove_sources(gone))
+        self._remove(gone)
+        return gone
+
+    def _remove(self, sources: Sequence[str]) -> None:
+        if sources:
+            self.index.vectors.remove(self.index.store.remove_sources(sources))
             self.index.save_vectors()
+
+    def add_documents(self, docs: Iterable[Document]) -> int:
+        """Index documents made in memory (not read from files): each is encoded whole,
+        chunked and stored under its ``source``, replacing a document of the same source.
+        All or nothing per document; the vectors are saved at the end. Returns the
+        number of chunks added."""
+        self.index.lock()
+        added = 0
+        try:
+            for doc in docs:
+                digest = hashlib.sha256(
+                    json.dumps([doc.text, doc.kind, doc.meta], default=str).encode()
+                ).hexdigest()
+                added += self._add(doc, digest)
+        finally:
+            self.index.save_vectors()
+            self.index.unlock()
+        return added
+
+    def remove(self, sources: Iterable[str]) -> list[str]:
+        """Remove the documents of these sources (those not indexed are ignored);
+        returns the sources removed."""
+        known = set(self.index.store.sources())
+        gone = [s for s in dict.fromkeys(sources) if s in known]
+        self.index.lock()
+        try:
+            self._remove(gone)
+        finally:
+            self.index.unlock()
         return gone
 
     def _add(self, doc: Document, digest: str) -> int:

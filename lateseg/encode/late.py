@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import logging
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -199,6 +200,10 @@ def assign_tokens(n: int, windows: Sequence[tuple[int, int]]) -> np.ndarray:
     return best
 
 
+_LOADED: dict[tuple[str, str, bool], tuple[Any, Any, int | None]] = {}
+_LOADED_LOCK = threading.Lock()
+
+
 class LateEncoder:
     """Encodes whole documents into contextual token embeddings, lazily loading the model."""
 
@@ -213,14 +218,24 @@ class LateEncoder:
     def _load(self) -> None:
         if self._model is not None:
             return
+        device = pick_device(self.config.device)
+        key = (self.config.model, device, self.config.trust_remote_code)
+        with _LOADED_LOCK:
+            if key not in _LOADED:
+                _LOADED[key] = self._load_model(device)
+            self._tokenizer, self._model, self._trained_length = _LOADED[key]
+        self._device = device
+
+    def _load_model(self, device: str) -> tuple[Any, Any, int | None]:
+        """Tokenizer, model (eval mode, on ``device``) and trained length; loaded once per
+        process for each (model, device) and shared by every encoder: inference only."""
         import torch
 
         quiet_transformers()
         from transformers import AutoModel, AutoTokenizer
 
         where = resolve_embedder(self.config.model)
-        self._device = pick_device(self.config.device)
-        dtype = torch.bfloat16 if self._device.startswith("cuda") else torch.float32
+        dtype = torch.bfloat16 if device.startswith("cuda") else torch.float32
         try:
             tok = AutoTokenizer.from_pretrained(
                 where, trust_remote_code=self.config.trust_remote_code
@@ -236,10 +251,8 @@ class LateEncoder:
             ) from e
         if not tok.is_fast:
             raise ModelError(f"embedder {self.config.model!r} has no fast tokenizer (offsets)")
-        self._trained_length = _trained_length(where)
         tok.model_max_length = 10**9  # whole documents are tokenized; windows cut them
-        self._tokenizer = tok
-        self._model = model.to(self._device).eval()
+        return tok, model.to(device).eval(), _trained_length(where)
 
     @property
     def tokenizer(self) -> Any:

@@ -10,6 +10,7 @@ answer several questions.
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -55,6 +56,19 @@ class Prompt:
     tail_token: int
 
 
+@dataclass
+class Completion:
+    """What :meth:`LocalGenerator.complete` made: the text, the prompt and completion
+    token counts, why it stopped (``"stop"``: end token or stop string; ``"length"``:
+    the token limit) and the KV statistics (None without compression)."""
+
+    text: str
+    prompt_tokens: int
+    completion_tokens: int
+    finish_reason: str
+    kv_stats: dict[str, Any] | None = None
+
+
 class LocalGenerator:
     """A causal LM loaded lazily from a name or folder (default: SmolLM2-135M-Instruct)."""
 
@@ -71,6 +85,7 @@ class LocalGenerator:
         self.context_chars = context_chars
         self._model: Any = None
         self._tokenizer: Any = None
+        self._lock = threading.RLock()
 
     def _load(self) -> None:
         if self._model is not None:
@@ -103,7 +118,7 @@ class LocalGenerator:
             {"role": "user", "content": f"Passages:\n\n{body}{QUESTION_MARK}{question}"},
         ]
 
-    def render(self, messages: list[dict[str, str]]) -> Prompt:
+    def render(self, messages: list[dict[str, str]], max_new_tokens: int | None = None) -> Prompt:
         """The chat template applied to ``messages``, tokenized with character offsets.
         The tail starts at the last question marker (or is empty)."""
         self._load()
@@ -120,10 +135,11 @@ class LocalGenerator:
         offsets = [tuple(o) for o in head["offset_mapping"]]
         offsets += [(a + cut, b + cut) for a, b in tail["offset_mapping"]]
         limit = getattr(self._model.config, "max_position_embeddings", None)
-        if limit and len(offsets) + self.max_new_tokens > limit:
+        new = self.max_new_tokens if max_new_tokens is None else max_new_tokens
+        if limit and len(offsets) + new > limit:
             raise GenerationError(
                 f"the prompt has {len(offsets)} tokens and the answer may take "
-                f"{self.max_new_tokens}, but {self.model_name} reads at most {limit}; "
+                f"{new}, but {self.model_name} reads at most {limit}; "
                 "give fewer passages (-k) or use a generator with a longer context"
             )
         return Prompt(
@@ -147,27 +163,58 @@ class LocalGenerator:
         return DynamicCache(config=self._model.config)
 
     def _decode(
-        self, cache: Any, logits: Any, position: int, stream: Stream | None
+        self,
+        cache: Any,
+        logits: Any,
+        position: int,
+        stream: Stream | None,
+        *,
+        max_new_tokens: int | None = None,
+        stop: Sequence[str] = (),
+        temperature: float = 0.0,
+        seed: int | None = None,
     ) -> tuple[str, int, float]:
-        """Greedy decoding from ``logits``; returns the text, the tokens made and seconds."""
+        """Decoding from ``logits``: greedy, or sampled at ``temperature`` > 0 (``seed``
+        fixes the draw). Stops at the end token, after ``max_new_tokens`` (default the
+        generator's) or before the first of the ``stop`` strings (not included; text that
+        could begin one is held back from ``stream`` until it cannot). Returns the text,
+        the tokens made and the seconds spent."""
+        import torch
+
         tok = self._tokenizer
-        stop = {tok.eos_token_id, *_as_list(self._model.generation_config.eos_token_id)}
+        ends = {tok.eos_token_id, *_as_list(self._model.generation_config.eos_token_id)}
+        limit = self.max_new_tokens if max_new_tokens is None else max_new_tokens
+        draw = None
+        if temperature > 0:
+            draw = torch.Generator(device=logits.device)
+            draw.manual_seed(int(seed) if seed is not None else int(time.time_ns()))
         out: list[int] = []
-        shown = ""
+        shown = text = ""
         t0 = time.perf_counter()
-        for _ in range(self.max_new_tokens):
-            nxt = int(logits.argmax())
-            if nxt in stop:
+        for _ in range(limit):
+            if draw is None:
+                nxt = int(logits.argmax())
+            else:
+                probs = torch.softmax(logits.float() / temperature, dim=-1)
+                nxt = int(torch.multinomial(probs, 1, generator=draw))
+            if nxt in ends:
                 break
             out.append(nxt)
-            if stream is not None:
-                text = tok.decode(out, skip_special_tokens=True)
-                if not text.endswith("\ufffd"):  # wait for the rest of a multi-byte char
-                    stream(text[len(shown) :])
-                    shown = text
+            text = tok.decode(out, skip_special_tokens=True)
+            cut = _first_stop(text, stop)
+            if cut is not None:
+                text = text[:cut]
+                break
+            if stream is not None and not text.endswith("\ufffd"):  # a multi-byte char
+                safe = len(text) - _held_back(text, stop)
+                if safe > len(shown):
+                    stream(text[len(shown) : safe])
+                    shown = text[:safe]
             logits = self._forward([nxt], cache, position)
             position += 1
-        return tok.decode(out, skip_special_tokens=True).strip(), len(out), time.perf_counter() - t0
+        if stream is not None and len(text) > len(shown):
+            stream(text[len(shown) :])
+        return text.strip(), len(out), time.perf_counter() - t0
 
     def generate(
         self,
@@ -179,26 +226,63 @@ class LocalGenerator:
         """Greedy completion of a chat, its KV cache compressed by ``kv`` after prefill
         (query-aware: the question tail is the observation window). Returns the text and
         the KV statistics (None without ``kv``)."""
+        done = self.complete(messages, kv=kv, stream=stream)
+        return done.text, done.kv_stats
+
+    def complete(
+        self,
+        messages: list[dict[str, str]],
+        *,
+        kv: KVConfig | None = None,
+        stream: Stream | None = None,
+        max_new_tokens: int | None = None,
+        stop: Sequence[str] = (),
+        temperature: float = 0.0,
+        seed: int | None = None,
+    ) -> Completion:
+        """Completion of a chat (see :meth:`_decode` for the decoding options), its KV
+        cache compressed by ``kv`` after prefill. The observation window is the question
+        tail (after the last ``Question:`` marker) when there is one, else the prompt's
+        last ``kv.window`` tokens. Calls are serialised: one model, one forward at a
+        time (the observation hooks sit on the shared model)."""
         import torch
 
         from lateseg.kv.compress import compress
 
-        prompt = self.render(messages)
-        window = max(1, len(prompt.ids) - prompt.tail_token)
-        with torch.inference_mode():
-            t0 = time.perf_counter()
-            cache, logits, obs = self.prefill(prompt.ids, window if kv else None)
-            prefill = time.perf_counter() - t0
-            stats = None
-            if kv is not None and obs is not None:
-                done = compress(
-                    cache, obs, kv, text=prompt.text, offsets=prompt.offsets, window_tokens=window
+        with self._lock:
+            prompt = self.render(messages, max_new_tokens)
+            window = len(prompt.ids) - prompt.tail_token
+            if window <= 0:
+                window = min(len(prompt.ids), kv.window if kv else 1)
+            with torch.inference_mode():
+                t0 = time.perf_counter()
+                cache, logits, obs = self.prefill(prompt.ids, window if kv else None)
+                prefill = time.perf_counter() - t0
+                stats = None
+                if kv is not None and obs is not None:
+                    done = compress(
+                        cache,
+                        obs,
+                        kv,
+                        text=prompt.text,
+                        offsets=prompt.offsets,
+                        window_tokens=window,
+                    )
+                    stats = done.stats()
+                text, made, secs = self._decode(
+                    cache,
+                    logits,
+                    len(prompt.ids),
+                    stream,
+                    max_new_tokens=max_new_tokens,
+                    stop=stop,
+                    temperature=temperature,
+                    seed=seed,
                 )
-                stats = done.stats()
-            text, made, secs = self._decode(cache, logits, len(prompt.ids), stream)
         if stats is not None:
             stats.update(_timing(prefill, made, secs))
-        return text, stats
+        limit = self.max_new_tokens if max_new_tokens is None else max_new_tokens
+        return Completion(text, len(prompt.ids), made, "length" if made >= limit else "stop", stats)
 
     def prefill(
         self, ids: Sequence[int], observe: int | None = None
@@ -328,6 +412,20 @@ def _timing(prefill_s: float, tokens: int, decode_s: float) -> dict[str, Any]:
         "decode_tokens": tokens,
         "decode_tokens_per_s": tokens / decode_s if decode_s > 0 else None,
     }
+
+
+def _first_stop(text: str, stop: Sequence[str]) -> int | None:
+    """Where the earliest of the ``stop`` strings begins in ``text`` (None: nowhere)."""
+    found = [i for i in (text.find(s) for s in stop if s) if i >= 0]
+    return min(found) if found else None
+
+
+def _held_back(text: str, stop: Sequence[str]) -> int:
+    """How many characters at the end of ``text`` could begin a stop string."""
+    return max(
+        (n for s in stop for n in range(min(len(s) - 1, len(text)), 0, -1) if text.endswith(s[:n])),
+        default=0,
+    )
 
 
 def _as_list(value: Any) -> list[Any]:

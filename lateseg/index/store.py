@@ -253,6 +253,31 @@ class DocStore:
         spans = tuple(Span.from_dict(d) for d in json.loads(row[4]))
         return Document(row[1], row[3], row[2], spans, json.loads(row[5]), id=row[0])
 
+    def document_rows(self, doc_ids: Sequence[str]) -> dict[str, dict[str, Any]]:
+        """Per document ID: its source, kind, meta and chunk count, and its text when it
+        is a single chunk (long texts are not read)."""
+        ids = list(dict.fromkeys(doc_ids))
+        if not ids:
+            return {}
+        marks = ",".join("?" * len(ids))
+        rows = self.db.execute(
+            "SELECT d.id, d.source, d.kind, d.meta, n.chunks, "
+            "CASE WHEN n.chunks = 1 THEN d.text END FROM documents d JOIN "
+            "(SELECT doc_id, COUNT(*) AS chunks FROM chunks GROUP BY doc_id) n "
+            f"ON n.doc_id = d.id WHERE d.id IN ({marks})",
+            ids,
+        )
+        return {
+            r[0]: {
+                "source": r[1],
+                "kind": r[2],
+                "meta": json.loads(r[3]),
+                "chunks": int(r[4]),
+                "text": r[5],
+            }
+            for r in rows
+        }
+
     def sources(self) -> list[str]:
         return [r[0] for r in self.db.execute("SELECT source FROM documents ORDER BY source")]
 
