@@ -16,6 +16,7 @@ import textwrap
 from collections.abc import Sequence
 
 from lateseg.errors import LatesegError
+from lateseg.index.vectors import POLICIES
 from lateseg.kv.compress import METHODS, parse_budget
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_PARTIAL = 0, 1, 2, 3
@@ -97,11 +98,25 @@ def _parser() -> argparse.ArgumentParser:
     )
     ing.add_argument(
         "--vectors",
-        choices=("auto", "flat", "hnsw", "ivf"),
+        choices=POLICIES,
         default=None,
         help="vector index policy, kept in the index: auto (exact search, HNSW from "
         "100,000 vectors; the default for a new index), flat (always exact), hnsw or ivf "
-        "(approximate)",
+        "(approximate), ivfpq (compressed codes of dim/8 bytes for very large corpora; "
+        "exact search until 10,000 vectors train it)",
+    )
+    ing.add_argument(
+        "--engine",
+        choices=("local", "ray"),
+        default="local",
+        help="local (this machine; the default) or ray: parse and encode on a Ray "
+        "cluster, this process writing the index (needs lateseg[ray] on every node)",
+    )
+    ing.add_argument(
+        "--address",
+        default=None,
+        help="Ray cluster to use with --engine ray, e.g. 10.0.0.5:6379 (default: "
+        "$RAY_ADDRESS, a running local cluster, else a new one on this machine)",
     )
     ing.add_argument("--password", default=None, help="password for encrypted PDFs")
     ing.add_argument(
@@ -158,9 +173,10 @@ def _parser() -> argparse.ArgumentParser:
     idx.add_argument("--json", action="store_true", help="print machine-readable JSON")
     idx.add_argument(
         "--vectors",
-        choices=("keep", "auto", "flat", "hnsw", "ivf"),
+        choices=("keep", *POLICIES),
         default="keep",
-        help="compact: rebuild the vector index as exact (flat) or approximate (hnsw, ivf) "
+        help="compact: rebuild the vector index as exact (flat) or approximate (hnsw, ivf, "
+        "ivfpq) "
         "and keep that as the index's policy (auto: exact, HNSW from 100,000 vectors); "
         "default keep (compact still drops removed HNSW nodes)",
     )
@@ -289,6 +305,8 @@ def _run(args: argparse.Namespace) -> int:
                 workers=args.workers,
                 walk_config=walk,
                 prune=args.prune,
+                engine=args.engine,
+                address=args.address,
             )
         if args.json:
             print(json.dumps(report.to_dict(), indent=2))

@@ -19,6 +19,8 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from lateseg.encode.late import EncoderConfig, LateEncoder
 from lateseg.encode.models import DEFAULT_GENERATOR
 from lateseg.errors import ConfigError, IndexStoreError, IngestError, LatesegError
@@ -26,11 +28,12 @@ from lateseg.index import Index, read_manifest, write_manifest
 from lateseg.index.vectors import check_policy
 from lateseg.segment import Chunker, DynamicChunker, DynamicConfig, FixedChunker
 from lateseg.segment.spans import Locator
-from lateseg.types import Answer, Document, Hit, IngestReport, check_chunks
+from lateseg.types import Answer, Chunk, Document, Hit, IngestReport, check_chunks
 
 if TYPE_CHECKING:  # these load only when used
     from lateseg.generate.local import LocalGenerator
     from lateseg.ingest.folder import WalkConfig
+    from lateseg.ingest.parallel import Parsed
     from lateseg.kv.compress import KVConfig
 
 log = logging.getLogger(__name__)
@@ -51,6 +54,26 @@ def chunker_from_dict(d: dict[str, Any]) -> Chunker:
     if kind == "fixed":
         return FixedChunker(**d)
     raise ConfigError(f"unknown chunker type {kind!r}; expected 'dynamic' or 'fixed'")
+
+
+ENGINES = ("local", "ray")
+
+#: A document's chunks and their vectors ``[n, dim]``, as the index stores them.
+Encoded = tuple[list[Chunk], np.ndarray]
+
+
+def encode_document(encoder: LateEncoder, chunker: Chunker, doc: Document) -> Encoded:
+    """Late encoding of the whole ``doc``, its content-defined chunks, and each chunk's
+    vector pooled from the token embeddings: what the index stores for a document
+    (the same function on every engine, so their indexes agree)."""
+    if not doc.text.strip():
+        raise IngestError("empty: the file has no text")
+    code = doc.kind == "code"
+    tokens = encoder.encode_document(doc.text, code=code)
+    chunks = list(chunker.chunk(doc, tokens))
+    check_chunks(doc, chunks)
+    spans = [(c.start, c.end) for c in chunks]
+    return chunks, encoder.chunk_vectors(doc.text, tokens, spans, code=code)
 
 
 class Pipeline:
@@ -154,6 +177,8 @@ class Pipeline:
         workers: int | None = None,
         walk_config: WalkConfig | None = None,
         prune: bool = False,
+        engine: str = "local",
+        address: str | None = None,
     ) -> IngestReport:
         """Add or update every supported file under ``paths``.
 
@@ -162,7 +187,17 @@ class Pipeline:
         others go on. ``workers`` parse in that many processes (None: automatic, 0: none);
         ``progress`` shows a bar (None: only on a terminal). ``prune`` removes the
         documents under ``paths`` whose files no longer exist (``report.removed``).
+
+        ``engine="ray"`` parses in Ray tasks and encodes on a pool of Ray actors (one
+        model load each, a GPU each where the cluster has them) of the cluster at
+        ``address`` (None: a running one, else a local one started for this call); this
+        process stays the index's only writer, in file order, so the index is the one
+        the local engine builds (``lateseg[ray]``, :mod:`lateseg.scale`).
         """
+        if engine not in ENGINES:
+            raise ConfigError(f"engine={engine!r}; choose one of {', '.join(ENGINES)}")
+        if address is not None and engine != "ray":
+            raise ConfigError("address= is for engine='ray'")
         from tqdm.auto import tqdm
 
         from lateseg.ingest.folder import walk
@@ -183,8 +218,15 @@ class Pipeline:
                 )
                 for f in found.files
             ]
+            stream: Iterable[tuple[Parsed, Encoded | str | None]]
+            if engine == "ray":
+                from lateseg.scale.ray_engine import RayIngest
+
+                stream = RayIngest(self.encoder.config, self.chunker, address).run(jobs)
+            else:
+                stream = ((parsed, None) for parsed in parse_all(jobs, workers))
             results = tqdm(
-                parse_all(jobs, workers),
+                stream,
                 total=len(jobs),
                 desc="ingest",
                 unit="file",
@@ -192,14 +234,16 @@ class Pipeline:
             )
             if prune:
                 report.removed = self._prune(paths)
-            for job, parsed in zip(jobs, results, strict=True):
+            for job, (parsed, encoded) in zip(jobs, results, strict=True):
                 if parsed.unchanged:
                     report.unchanged.append(parsed.path)
                     continue
                 try:
                     if parsed.doc is None or parsed.digest is None:
                         raise IngestError(parsed.error or "not parsed")
-                    report.chunks += self._add(parsed.doc, parsed.digest)
+                    if isinstance(encoded, str):  # the encoding worker's error
+                        raise IngestError(encoded)
+                    report.chunks += self._add(parsed.doc, parsed.digest, encoded)
                 except LatesegError as e:
                     log.warning("failed %s: %s", parsed.path, e)
                     report.failed.append((parsed.path, str(e)))
@@ -261,15 +305,9 @@ class Pipeline:
             self.index.unlock()
         return gone
 
-    def _add(self, doc: Document, digest: str) -> int:
-        if not doc.text.strip():
-            raise IngestError("empty: the file has no text")
-        code = doc.kind == "code"
-        tokens = self.encoder.encode_document(doc.text, code=code)
-        chunks = self.chunker.chunk(doc, tokens)
-        check_chunks(doc, chunks)
-        spans = [(c.start, c.end) for c in chunks]
-        vectors = self.encoder.chunk_vectors(doc.text, tokens, spans, code=code)
+    def _add(self, doc: Document, digest: str, encoded: Encoded | None = None) -> int:
+        """Write ``doc`` (encoded here unless ``encoded`` already is) into the index."""
+        chunks, vectors = encoded or encode_document(self.encoder, self.chunker, doc)
         new_ids, removed = self.index.store.replace_document(doc, digest, chunks)
         self.index.vectors.remove(removed)
         self.index.vectors.add(new_ids, vectors)

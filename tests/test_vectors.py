@@ -108,3 +108,33 @@ def test_exact_kinds_agree_and_other_faiss_files_are_refused(tmp_path):
     faiss.write_index(l2, str(tmp_path / "l2.faiss"))
     with pytest.raises(IndexStoreError, match="inner product"):
         VectorIndex(DIM, tmp_path / "l2.faiss")
+
+
+def test_ivfpq_trains_on_enough_vectors_finds_the_nearest_and_removes(tmp_path, monkeypatch):
+    dim, n = 64, vmod.PQ_MIN_TRAIN + 2000
+    rng = np.random.default_rng(0)
+    # Vectors with structure (8 latent dimensions), as embeddings have; random ones
+    # have no near neighbours for a quantizer to keep.
+    x = rng.standard_normal((n, 8)).astype(np.float32) @ rng.standard_normal((8, dim))
+    x = (x + 0.1 * rng.standard_normal((n, dim))).astype(np.float32)
+    x /= np.linalg.norm(x, axis=1, keepdims=True)
+    ids = np.arange(n, dtype=np.int64) * 2 + 1
+    vi = VectorIndex(dim, tmp_path / "v.faiss")
+    vi.add(ids[:500].tolist(), x[:500])
+    assert vi.apply("ivfpq") is None and vi.kind == "flat"  # too few to train: stays exact
+    with pytest.raises(ConfigError, match="at least 10,000 vectors"):
+        vi.rebuild("ivfpq")
+    vi.add(ids[500:].tolist(), x[500:])
+    assert vi.apply("ivfpq") == "ivfpq" and vi.kind == "ivfpq" and len(vi) == n
+    q = x[rng.choice(n, 50, replace=False)] + 0.05 * rng.standard_normal((50, dim))
+    q = (q / np.linalg.norm(q, axis=1, keepdims=True)).astype(np.float32)
+    found = vi.search(q, 10)[1]
+    truth = _exact(x, ids, q, 1)[:, 0]
+    assert np.mean([t in row for t, row in zip(truth, found, strict=True)]) >= 0.95
+    vi.remove(ids[:1000].tolist())
+    assert len(vi) == n - 1000
+    assert not set(vi.search(q, 10)[1].ravel().tolist()) & set(ids[:1000].tolist())
+    vi.save()
+    again = VectorIndex(dim, tmp_path / "v.faiss")
+    assert again.kind == "ivfpq" and len(again) == n - 1000
+    assert vmod.pq_bytes(384) == 48 and vmod.pq_bytes(dim) == 8

@@ -10,6 +10,11 @@ Three kinds:
   come back), and the graph is rebuilt once tombstones pass :data:`TOMBSTONE_SHARE`.
   Everything lives in the one FAISS file, which is replaced atomically.
 * ``ivf``: ``IndexIVFFlat`` with a hash-table direct map (true removal; needs training).
+* ``ivfpq``: ``IndexIVFPQ``, the same with each vector stored as a product-quantised code
+  of ``dim / 8`` bytes (48 for 384-d: 32 times less than float32), trained on a sample;
+  for corpora whose vectors do not fit in memory. A policy of ``ivfpq`` keeps exact
+  search until :data:`PQ_MIN_TRAIN` vectors exist to train it. Lossy: its vectors read
+  back (``vectors()``, rebuilding into another kind) are the decoded approximations.
 
 ``lateseg index compact --vectors`` rebuilds one kind into another. Exact search runs
 on a GPU when a GPU build of FAISS (the ``gpu`` extra) sees one; HNSW and IVF stay on the
@@ -37,7 +42,9 @@ TOMBSTONE_SHARE = 0.2  # rebuild an HNSW graph once this share of its nodes is r
 HNSW_M = 32
 HNSW_EF_CONSTRUCTION = 64
 HNSW_EF_SEARCH = 256
-KINDS = ("flat", "hnsw", "ivf")
+PQ_MIN_TRAIN = 10_000  # vectors an IVF-PQ index needs before it can be trained
+PQ_TRAIN_SAMPLE = 200_000  # at most this many vectors train it
+KINDS = ("flat", "hnsw", "ivf", "ivfpq")
 POLICIES = ("auto", *KINDS)
 
 
@@ -95,7 +102,8 @@ class VectorIndex:
                 )
                 raise IndexStoreError(
                     f"{path} holds a {type(index).__name__}{inner}, not a lateseg vector "
-                    "index (IndexIDMap2 over IndexFlatIP or IndexHNSWFlat, or IndexIVFFlat)"
+                    "index (IndexIDMap2 over IndexFlatIP or IndexHNSWFlat, IndexIVFFlat or "
+                    "IndexIVFPQ)"
                 )
             if index.d != dim:
                 raise IndexStoreError(
@@ -140,7 +148,7 @@ class VectorIndex:
     def ids(self) -> np.ndarray:
         import faiss
 
-        if self.kind != "ivf":
+        if not self.kind.startswith("ivf"):
             ids = self._id_map()
             return ids[ids >= 0]
         lists = self.index.invlists
@@ -205,7 +213,7 @@ class VectorIndex:
         k = max(1, min(k, len(self))) if len(self) else 1
         queries = np.ascontiguousarray(queries, dtype=np.float32)
         kind = self.kind
-        if kind == "ivf":
+        if kind.startswith("ivf"):
             self.index.nprobe = min(self.nprobe, self.index.nlist)
         if kind == "hnsw":
             params = faiss.SearchParametersHNSW(  # type: ignore[attr-defined]
@@ -252,13 +260,24 @@ class VectorIndex:
         else:
             if len(ids) == 0:
                 raise ConfigError("an empty index cannot be trained as IVF; ingest first")
+            if kind == "ivfpq" and len(ids) < PQ_MIN_TRAIN:
+                raise ConfigError(
+                    f"IVF-PQ needs at least {PQ_MIN_TRAIN:,} vectors to train its codebooks; "
+                    f"this index has {len(ids):,} (use flat, hnsw or ivf)"
+                )
             nlist = max(1, min(int(4 * math.sqrt(len(ids))), len(ids) // 39 or 1))
-            index = faiss.IndexIVFFlat(
-                faiss.IndexFlatIP(self.dim), self.dim, nlist, faiss.METRIC_INNER_PRODUCT
-            )
+            quantizer = faiss.IndexFlatIP(self.dim)
+            if kind == "ivf":
+                index = faiss.IndexIVFFlat(quantizer, self.dim, nlist, faiss.METRIC_INNER_PRODUCT)
+                cap = 256 * nlist
+            else:
+                index = faiss.IndexIVFPQ(
+                    quantizer, self.dim, nlist, pq_bytes(self.dim), 8, faiss.METRIC_INNER_PRODUCT
+                )
+                cap = PQ_TRAIN_SAMPLE
             index.set_direct_map_type(faiss.DirectMap.Hashtable)  # type: ignore[attr-defined]
             rng = np.random.default_rng(0)
-            sample = data[rng.choice(len(data), min(len(data), 256 * nlist), replace=False)]
+            sample = data[rng.choice(len(data), min(len(data), cap), replace=False)]
             index.train(sample)
         if len(ids):
             index.add_with_ids(np.ascontiguousarray(data), ids)
@@ -279,6 +298,8 @@ class VectorIndex:
             want = "hnsw"
         elif policy != "auto":
             want = policy
+        if want == "ivfpq" and self.kind != "ivfpq" and len(self) < PQ_MIN_TRAIN:
+            want = self.kind  # not enough vectors to train the codebooks yet
         if want != self.kind:
             log.info("rebuilding %d vectors as %s", len(self), want)
             return self.rebuild(want)
@@ -309,9 +330,20 @@ def _installed(dist: str) -> bool:
     return True
 
 
+def pq_bytes(dim: int) -> int:
+    """Bytes per IVF-PQ code: one 8-bit sub-quantizer per 8 dimensions (a divisor of
+    ``dim``)."""
+    m = max(1, dim // 8)
+    while dim % m:
+        m -= 1
+    return m
+
+
 def _kind_of(index: Any) -> str | None:
     import faiss
 
+    if isinstance(index, faiss.IndexIVFPQ):
+        return "ivfpq"
     if isinstance(index, faiss.IndexIVFFlat):
         return "ivf"
     if isinstance(index, faiss.IndexIDMap2):
