@@ -15,6 +15,7 @@ import json
 import logging
 import os
 import re
+import time
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -57,6 +58,13 @@ def chunker_from_dict(d: dict[str, Any]) -> Chunker:
 
 
 ENGINES = ("local", "ray")
+# Ingest saves the vectors every SAVE_EVERY documents, but a save (an atomic rewrite of
+# the whole vector file, O(index size)) waits until SAVE_WAIT times its own duration has
+# passed since the last one, so saving takes at most a tenth of the writer's time even
+# when the index is many gigabytes. A crash loses at most the unsaved documents: the
+# next open removes them and the next ingest adds them again.
+SAVE_EVERY = 50
+SAVE_WAIT = 9.0
 
 #: A document's chunks and their vectors ``[n, dim]``, as the index stores them.
 Encoded = tuple[list[Chunk], np.ndarray]
@@ -208,6 +216,7 @@ class Pipeline:
         report = IngestReport(skipped=found.skipped, failed=list(found.failed))
         self.index.lock()  # before reading the known hashes another writer could change
         dirty = 0
+        next_save = 0.0
         try:
             jobs = [
                 ParseJob(
@@ -250,8 +259,11 @@ class Pipeline:
                     continue
                 (report.added if job.known_hash is None else report.updated).append(parsed.path)
                 dirty += 1
-                if dirty % 50 == 0:
+                if dirty % SAVE_EVERY == 0 and time.perf_counter() >= next_save:
+                    t0 = time.perf_counter()
                     self.index.save_vectors()
+                    done = time.perf_counter()
+                    next_save = done + SAVE_WAIT * (done - t0)
         finally:
             if dirty:
                 self.index.save_vectors()

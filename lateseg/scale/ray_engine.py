@@ -7,7 +7,7 @@ once (``map_batches`` with an actor pool; one GPU per actor when the cluster has
 running the same :func:`lateseg.pipeline.encode_document` as the local engine. Results
 come back in file order (``preserve_order``), and :meth:`Pipeline.ingest` writes them
 into the index exactly as it writes its own, with the same durability rules: one writer,
-one transaction per document, vectors saved every 50 documents. So the index equals the
+one transaction per document, vectors saved as the local engine saves them. So the index equals the
 local engine's: the same chunks with the same IDs, vectors equal to float rounding.
 
 Needs ``pip install 'lateseg[ray]'`` on the driver and on every node, with lateseg and
