@@ -172,10 +172,14 @@ def test_toy_fixed_blocks_split_records_at_some_phases_dynamic_blocks_never():
         assert torch.equal(a[row, k:] - a[row, k], b[row, k:] - b[row, k])
 
 
-def test_reduced_toy_study_models_learn_recall_and_the_controls_are_flat(tmp_path):
+def test_reduced_toy_study_controls_are_flat_and_uniform_gates_periodic(tmp_path):
     from lateseg.phase.study import run_toy
 
-    results = run_toy(variants=("full", "dynamic"), reduced=True, cache_dir=tmp_path)
-    for r in results:
-        assert r.overall >= 0.9 and r.p_value > 0.05 and r.gap <= 0.03, r.table()
-    assert len(list(tmp_path.glob("toy-*.pt"))) == 2  # cached for the next run
+    results = {(r.system, r.scheme): r for r in run_toy(reduced=True, cache_dir=tmp_path)}
+    for variant in ("full", "dynamic"):
+        for scheme in ("prefix", "inside"):
+            r = results[(f"toy {variant}", scheme)]
+            assert r.overall >= 0.9 and r.p_value > 0.05 and r.gap <= 0.03, r.table()
+    periodic = results[("toy fixed-uniform", "prefix")]  # as in the full study
+    assert periodic.p_value < 0.01 and periodic.gap >= 0.15, periodic.table()
+    assert len(list(tmp_path.glob("toy-*.pt"))) == 3  # cached for the next run
