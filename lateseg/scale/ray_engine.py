@@ -31,6 +31,7 @@ from lateseg.segment import Chunker
 log = logging.getLogger(__name__)
 
 PARSE_CPUS = 0.5  # CPUs reserved per parse task
+GPU_ACTOR_CPUS = 2.0  # CPUs reserved per encoder actor that has a GPU
 
 
 def _ray() -> Any:
@@ -144,8 +145,11 @@ class RayIngest:
                 config = replace(config, device="cuda")
             actors = self.actors or (gpus or max(1, cpus // 2))
             # Half a CPU per parse task, the rest shared by the encoder actors (distinct
-            # resources also keep Ray Data from fusing parsing into the actors).
+            # resources also keep Ray Data from fusing parsing into the actors); a GPU
+            # actor needs few CPUs (tokenizing, chunking), the parse tasks get the others.
             actor_cpus = max(1.0, cpus / actors - PARSE_CPUS)
+            if gpus:
+                actor_cpus = min(actor_cpus, GPU_ACTOR_CPUS)
             log.info("ray ingest: %d files, %d encoder actors, %d GPUs", len(jobs), actors, gpus)
             items = [{"i": i, "job": pickle.dumps(job)} for i, job in enumerate(jobs)]
             ds = (
