@@ -150,6 +150,8 @@ class RayIngest:
             actor_cpus = max(1.0, cpus / actors - PARSE_CPUS)
             if gpus:
                 actor_cpus = min(actor_cpus, GPU_ACTOR_CPUS)
+            # Never reserve the CPUs a parse task needs: the pipeline would wait forever.
+            actor_cpus = min(actor_cpus, (cpus - PARSE_CPUS) / actors)
             log.info("ray ingest: %d files, %d encoder actors, %d GPUs", len(jobs), actors, gpus)
             items = [{"i": i, "job": pickle.dumps(job)} for i, job in enumerate(jobs)]
             ds = (
