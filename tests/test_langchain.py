@@ -178,6 +178,8 @@ def test_loader_reads_contracts_by_document_page_and_section_and_skips_a_corrupt
     docs = {Path(d.metadata["source"]).name: d for d in loader.lazy_load()}
     assert set(docs) == {"msa.pdf", "notes.md"}
     assert [Path(p).name for p, _ in loader.failed] == ["broken.pdf"]
+    in_workers = LatesegLoader(folder, workers=2)  # parsed in 2 processes: the same
+    assert in_workers.load() == list(docs.values()) and in_workers.failed == loader.failed
     msa = docs["msa.pdf"]
     assert msa.metadata["kind"] == "pdf"
     clauses = [s for s in msa.metadata["structure"] if s["kind"] == "clause"]

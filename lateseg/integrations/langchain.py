@@ -166,7 +166,8 @@ class LatesegLoader(BaseLoader):
     (a list of ``{kind, label, start, end}``); per page ``page``; per section
     ``section``, ``section_kind``, ``start``, ``end`` and ``page``. Offsets index the
     file's extracted text. Files that cannot be read are logged, skipped and listed in
-    :attr:`failed` (path, reason); the others load.
+    :attr:`failed` (path, reason); the others load. ``workers`` parse in that many
+    processes, in file order (None: as ``lateseg ingest`` decides; 0: in this one).
     """
 
     def __init__(
@@ -176,6 +177,7 @@ class LatesegLoader(BaseLoader):
         mode: str = "document",
         password: str | None = None,
         walk_config: Any = None,
+        workers: int | None = None,
     ) -> None:
         if mode not in LOADER_MODES:
             raise ConfigError(f"mode={mode!r}; choose one of {', '.join(LOADER_MODES)}")
@@ -183,20 +185,22 @@ class LatesegLoader(BaseLoader):
         self.mode = mode
         self.password = password
         self.walk_config = walk_config
+        self.workers = workers
         self.failed: list[tuple[str, str]] = []
         self.skipped: list[tuple[str, str]] = []
 
     def lazy_load(self) -> Iterator[Document]:
         from lateseg.ingest.folder import walk
-        from lateseg.ingest.parallel import ParseJob, parse
+        from lateseg.ingest.parallel import ParseJob, parse_all
 
         found = walk(self.paths, self.walk_config)
         self.skipped = list(found.skipped)
         self.failed = list(found.failed)
-        for f in found.files:
-            parsed = parse(
-                ParseJob(str(f.path), str(f.root) if f.root else None, None, self.password)
-            )
+        jobs = [
+            ParseJob(str(f.path), str(f.root) if f.root else None, None, self.password)
+            for f in found.files
+        ]
+        for parsed in parse_all(jobs, self.workers):
             if parsed.doc is None:
                 log.warning("skipped %s: %s", parsed.path, parsed.error)
                 self.failed.append((parsed.path, parsed.error or "not parsed"))
