@@ -308,10 +308,10 @@ class Pipeline:
     def remove(self, sources: Iterable[str]) -> list[str]:
         """Remove the documents of these sources (those not indexed are ignored);
         returns the sources removed."""
-        known = set(self.index.store.sources())
-        gone = [s for s in dict.fromkeys(sources) if s in known]
         self.index.lock()
         try:
+            store = self.index.store
+            gone = [s for s in dict.fromkeys(sources) if store.file_hash(s) is not None]
             self._remove(gone)
         finally:
             self.index.unlock()

@@ -190,6 +190,7 @@ class LocalGenerator:
             draw.manual_seed(int(seed) if seed is not None else int(time.time_ns()))
         out: list[int] = []
         shown = text = ""
+        stopped = False
         t0 = time.perf_counter()
         for _ in range(limit):
             if draw is None:
@@ -200,18 +201,21 @@ class LocalGenerator:
             if nxt in ends:
                 break
             out.append(nxt)
-            text = tok.decode(out, skip_special_tokens=True)
-            cut = _first_stop(text, stop)
-            if cut is not None:
-                text = text[:cut]
-                break
-            if stream is not None and not text.endswith("\ufffd"):  # a multi-byte char
-                safe = len(text) - _held_back(text, stop)
-                if safe > len(shown):
-                    stream(text[len(shown) : safe])
-                    shown = text[:safe]
+            if stop or stream is not None:  # the text so far is needed only for these
+                text = tok.decode(out, skip_special_tokens=True)
+                cut = _first_stop(text, stop)
+                if cut is not None:
+                    text, stopped = text[:cut], True
+                    break
+                if stream is not None and not text.endswith("\ufffd"):  # a multi-byte char
+                    safe = len(text) - _held_back(text, stop)
+                    if safe > len(shown):
+                        stream(text[len(shown) : safe])
+                        shown = text[:safe]
             logits = self._forward([nxt], cache, position)
             position += 1
+        if not stopped:  # no stop string cut the text: it is all the tokens made
+            text = tok.decode(out, skip_special_tokens=True)
         if stream is not None and len(text) > len(shown):
             stream(text[len(shown) :])
         return text.strip(), len(out), time.perf_counter() - t0
