@@ -1,8 +1,11 @@
 """The ``lateseg`` command: ingest folders, search them, ask questions with citations.
 
 Data goes to stdout (``--json`` for machines), logs and progress to stderr. Exit codes:
-0 success, 1 error (one-line reason on stderr), 2 bad usage, 3 ingest had failed files and
-indexed none (or any failure with ``--strict``); failed files are always listed.
+0 success (an empty result says "no results" on stderr), 1 error (one-line reason on
+stderr), 2 bad usage (a bad value: one line naming it), 3 ingest had failed files and
+indexed none (or any failure with ``--strict``; failed files are always listed), or
+``index verify`` found problems, 130 interrupted, 141 output closed early (``| head``:
+no traceback, no message, as for a program stopped by SIGPIPE).
 """
 
 from __future__ import annotations
@@ -10,16 +13,50 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import math
 import os
 import sys
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from lateseg.errors import LatesegError
 from lateseg.index.vectors import POLICIES
 from lateseg.kv.compress import METHODS, parse_budget
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_PARTIAL = 0, 1, 2, 3
+EXIT_INTERRUPTED, EXIT_BROKEN_PIPE = 130, 141
+
+
+def _number(
+    kind: Callable[[str], float], low: float, *, inclusive: bool = True
+) -> Callable[[str], float]:
+    """An argparse type: a finite number of ``kind`` at least (or above) ``low``."""
+    word = "at least" if inclusive else "above"
+
+    def parse(text: str) -> float:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+        if not math.isfinite(value) or value < low or (value == low and not inclusive):
+            raise argparse.ArgumentTypeError(f"{text} must be a finite number {word} {low:g}")
+        return value
+
+    parse.__name__ = kind.__name__  # argparse names the type in its messages
+    return parse
+
+
+_count = _number(int, 1)  # -k, --context
+_workers = _number(int, 0)
+_megabytes = _number(float, 0, inclusive=False)
+
+
+def _source_glob(pattern: str) -> str:
+    """A relative ``--source`` glob is relative to the current folder; one that starts
+    with a wildcard matches anywhere, as written."""
+    if os.path.isabs(pattern) or pattern[:1] in ("*", "?", "["):
+        return pattern
+    return os.path.join(os.getcwd(), pattern)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -38,7 +75,7 @@ def _parser() -> argparse.ArgumentParser:
             "--index",
             required=True,
             metavar="DIR",
-            help="index folder (created by ingest if missing)",
+            help="index folder (created by ingest if missing; search and ask never create one)",
         )
         sp.add_argument(
             "--device",
@@ -46,6 +83,12 @@ def _parser() -> argparse.ArgumentParser:
             help="torch device for the models (default: cuda if present, else cpu)",
         )
         sp.add_argument("--json", action="store_true", help="print machine-readable JSON")
+        sp.add_argument(
+            "--trust-remote-code",
+            action="store_true",
+            help="let the embedding model run the Python code its folder ships (only for "
+            "models you trust; an index folder can never turn this on)",
+        )
 
     def filters(sp: argparse.ArgumentParser) -> None:
         sp.add_argument(
@@ -57,8 +100,10 @@ def _parser() -> argparse.ArgumentParser:
         sp.add_argument(
             "--source",
             metavar="GLOB",
+            type=_source_glob,
             default=None,
-            help="only files whose absolute path matches GLOB, e.g. '*/contracts/*.pdf'",
+            help="only files whose path matches GLOB: '*/contracts/*.pdf' anywhere, "
+            "'contracts/*.pdf' under the current folder",
         )
         sp.add_argument(
             "--kind",
@@ -68,7 +113,7 @@ def _parser() -> argparse.ArgumentParser:
         )
         sp.add_argument(
             "--context",
-            type=int,
+            type=_count,
             metavar="CHARS",
             default=None,
             help="widen the hits with their neighbouring chunks up to CHARS characters in all",
@@ -122,20 +167,22 @@ def _parser() -> argparse.ArgumentParser:
     ing.add_argument(
         "--prune",
         action="store_true",
-        help="remove indexed documents under PATHs whose files no longer exist",
+        help="remove indexed documents under the folders among PATHs that the walk no "
+        "longer yields (file gone, now a folder, now gitignored ...), each with its "
+        "reason; a folder that does not exist or cannot be listed prunes nothing",
     )
     ing.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     ing.add_argument("--strict", action="store_true", help="exit with status 3 if any file failed")
     ing.add_argument(
         "--workers",
-        type=int,
+        type=_workers,
         default=None,
         help="processes that parse files (default: none on 2 cores or fewer, else one per "
         "core but one, for 16+ files; 0: none)",
     )
     ing.add_argument(
         "--max-file-mb",
-        type=float,
+        type=_megabytes,
         default=20.0,
         help="skip files larger than this inside folders (default 20)",
     )
@@ -151,7 +198,7 @@ def _parser() -> argparse.ArgumentParser:
     se = sub.add_parser("search", help="print the chunks closest to a question")
     se.add_argument("question")
     common(se)
-    se.add_argument("-k", type=int, default=5, help="number of hits (default 5)")
+    se.add_argument("-k", type=_count, default=5, help="number of hits (default 5)")
     filters(se)
     se.add_argument(
         "--definitions",
@@ -162,11 +209,12 @@ def _parser() -> argparse.ArgumentParser:
     idx = sub.add_parser(
         "index",
         help="inspect or maintain an index: stats, verify, compact",
-        description="stats: counts, kinds and file sizes. verify: check that every chunk "
-        "has its vector and vice versa, chunk texts match their documents, and SQLite and "
-        "the text index are intact, changing nothing (exit 3 if not). compact: repair "
-        "what verify finds (documents whose vectors were lost are removed; the next "
-        "ingest adds them again), then reclaim space.",
+        description="stats: counts, kinds and file sizes. verify: check, changing "
+        "nothing, that SQLite and the text index are intact, chunk texts match their "
+        "documents, every chunk has its vector in the docstore, and the vector cache "
+        "(vectors.faiss) matches the docstore vector for vector (exit 3 if not). "
+        "compact: reclaim space and rebuild the vector cache from the docstore (which "
+        "also replaces a damaged or foreign vectors.faiss).",
     )
     idx.add_argument("action", choices=("stats", "verify", "compact"))
     idx.add_argument("--index", required=True, metavar="DIR", help="index folder")
@@ -184,7 +232,7 @@ def _parser() -> argparse.ArgumentParser:
     ask = sub.add_parser("ask", help="answer a question with citations")
     ask.add_argument("question")
     common(ask)
-    ask.add_argument("-k", type=int, default=5, help="passages given to the answerer")
+    ask.add_argument("-k", type=_count, default=5, help="passages given to the answerer")
     filters(ask)
     ask.add_argument(
         "--extractive",
@@ -255,7 +303,10 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if args.command == "phase" and os.path.exists(args.out) and not os.path.isdir(args.out):
+        parser.error(f"--out {args.out} exists and is not a folder")
     level = logging.WARNING - 10 * min(args.verbose, 2)
     logging.basicConfig(level=level, stream=sys.stderr, format="lateseg: %(levelname)s %(message)s")
     if args.verbose < 2:
@@ -270,7 +321,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_ERROR
     except KeyboardInterrupt:
         print("lateseg: interrupted", file=sys.stderr)
-        return 130
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        # The reader went away (`| head`): stop quietly; point stdout at /dev/null so
+        # the interpreter's final flush does not fail again.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_BROKEN_PIPE
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -290,6 +347,7 @@ def _run(args: argparse.Namespace) -> int:
             chunker=chunker,
             device=args.device,
             vectors=args.vectors,
+            trust_remote_code=args.trust_remote_code,
         ) as pipe:
             walk = WalkConfig(
                 max_bytes=int(args.max_file_mb * 1_000_000),
@@ -312,6 +370,8 @@ def _run(args: argparse.Namespace) -> int:
             print(json.dumps(report.to_dict(), indent=2))
         else:
             print(report.summary())
+            for path, reason in report.removed:
+                print(f"removed: {path}: {reason}")
             for path, reason in report.failed:
                 print(f"failed: {path}: {reason}")
         indexed = report.added or report.updated or report.unchanged
@@ -325,7 +385,11 @@ def _run(args: argparse.Namespace) -> int:
         return _phase_command(args)
 
     with Pipeline.open(
-        args.index, device=args.device, generator=getattr(args, "generator", None)
+        args.index,
+        device=args.device,
+        generator=getattr(args, "generator", None),
+        create=False,
+        trust_remote_code=args.trust_remote_code,
     ) as pipe:
         if not pipe.sources():
             raise LatesegError(f"the index {args.index} is empty; run `lateseg ingest` first")
@@ -335,6 +399,8 @@ def _run(args: argparse.Namespace) -> int:
             )
             if args.context is not None:
                 hits = pipe.expand(hits, args.context)
+            if not hits:
+                print("no results", file=sys.stderr)
             defs = [pipe.definitions(h) if args.definitions else {} for h in hits]
             if args.json:
                 rows = [
@@ -434,13 +500,10 @@ def _phase_command(args: argparse.Namespace) -> int:
 
 
 def _index_command(args: argparse.Namespace) -> int:
-    from pathlib import Path
 
     from lateseg.pipeline import Pipeline
 
-    if not (Path(args.index) / "manifest.json").is_file():
-        raise LatesegError(f"{args.index} is not a lateseg index (no manifest.json)")
-    with Pipeline.open(args.index, repair=False) as pipe:
+    with Pipeline.open(args.index, create=False) as pipe:
         if args.action == "stats":
             out: dict[str, object] = pipe.index.stats()
         elif args.action == "verify":

@@ -9,13 +9,13 @@ doc = pipe.document(hits[0].source)
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import hashlib
 import json
 import logging
 import os
 import re
-import time
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -25,46 +25,26 @@ import numpy as np
 from lateseg.encode.late import EncoderConfig, LateEncoder
 from lateseg.encode.models import DEFAULT_GENERATOR
 from lateseg.errors import ConfigError, IndexStoreError, IngestError, LatesegError
-from lateseg.index import Index, read_manifest, write_manifest
+from lateseg.index import Index, Manifest, Writer, read_manifest, write_manifest
 from lateseg.index.vectors import check_policy
-from lateseg.segment import Chunker, DynamicChunker, DynamicConfig, FixedChunker
+from lateseg.segment import Chunker, DynamicChunker, chunker_from_dict
 from lateseg.segment.spans import Locator
-from lateseg.types import Answer, Chunk, Document, Hit, IngestReport, check_chunks
+from lateseg.types import Answer, Chunk, Document, Hit, IngestReport, check_chunks, clean_text
 
 if TYPE_CHECKING:  # these load only when used
     from lateseg.generate.local import LocalGenerator
-    from lateseg.ingest.folder import WalkConfig
+    from lateseg.ingest.folder import Walk, WalkConfig
     from lateseg.ingest.parallel import Parsed
     from lateseg.kv.compress import KVConfig
 
 log = logging.getLogger(__name__)
 
+__all__ = ["ENGINES", "SEARCH_MODES", "Encoded", "Pipeline", "chunker_from_dict", "encode_document"]
 
 SEARCH_MODES = ("hybrid", "dense", "lexical")
 RRF_K = 60  # reciprocal rank fusion: score = sum of weight / (RRF_K + rank)
 RRF_POOL = 50  # candidates taken from each ranking before fusing
-
-
-def chunker_from_dict(d: dict[str, Any]) -> Chunker:
-    """Rebuild a chunker from its ``to_dict()`` (as stored in an index manifest)."""
-    d = dict(d)
-    kind = d.pop("type", None)
-    if kind == "dynamic":
-        code = d.pop("code", None)
-        return DynamicChunker(DynamicConfig(**d), DynamicConfig(**code) if code else None)
-    if kind == "fixed":
-        return FixedChunker(**d)
-    raise ConfigError(f"unknown chunker type {kind!r}; expected 'dynamic' or 'fixed'")
-
-
 ENGINES = ("local", "ray")
-# Ingest saves the vectors every SAVE_EVERY documents, but a save (an atomic rewrite of
-# the whole vector file, O(index size)) waits until SAVE_WAIT times its own duration has
-# passed since the last one, so saving takes at most a tenth of the writer's time even
-# when the index is many gigabytes. A crash loses at most the unsaved documents: the
-# next open removes them and the next ingest adds them again.
-SAVE_EVERY = 50
-SAVE_WAIT = 9.0
 
 #: A document's chunks and their vectors ``[n, dim]``, as the index stores them.
 Encoded = tuple[list[Chunk], np.ndarray]
@@ -101,6 +81,9 @@ class Pipeline:
         self.index = index
         self.generator_name = generator
         self._generator: Any = None
+        # A format-1 index is migrated on its first write; documents whose vectors an
+        # interrupted ingest never saved are encoded again from their stored text.
+        index.reencode = lambda doc: encode_document(self.encoder, self.chunker, doc)
 
     @classmethod
     def open(
@@ -113,64 +96,70 @@ class Pipeline:
         device: str | None = None,
         repair: bool = True,
         vectors: str | None = None,
+        create: bool = True,
+        trust_remote_code: bool = False,
     ) -> Pipeline:
         """Create or open the index folder ``folder``.
 
         A new index records the embedder and chunker in its manifest; an existing one is
         reopened with them. Giving a different embedder than the index was built with
         raises :class:`IndexStoreError` (vectors of two models cannot be mixed).
-        ``repair=False`` opens without reconciling rows and vectors (to inspect them).
-        ``vectors`` sets the vector index policy, kept in the manifest: ``auto`` (exact
-        search, HNSW from 100,000 vectors; the default), ``flat``, ``hnsw`` or ``ivf``;
-        a changed policy is applied at the next save.
+        ``create=False`` opens an existing index only (``search``/``ask`` never create
+        one). ``vectors`` sets the vector index policy, kept in the manifest: ``auto``
+        (exact search, HNSW from 100,000 vectors; the default), ``flat``, ``hnsw``,
+        ``ivf`` or ``ivfpq``; a changed policy is written and applied at the next write.
+
+        The folder is untrusted input: its manifest is validated and can never enable
+        remote model code. ``trust_remote_code=True`` lets the embedder run the code its
+        model folder ships (jina-v2), for this process only. Opening never modifies the
+        folder (``repair`` is accepted for compatibility and does nothing: a missing or
+        damaged vector cache is rebuilt in memory from the docstore, and saved by the
+        next write). A folder that cannot be written opens read-only, for search.
         """
         if vectors is not None:
             check_policy(vectors)
         path = Path(folder).expanduser().resolve()
         if path.exists() and not path.is_dir():
             raise IndexStoreError(f"{path} exists and is not a folder")
-        manifest = read_manifest(path) if path.is_dir() else None
-        if manifest is None and path.is_dir() and any(path.iterdir()):
-            raise IndexStoreError(
-                f"{path} is a non-empty folder without a lateseg manifest; "
-                "choose an empty or new folder for the index"
-            )
+        manifest = read_manifest(path, device=device) if path.is_dir() else None
+        if manifest is None:
+            if path.is_dir() and any(path.iterdir()):
+                raise IndexStoreError(
+                    f"{path} is a non-empty folder without a lateseg manifest; "
+                    "choose an empty or new folder for the index"
+                )
+            if not create:
+                raise IndexStoreError(
+                    f"no index at {path}; create it with `lateseg ingest PATH --index {path}`"
+                )
         if isinstance(embedder, str):
             enc_cfg = EncoderConfig(model=embedder, device=device)
         elif embedder is not None:
             enc_cfg = embedder
         elif manifest is not None:
-            # Indexes from before the late/naive mix stored pure late vectors.
-            legacy = {"late_weight": 1.0, "code_late_weight": 1.0}
-            enc_cfg = EncoderConfig(**{**legacy, **manifest["embedder"]}, device=device)
+            enc_cfg = manifest.embedder
         else:
             enc_cfg = EncoderConfig(device=device)
-        if manifest is not None and manifest["embedder"]["model"] != enc_cfg.model:
+        if trust_remote_code:
+            enc_cfg = dataclasses.replace(enc_cfg, trust_remote_code=True)
+        if manifest is not None and manifest.embedder.model != enc_cfg.model:
             raise IndexStoreError(
-                f"{path} was built with embedder {manifest['embedder']['model']!r}, not "
+                f"{path} was built with embedder {manifest.embedder.model!r}, not "
                 f"{enc_cfg.model!r}; open it without an embedder or re-index into a new folder"
             )
         if chunker is None:
-            chunker = chunker_from_dict(manifest["chunker"]) if manifest else DynamicChunker()
-        elif manifest is not None and chunker.to_dict() != manifest["chunker"]:
+            chunker = manifest.chunker if manifest else DynamicChunker()
+        elif manifest is not None and chunker.to_dict() != manifest.chunker.to_dict():
             raise IndexStoreError(
-                f"{path} was built with chunker {manifest['chunker']}; re-index into a new "
-                "folder to use another"
+                f"{path} was built with chunker {manifest.chunker.to_dict()}; re-index into "
+                "a new folder to use another"
             )
         encoder = LateEncoder(enc_cfg)
-        path.mkdir(parents=True, exist_ok=True)
         if manifest is None:
-            dim = encoder.dim
-            manifest = {
-                "embedder": enc_cfg.to_dict(),
-                "dim": dim,
-                "chunker": chunker.to_dict(),
-                "vectors": vectors or "auto",
-            }
+            manifest = Manifest(enc_cfg, encoder.dim, chunker, vectors or "auto", 2)
+            path.mkdir(parents=True, exist_ok=True)
             write_manifest(path, manifest)
-        else:
-            dim = int(manifest["dim"])
-        index = Index(path, dim, repair=repair, policy=manifest.get("vectors", "auto"))
+        index = Index(path, manifest)
         if vectors is not None and vectors != index.policy:
             index.set_policy(vectors)
         return cls(path, encoder, chunker, index, generator or DEFAULT_GENERATOR)
@@ -192,9 +181,13 @@ class Pipeline:
 
         Unchanged files (same content hash) are not parsed again; skipped paths (ignored,
         binary, too large, ...) and failed files are reported with their reasons and the
-        others go on. ``workers`` parse in that many processes (None: automatic, 0: none);
-        ``progress`` shows a bar (None: only on a terminal). ``prune`` removes the
-        documents under ``paths`` whose files no longer exist (``report.removed``).
+        others go on. Each file is opened once, refusing a symlink swapped in after the
+        walk, so what is indexed is what was walked. ``workers`` parse in that many
+        processes (None: automatic, 0: none); ``progress`` shows a bar (None: only on a
+        terminal). ``prune`` removes the indexed documents under the folders in
+        ``paths`` that this walk no longer yields (gone, now a folder, now ignored ...;
+        ``report.removed`` with the reasons); a folder that does not exist or cannot be
+        listed prunes nothing.
 
         ``engine="ray"`` parses in Ray tasks and encodes on a pool of Ray actors (one
         model load each, a GPU each where the cluster has them) of the cluster at
@@ -210,20 +203,21 @@ class Pipeline:
 
         from lateseg.ingest.folder import walk
         from lateseg.ingest.parallel import ParseJob, parse_all
+        from lateseg.ingest.paths import source_name
 
         paths = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
         found = walk(paths, walk_config)
         report = IngestReport(skipped=found.skipped, failed=list(found.failed))
-        self.index.lock()  # before reading the known hashes another writer could change
-        dirty = 0
-        next_save = 0.0
-        try:
+        # The writer locks before the known hashes are read: no other writer can change them.
+        with self.index.writer() as writer:
+            store = self.index.store
             jobs = [
                 ParseJob(
                     str(f.path),
                     str(f.root) if f.root else None,
-                    self.index.store.file_hash(str(f.path)),
+                    store.file_hash(source_name(f.path)),
                     password,
+                    f.identity,
                 )
                 for f in found.files
             ]
@@ -242,88 +236,70 @@ class Pipeline:
                 disable=None if progress is None else not progress,
             )
             if prune:
-                report.removed = self._prune(paths)
+                report.removed = self._prune(found, writer)
             for job, (parsed, encoded) in zip(jobs, results, strict=True):
                 if parsed.unchanged:
-                    report.unchanged.append(parsed.path)
+                    report.unchanged.append(parsed.source)
                     continue
                 try:
                     if parsed.doc is None or parsed.digest is None:
                         raise IngestError(parsed.error or "not parsed")
                     if isinstance(encoded, str):  # the encoding worker's error
                         raise IngestError(encoded)
-                    report.chunks += self._add(parsed.doc, parsed.digest, encoded)
+                    chunks, vecs = encoded or encode_document(
+                        self.encoder, self.chunker, parsed.doc
+                    )
+                    report.chunks += writer.add(
+                        parsed.doc, parsed.digest, chunks, vecs, os.fsencode(job.path)
+                    )
                 except LatesegError as e:
-                    log.warning("failed %s: %s", parsed.path, e)
-                    report.failed.append((parsed.path, str(e)))
+                    log.warning("failed %s: %s", parsed.source, e)
+                    report.failed.append((parsed.source, str(e)))
                     continue
-                (report.added if job.known_hash is None else report.updated).append(parsed.path)
-                dirty += 1
-                if dirty % SAVE_EVERY == 0 and time.perf_counter() >= next_save:
-                    t0 = time.perf_counter()
-                    self.index.save_vectors()
-                    done = time.perf_counter()
-                    next_save = done + SAVE_WAIT * (done - t0)
-        finally:
-            if dirty:
-                self.index.save_vectors()
-            self.index.unlock()
+                (report.added if job.known_hash is None else report.updated).append(parsed.source)
         log.info("ingest: %s", report.summary())
         return report
 
-    def _prune(self, paths: Iterable[str | os.PathLike[str]]) -> list[str]:
-        """Remove indexed documents under ``paths`` whose files are gone."""
-        roots = [Path(p).expanduser().resolve() for p in paths]
-        gone = [
-            src
-            for src in self.index.store.sources()
-            if any(Path(src).is_relative_to(r) for r in roots) and not Path(src).exists()
-        ]
-        self._remove(gone)
-        return gone
+    def _prune(self, found: Walk, writer: Writer) -> list[tuple[str, str]]:
+        """Remove the indexed documents under the walked folders that the walk no longer
+        yields, with the reason (see :meth:`ingest`)."""
+        from lateseg.ingest.folder import why_not_walked
 
-    def _remove(self, sources: Sequence[str]) -> None:
-        if sources:
-            self.index.vectors.remove(self.index.store.remove_sources(sources))
-            self.index.save_vectors()
+        files = {str(f.path) for f in found.files}
+        gone: dict[str, str] = {}
+        for source, real in self.index.store.source_paths():
+            p = Path(real)
+            if not any(p.is_relative_to(r) for r in found.roots) or real in files:
+                continue
+            if any(p.is_relative_to(u) for u in found.unlisted):
+                continue  # a folder that could not be listed: nothing known about it
+            reason = why_not_walked(p, found)
+            if reason is not None:
+                gone[source] = reason
+        writer.remove(list(gone))
+        return sorted(gone.items())
 
     def add_documents(self, docs: Iterable[Document]) -> int:
         """Index documents made in memory (not read from files): each is encoded whole,
         chunked and stored under its ``source``, replacing a document of the same source.
-        All or nothing per document; the vectors are saved at the end. Returns the
-        number of chunks added."""
-        self.index.lock()
+        All or nothing per document. Returns the number of chunks added."""
         added = 0
-        try:
+        with self.index.writer() as writer:
             for doc in docs:
                 digest = hashlib.sha256(
-                    json.dumps([doc.text, doc.kind, doc.meta], default=str).encode()
+                    json.dumps([doc.text, doc.kind, doc.meta], default=str).encode(
+                        "utf-8", "surrogatepass"
+                    )
                 ).hexdigest()
-                added += self._add(doc, digest)
-        finally:
-            self.index.save_vectors()
-            self.index.unlock()
+                chunks, vecs = encode_document(self.encoder, self.chunker, doc)
+                added += writer.add(doc, digest, chunks, vecs)
         return added
 
     def remove(self, sources: Iterable[str]) -> list[str]:
         """Remove the documents of these sources (those not indexed are ignored);
         returns the sources removed."""
-        self.index.lock()
-        try:
-            store = self.index.store
-            gone = [s for s in dict.fromkeys(sources) if store.file_hash(s) is not None]
-            self._remove(gone)
-        finally:
-            self.index.unlock()
-        return gone
-
-    def _add(self, doc: Document, digest: str, encoded: Encoded | None = None) -> int:
-        """Write ``doc`` (encoded here unless ``encoded`` already is) into the index."""
-        chunks, vectors = encoded or encode_document(self.encoder, self.chunker, doc)
-        new_ids, removed = self.index.store.replace_document(doc, digest, chunks)
-        self.index.vectors.remove(removed)
-        self.index.vectors.add(new_ids, vectors)
-        return len(chunks)
+        with self.index.writer() as writer:
+            return writer.remove(list(sources))
 
     # -- query -------------------------------------------------------------------
     def search(
@@ -349,13 +325,14 @@ class Pipeline:
         """
         if k < 1:
             raise ConfigError(f"k={k} must be at least 1")
+        query = clean_text(query)
         if not query.strip():
             raise ConfigError("the query is empty")
         if mode not in SEARCH_MODES:
             raise ConfigError(f"mode={mode!r}; choose one of {', '.join(SEARCH_MODES)}")
         if len(weights) != 2 or min(weights) < 0 or max(weights) == 0:
             raise ConfigError(f"weights={weights} must be two non-negative numbers, not both 0")
-        if len(self.index.vectors) == 0:
+        if self.index.count() == 0:  # brought up to date with other processes' writes
             return []
         pool = max(k, RRF_POOL) if mode == "hybrid" else k
         dense = self._dense(query, pool, source, kind) if mode != "lexical" else []
@@ -473,18 +450,18 @@ class Pipeline:
         return out
 
     def _vector_ids(self, found: list[tuple[int, float]]) -> set[int]:
-        """IDs that have a vector (a chunk row committed by an ingest still running in
-        another process, whose vectors are not saved yet, is not answered)."""
-        return self.index.vectors.contains([cid for cid, _ in found])
+        """IDs that have a vector in the cache (all of them, but in a format-1 index
+        whose chunks an interrupted ingest left without vectors)."""
+        return self.index.contains([cid for cid, _ in found])
 
     def _dense(
         self, query: str, k: int, source: str | None, kind: str | None
     ) -> list[tuple[int, float]]:
         q = self.encoder.embed_queries([query])
-        total = len(self.index.vectors)
+        total = self.index.count()
         want = k if source is None and kind is None else min(total, max(4 * k, 100))
         while True:
-            scores, ids = self.index.vectors.search(q, want)
+            scores, ids = self.index.search(q, want)
             found = [(int(i), float(s)) for i, s in zip(ids[0], scores[0], strict=False) if i >= 0]
             if source is not None or kind is not None:
                 keep = self.index.store.chunk_filter(

@@ -12,6 +12,7 @@ Invariants, checked on construction:
 from __future__ import annotations
 
 import hashlib
+import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -27,6 +28,16 @@ def stable_id(*parts: str, length: int = 16) -> str:
         h.update(p.encode("utf-8", "surrogatepass"))
         h.update(b"\0")
     return h.hexdigest()[:length]
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def clean_text(text: str) -> str:
+    """``text`` with every lone surrogate (from a file name that is not UTF-8, or a
+    broken query) replaced by U+FFFD, one character for one, so offsets stay valid and
+    the text can be encoded (SQLite, tokenizers, stdout)."""
+    return _SURROGATE.sub("\ufffd", text)
 
 
 def _check_range(kind: str, start: int, end: int, limit: int | None = None) -> None:
@@ -219,7 +230,8 @@ class IngestReport:
     failed: list[tuple[str, str]] = field(default_factory=list)
     skipped: list[tuple[str, str]] = field(default_factory=list)
     chunks: int = 0
-    removed: list[str] = field(default_factory=list)  # pruned: their files are gone
+    # Pruned documents: ``(path, reason)`` (file gone, now a folder, now gitignored ...).
+    removed: list[tuple[str, str]] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -233,7 +245,7 @@ class IngestReport:
             "failed": [{"path": p, "reason": r} for p, r in self.failed],
             "skipped": [{"path": p, "reason": r} for p, r in self.skipped],
             "chunks": self.chunks,
-            "removed": self.removed,
+            "removed": [{"path": p, "reason": r} for p, r in self.removed],
         }
 
     def summary(self) -> str:
@@ -244,8 +256,12 @@ class IngestReport:
             f"{len(self.failed)} failed, {self.chunks} chunks"
         )
         if self.removed:
-            line += f", {len(self.removed)} removed (files gone)"
-        for name, items in (("skipped", self.skipped), ("failed", self.failed)):
+            line += f", {len(self.removed)} removed"
+        for name, items in (
+            ("skipped", self.skipped),
+            ("failed", self.failed),
+            ("removed", self.removed),
+        ):
             if items:
                 line += f"\n{name} by reason: " + _by_reason(items)
         return line

@@ -1,187 +1,300 @@
 """One index folder: ``manifest.json`` + ``docstore.sqlite`` + ``vectors.faiss``.
 
-The docstore is the source of truth; vectors are saved atomically after ingest batches.
-On open the two are reconciled: vectors without rows are dropped, and documents whose
-chunks lack vectors (an ingest killed before the vectors were saved) are removed so the
-next ingest adds them again. Reconciling needs the write lock: while another process is
-ingesting, its rows that have no saved vectors yet are work in progress, not damage, so
-a reader leaves them alone (and its searches skip chunks without vectors).
+The docstore is the one source of truth: documents, chunks and their vectors are
+written together, one transaction per document, so the folder is consistent at every
+instant (SQLite's atomic commit). ``vectors.faiss`` is a cache of the vectors for
+search; it records the last change it includes, and any process brings its copy up to
+date from the docstore's change log before it searches or writes
+(:meth:`Index.refresh`). A missing, stale, foreign or damaged cache file is rebuilt
+from the docstore, with a notice; it is never "repaired" by deleting documents.
+
+Writes go through :meth:`Index.writer` only: it takes the single-writer lock, catches
+up with the log (so no process ever writes back a stale copy), writes, saves the cache
+now and then (saving concerns the cache only: durability is SQLite's) and unlocks.
+Readers take no lock and never modify the folder, so a read-only index opens for search.
 """
 
 from __future__ import annotations
 
 import fcntl
-import json
 import logging
-import os
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from lateseg.errors import IndexStoreError
-from lateseg.index.store import DocStore
+from lateseg.index.cache import CacheError, is_cache_file, load_cache, save_cache
+from lateseg.index.manifest import Manifest, read_manifest, write_manifest
+from lateseg.index.store import Change, DocStore
+from lateseg.index.vectors import VectorIndex, check_policy
+from lateseg.types import Chunk, Document
 
 log = logging.getLogger(__name__)
 
-FORMAT = "lateseg-index"
-FORMAT_VERSION = 1
+__all__ = ["Index", "Manifest", "Writer", "read_manifest", "write_manifest"]
 
+VECTORS = "vectors.faiss"
+# The cache is saved every SAVE_EVERY written documents, but a save (a rewrite of the
+# whole file, O(index size)) waits until SAVE_WAIT times its own duration has passed
+# since the last one, so saving takes at most a tenth of the writer's time even when the
+# index is many gigabytes. Saving only shortens the catch-up of the next process to
+# open the index; nothing is lost between saves.
+SAVE_EVERY = 50
+SAVE_WAIT = 9.0
+# Changes kept in the log behind the saved cache, so a long-lived process that fell a
+# little behind catches up from the log instead of reloading the whole file.
+LOG_KEEP = 10_000
 
-def read_manifest(folder: Path) -> dict[str, Any] | None:
-    path = folder / "manifest.json"
-    if not path.exists():
-        return None
-    try:
-        manifest = json.loads(path.read_text("utf-8"))
-    except (OSError, ValueError) as e:
-        raise IndexStoreError(f"{path} is not a readable manifest: {e}") from None
-    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
-        raise IndexStoreError(f"{folder} is not a lateseg index (manifest format differs)")
-    if manifest.get("version") != FORMAT_VERSION:
-        raise IndexStoreError(
-            f"{folder} has index format {manifest.get('version')}; this lateseg reads "
-            f"{FORMAT_VERSION}. Re-index into a new folder."
-        )
-    return manifest
-
-
-def write_manifest(folder: Path, manifest: dict[str, Any]) -> None:
-    tmp = folder / "manifest.json.tmp"
-    tmp.write_text(
-        json.dumps(
-            {"format": FORMAT, "version": FORMAT_VERSION, **manifest}, indent=2, sort_keys=True
-        ),
-        "utf-8",
-    )
-    os.replace(tmp, folder / "manifest.json")
+#: Encodes a stored document again: its chunks and their vectors ``[n, dim]``.
+Reencode = Callable[[Document], tuple[list[Chunk], np.ndarray]]
 
 
 class Index:
-    """Docstore + vectors of one folder, kept consistent with each other."""
+    """Docstore + vector cache of one folder. ``writable=False`` never writes (a folder
+    that cannot be written opens that way too)."""
 
-    def __init__(
-        self, folder: Path, dim: int, *, repair: bool = True, policy: str = "auto"
-    ) -> None:
-        from lateseg.index.vectors import VectorIndex, check_policy
-
+    def __init__(self, folder: Path, manifest: Manifest, *, writable: bool = True) -> None:
         self.folder = folder
-        self.policy = check_policy(policy)  # the manifest's "vectors": auto|flat|hnsw|ivf
-        self.store = DocStore(folder / "docstore.sqlite")
-        self.vectors = VectorIndex(dim, folder / "vectors.faiss")
+        self.manifest = manifest
+        self.dim = manifest.dim
+        self.store = DocStore(folder / "docstore.sqlite", writable=writable)
+        #: Encodes documents again during a migration (set by the Pipeline).
+        self.reencode: Reencode | None = None
+        self._wanted_policy: str | None = None
         self._lock_file: Any = None
-        if repair:
-            self.repair_if_idle()
+        self._mutex = threading.RLock()  # the cache and the connection, across threads
+        self._seq: int | None = None  # the last change the in-memory cache includes
+        self._disk_seq: int | None = None  # the last change the file on disk includes
+        self.notice: str | None = None  # why the cache was rebuilt, if it was
+        self.vectors = self._load()
 
-    def repair_if_idle(self) -> bool:
-        """Reconcile, unless another process is writing (then its unsaved rows are work
-        in progress). Returns whether it reconciled."""
-        try:
-            self.lock()
-        except IndexStoreError:
-            log.info("%s is being written by another process; not reconciling", self.folder)
-            return False
-        try:
-            self.reconcile()
-        finally:
-            self.unlock()
-        return True
+    # -- the cache -------------------------------------------------------------------
+    @property
+    def path(self) -> Path:
+        return self.folder / VECTORS
 
-    def save_vectors(self) -> None:
-        """Save the vectors (atomically), first rebuilt as the policy asks (see
-        :meth:`VectorIndex.apply`)."""
-        self.vectors.apply(self.policy)
-        self.vectors.save()
+    @property
+    def policy(self) -> str:
+        """The vector policy (the manifest's ``vectors``, or one given at open and not
+        written yet)."""
+        return self._wanted_policy or self.manifest.vectors
 
-    def problems(self) -> list[str]:
-        """What is inconsistent, without changing anything (``lateseg index verify``)."""
-        out = []
-        rows = self.store.all_chunk_ids()
-        vec_ids = set(self.vectors.ids().tolist())
-        if missing := len(rows.keys() - vec_ids):
-            out.append(f"{missing} chunks have no vector")
-        if stray := len(vec_ids - rows.keys()):
-            out.append(f"{stray} vectors have no chunk")
-        out += self.store.problems()
-        return out
+    def _load(self) -> VectorIndex:
+        """The cache from the file and the change log, else rebuilt from the docstore."""
+        if self.store.legacy:
+            # Format 1: the raw FAISS file is all there is; read it as it is.
+            self._seq = self._disk_seq = None
+            path = self.path
+            if path.exists() and not is_cache_file(path):
+                return VectorIndex(self.dim, path)
+            return VectorIndex(self.dim)
+        index_id = self.store.index_id()
+        reason = None
+        for _ in range(3):  # a writer may save a newer file (and trim the log) meanwhile
+            try:
+                vectors, header = load_cache(self.path, self.dim, index_id)
+            except CacheError as e:
+                reason = e
+                break
+            with self.store.snapshot():
+                state = self.store.log_state()
+                if header.seq > state.seq:
+                    reason = CacheError("ahead", f"{self.path} is ahead of the docstore")
+                    break
+                if header.seq + 1 < state.log_start:
+                    reason = CacheError("old", f"{self.path} is older than the change log")
+                    continue
+                self._apply(vectors, header.seq, state.seq)
+            self._disk_seq = header.seq
+            if len(vectors) == state.vectors:
+                self.notice = None
+                return vectors
+            reason = CacheError("damaged", f"{self.path} disagrees with the docstore")
+            break
+        assert reason is not None
+        if reason.reason != "missing" or self.store.log_state().vectors:
+            self.notice = f"{reason}; rebuilt the vector cache from the docstore"
+            log.warning("%s", self.notice)
+        self._disk_seq = None
+        return self._rebuild()
 
-    def stats(self) -> dict[str, Any]:
-        docs, chunks = self.store.counts()
-        files = ("docstore.sqlite", "docstore.sqlite-wal", "vectors.faiss")
-        return {
-            "folder": str(self.folder),
-            "documents": docs,
-            "chunks": chunks,
-            "vectors": len(self.vectors),
-            "vector_index": self.vectors.kind,
-            "vector_policy": self.policy,
-            "removed_not_compacted": self.vectors.tombstones(),
-            "documents_by_kind": self.store.kinds(),
-            "bytes": {
-                f: (self.folder / f).stat().st_size for f in files if (self.folder / f).is_file()
-            },
-        }
+    def _rebuild(self, kind: str | None = None) -> VectorIndex:
+        """A new cache of every vector in the docstore, as ``kind`` (default: what the
+        policy asks for this many vectors)."""
+        vectors = VectorIndex(self.dim)
+        with self.store.snapshot():
+            state = self.store.log_state()
+            want = kind or self._kind_for(state.vectors)
+            vectors.rebuild(
+                want if want != "ivfpq" or state.vectors >= _pq_min() else "flat",
+                lambda: self.store.iter_vectors(self.dim),
+                state.vectors,
+            )
+            self._seq = state.seq
+        return vectors
 
-    def compact(self, vectors: str | None = None) -> dict[str, Any]:
-        """Repair, then reclaim space: SQLite VACUUM, FTS merge, vectors rewritten
-        (rebuilt without removed HNSW nodes; as ``vectors`` = ``auto``/``flat``/``hnsw``/
-        ``ivf`` when given, which also becomes the index's policy). Returns the folder's
-        size in bytes before and after, and the vector index kind."""
+    def _kind_for(self, n: int) -> str:
+        policy = self.policy
+        if policy == "auto":
+            from lateseg.index.vectors import APPROX_THRESHOLD
 
-        def size() -> int:
-            return sum(p.stat().st_size for p in self.folder.iterdir() if p.is_file())
+            return "hnsw" if n >= APPROX_THRESHOLD else "flat"
+        return policy
 
-        before = size()
+    def _apply(self, vectors: VectorIndex, since: int, upto: int) -> None:
+        """Inside a snapshot: apply the logged changes after ``since`` to ``vectors``."""
+        removed: set[int] = set()
+        added: dict[int, None] = {}
+        for change in self.store.changes_since(since):
+            for cid in change.removed.tolist():
+                if cid in added:
+                    del added[cid]
+                else:
+                    removed.add(cid)
+            added.update(dict.fromkeys(range(change.first_id, change.first_id + change.added)))
+        ids, data = self.store.vectors_of(list(added), self.dim)
+        vectors.remove(sorted(removed))
+        vectors.add(ids.tolist(), data)
+        self._seq = upto
+
+    def refresh(self) -> None:
+        """Bring the cache up to the docstore's last committed change (cheap when
+        nothing changed: one read of the counters)."""
+        with self._mutex:
+            if self.store.legacy:
+                if self.store.reread_version() and not self.store.legacy:
+                    self.vectors = self._load()  # another process migrated it
+                return
+            state = self.store.log_state()
+            if state.seq == self._seq:
+                return
+            assert self._seq is not None
+            with self.store.snapshot():
+                state = self.store.log_state()
+                usable = state.log_start <= self._seq + 1 <= state.seq + 1
+                if usable:
+                    self._apply(self.vectors, self._seq, state.seq)
+            if not usable or len(self.vectors) != state.vectors:
+                self.vectors = self._load()
+
+    def search(self, queries: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+        """Scores and chunk IDs ``[q, k]`` from the up-to-date cache (ID -1: none)."""
+        with self._mutex:
+            self.refresh()
+            return self.vectors.search(queries, k)
+
+    def count(self) -> int:
+        """Vectors in the up-to-date cache."""
+        with self._mutex:
+            self.refresh()
+            return len(self.vectors)
+
+    def contains(self, ids: Sequence[int]) -> set[int]:
+        """The IDs among ``ids`` that have a vector in the cache."""
+        with self._mutex:
+            return self.vectors.contains(ids)
+
+    def save(self) -> None:
+        """Under the write lock: save the cache (first rebuilt as the policy asks, see
+        :meth:`VectorIndex.apply`) and trim the change log it makes unnecessary."""
+        with self._mutex:
+            self._require_lock()
+            if self.store.legacy or self._seq is None:
+                return
+            self.vectors.apply(self.policy)
+            save_cache(self.path, self.vectors, self.store.index_id(), self._seq)
+            self._disk_seq = self._seq
+            if self._seq - LOG_KEEP >= self.store.log_state().log_start:
+                self.store.forget_changes(self._seq - LOG_KEEP)
+
+    # -- writing ---------------------------------------------------------------------
+    @contextmanager
+    def writer(self) -> Iterator[Writer]:
+        """The one way to write: lock, migrate a format-1 folder, catch up, write (the
+        :class:`Writer`), save the cache if it changed, unlock."""
         self.lock()
         try:
-            self.reconcile()
-            self.store.compact()
-            if vectors is not None:
-                self.set_policy(vectors)
-                self.vectors.rebuild(vectors)
-            elif self.vectors.tombstones():
-                self.vectors.rebuild(self.vectors.kind)
-            self.vectors.save()
+            with self._mutex:
+                if self.store.legacy:
+                    self._migrate()
+                if self._wanted_policy is not None:
+                    self._write_policy(self._wanted_policy)
+                self.refresh()
+            try:
+                yield Writer(self)
+            finally:
+                with self._mutex:
+                    if self._seq != self._disk_seq:
+                        self.save()
         finally:
             self.unlock()
-        return {"bytes_before": before, "bytes_after": size(), "vectors": self.vectors.kind}
 
-    def reconcile(self) -> None:
-        """Make vectors and rows agree (see module docstring)."""
-        rows = self.store.all_chunk_ids()
-        vec_ids = set(self.vectors.ids().tolist())
-        orphan_docs = sorted({doc for cid, doc in rows.items() if cid not in vec_ids})
-        if orphan_docs:
+    def _migrate(self) -> None:
+        """Format 1 → 2: vectors into the docstore (from the old FAISS file; documents
+        whose vectors were never saved are encoded again, or else removed), then a new
+        cache file and manifest."""
+        old = self.vectors
+        kind = old.kind
+
+        def take(ids: list[int]) -> tuple[np.ndarray, np.ndarray]:
+            present = sorted(old.contains(ids))
+            return np.asarray(present, dtype=np.int64), old.vectors(present)
+
+        lacking = self.store.migrate(take)
+        docs = self.store.documents_by_id(lacking)
+        if docs and self.reencode is not None:
+            log.warning("encoding %d documents whose vectors were never saved", len(docs))
+            for doc in docs:
+                chunks, vecs = self.reencode(doc)
+                self.store.replace_document(
+                    doc, self.store.file_hash(doc.source) or "", chunks, vecs
+                )
+        elif docs:
             log.warning(
-                "removing %d documents whose vectors were never saved; "
-                "the next ingest adds them again",
-                len(orphan_docs),
+                "removing %d documents whose vectors were never saved; the next ingest "
+                "adds them again",
+                len(docs),
             )
-            self.store.remove_documents(orphan_docs)
-            rows = self.store.all_chunk_ids()
-        # Includes the vectors the removed documents did have.
-        stray = sorted(vec_ids - rows.keys())
-        if stray:
-            log.warning("dropping %d vectors without chunk rows", len(stray))
-            self.vectors.remove(stray)
-        if stray or orphan_docs:
-            self.save_vectors()
+            self.store.remove_sources([d.source for d in docs])
+        log.info("migrated %s to index format 2 (vectors in the docstore)", self.folder)
+        self.vectors = self._rebuild(kind)
+        self.save()
+        self.manifest = Manifest(
+            self.manifest.embedder, self.dim, self.manifest.chunker, self.manifest.vectors, 2
+        )
+        write_manifest(self.folder, self.manifest)
 
     def set_policy(self, policy: str) -> None:
-        """Record the vector policy in the manifest (applied at the next save)."""
-        from lateseg.index.vectors import check_policy
+        """Keep ``policy`` as the vector policy: written to the manifest (and applied to
+        the cache) at the next write."""
+        self._wanted_policy = check_policy(policy)
+        if self._lock_file is not None:
+            self._write_policy(self._wanted_policy)
 
-        manifest = read_manifest(self.folder)
-        if manifest is None:
-            raise IndexStoreError(f"{self.folder} has no manifest")
-        manifest["vectors"] = self.policy = check_policy(policy)
-        write_manifest(
-            self.folder, {k: v for k, v in manifest.items() if k not in ("format", "version")}
-        )
+    def _write_policy(self, policy: str) -> None:
+        if policy != self.manifest.vectors:
+            m = self.manifest
+            self.manifest = Manifest(m.embedder, m.dim, m.chunker, policy, m.version)
+            write_manifest(self.folder, self.manifest)
+        self._wanted_policy = None
 
     def lock(self) -> None:
         """Take the single-writer lock, or raise if another process is writing."""
         if self._lock_file is not None:
             return
-        f = open(self.folder / "write.lock", "w")  # noqa: SIM115 - held until unlock()
+        if self.store.readonly:
+            raise IndexStoreError(
+                f"{self.folder} is read-only here; it can be searched, not written"
+            )
+        try:
+            f = open(self.folder / "write.lock", "w")  # noqa: SIM115 - held until unlock()
+        except OSError as e:
+            raise IndexStoreError(f"{self.folder} cannot be written: {e.strerror or e}") from None
         try:
             fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -197,6 +310,170 @@ class Index:
             self._lock_file.close()
             self._lock_file = None
 
+    def _require_lock(self) -> None:
+        if self._lock_file is None:
+            raise IndexStoreError("writing needs the write lock (use Index.writer())")
+
+    # -- maintenance -----------------------------------------------------------------
+    def problems(self) -> list[str]:
+        """What is inconsistent, changing nothing (``lateseg index verify``): SQLite and
+        text-index integrity, a vector for every chunk, and the cache file against the
+        docstore, vector for vector."""
+        with self._mutex:
+            out = self.store.problems(self.dim)
+            if self.store.legacy:
+                return out + self._legacy_problems()
+            try:
+                vectors, header = load_cache(self.path, self.dim, self.store.index_id())
+            except CacheError as e:
+                if e.reason != "missing":
+                    out.append(f"{e} (it is rebuilt on open; `lateseg index compact` saves it)")
+                return out
+            with self.store.snapshot():
+                state = self.store.log_state()
+                if not state.log_start <= header.seq + 1 <= state.seq + 1:
+                    return [
+                        *out,
+                        f"{self.path} is from change {header.seq}, which the "
+                        f"docstore's log (changes {state.log_start}-{state.seq}) cannot "
+                        "bring up to date (it is rebuilt on open)",
+                    ]
+                seq = self._seq
+                self._apply(vectors, header.seq, state.seq)
+                self._seq = seq
+                out += self._compare(vectors)
+            return out
+
+    def _compare(self, vectors: VectorIndex) -> list[str]:
+        """Inside a snapshot: the cache ``vectors`` against the docstore's vectors."""
+        ids, data = vectors.all_vectors()
+        order = np.argsort(ids)
+        ids, data = ids[order], data[order]
+        parts = list(self.store.iter_vectors(self.dim))
+        db_ids = np.concatenate([p[0] for p in parts]) if parts else np.zeros(0, np.int64)
+        out = []
+        if missing := len(np.setdiff1d(db_ids, ids)):
+            out.append(f"{missing} chunks have no vector in {VECTORS}")
+        if stray := len(np.setdiff1d(ids, db_ids)):
+            out.append(f"{stray} vectors in {VECTORS} have no chunk")
+        if not missing and not stray and len(ids):
+            db = vectors.stored_form(np.concatenate([p[1] for p in parts]))
+            if differ := int(np.count_nonzero(np.abs(db - data).max(axis=1) > 1e-5)):
+                out.append(f"{differ} vectors in {VECTORS} differ from the docstore's")
+        return out
+
+    def _legacy_problems(self) -> list[str]:
+        rows = self.store.all_chunk_ids()
+        vec_ids = set(self.vectors.ids().tolist())
+        out = []
+        if missing := len(rows.keys() - vec_ids):
+            out.append(f"{missing} chunks have no vector (index format 1; any write migrates it)")
+        if stray := len(vec_ids - rows.keys()):
+            out.append(f"{stray} vectors have no chunk")
+        return out
+
+    def stats(self) -> dict[str, Any]:
+        self.refresh()
+        docs, chunks = self.store.counts()
+        files = ("docstore.sqlite", "docstore.sqlite-wal", VECTORS)
+        state = self.store.log_state()
+        return {
+            "folder": str(self.folder),
+            "format": 1 if self.store.legacy else 2,
+            "documents": docs,
+            "chunks": chunks,
+            "vectors": len(self.vectors),
+            "vector_index": self.vectors.kind,
+            "vector_policy": self.policy,
+            "removed_not_compacted": self.vectors.tombstones(),
+            "changes": state.seq,
+            "cache_changes_behind": None if self._disk_seq is None else state.seq - self._disk_seq,
+            "documents_by_kind": self.store.kinds(),
+            "bytes": {
+                f: (self.folder / f).stat().st_size for f in files if (self.folder / f).is_file()
+            },
+        }
+
+    def compact(self, vectors: str | None = None) -> dict[str, Any]:
+        """Reclaim space: SQLite VACUUM, FTS merge, and the vector cache rebuilt from the
+        docstore (as ``vectors`` = ``auto``/``flat``/``hnsw``/``ivf``/``ivfpq`` when
+        given, which also becomes the index's policy; else as the kind it is) and saved.
+        Returns the folder's size in bytes before and after, and the vector index kind."""
+
+        def size() -> int:
+            return sum(p.stat().st_size for p in self.folder.iterdir() if p.is_file())
+
+        before = size()
+        with self.writer(), self._mutex:
+            self.store.compact()
+            if vectors is not None:
+                self.set_policy(vectors)
+                kind = self._kind_for(self.store.log_state().vectors)
+            else:
+                kind = self.vectors.kind
+            self.vectors = self._rebuild(kind)
+            self._disk_seq = None  # saved when the writer closes
+        return {"bytes_before": before, "bytes_after": size(), "vectors": self.vectors.kind}
+
     def close(self) -> None:
         self.unlock()
         self.store.close()
+
+
+class Writer:
+    """Writes of one :meth:`Index.writer` block: each one a committed transaction,
+    applied to the cache at once."""
+
+    def __init__(self, index: Index) -> None:
+        self.index = index
+        self.written = 0
+        self._next_save = 0.0
+
+    def add(
+        self,
+        doc: Document,
+        digest: str,
+        chunks: Sequence[Chunk],
+        vectors: np.ndarray,
+        path: bytes | None = None,
+    ) -> int:
+        """Replace ``doc.source``'s document with ``doc``, its chunks and their vectors
+        (one transaction); returns the number of chunks."""
+        index = self.index
+        with index._mutex:
+            change = index.store.replace_document(doc, digest, chunks, vectors, path)
+            self._applied(change, np.asarray(vectors, dtype=np.float32))
+        self._saved_now_and_then()
+        return len(chunks)
+
+    def remove(self, sources: Sequence[str]) -> list[str]:
+        """Remove the documents of ``sources`` (one transaction); the sources that were
+        indexed."""
+        index = self.index
+        with index._mutex:
+            known = [s for s in dict.fromkeys(sources) if index.store.file_hash(s) is not None]
+            change = index.store.remove_sources(known)
+            if change is not None:
+                self._applied(change, np.zeros((0, index.dim), np.float32))
+        return known
+
+    def _applied(self, change: Change, vectors: np.ndarray) -> None:
+        index = self.index
+        assert index._seq is not None and change.seq == index._seq + 1
+        index.vectors.remove(change.removed.tolist())
+        index.vectors.add(list(range(change.first_id, change.first_id + change.added)), vectors)
+        index._seq = change.seq
+
+    def _saved_now_and_then(self) -> None:
+        self.written += 1
+        if self.written % SAVE_EVERY == 0 and time.perf_counter() >= self._next_save:
+            t0 = time.perf_counter()
+            self.index.save()
+            done = time.perf_counter()
+            self._next_save = done + SAVE_WAIT * (done - t0)
+
+
+def _pq_min() -> int:
+    from lateseg.index.vectors import PQ_MIN_TRAIN
+
+    return PQ_MIN_TRAIN

@@ -1,18 +1,40 @@
-"""SQLite docstore: documents and chunks, one transaction per document (WAL mode)."""
+"""SQLite docstore: the index's one source of truth.
+
+Documents, their chunks, the chunks' vectors (float32 BLOBs) and the lexical index
+change together, in one transaction per document, so the database is consistent at
+every instant, as SQLite's own atomic commit is. Every write also appends a row to a
+change log (``changes``: the chunk IDs it added and removed, under a sequence number),
+from which any process brings its FAISS cache up to date (:mod:`lateseg.index.cache`).
+
+Readers never write: a folder that cannot be written (read-only media, another user's
+index) opens read-only, and the schema is created or migrated only by a writer.
+"""
 
 from __future__ import annotations
 
 import json
+import logging
+import os
 import re
 import sqlite3
-from collections.abc import Iterable, Sequence
+import uuid
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
-from lateseg.errors import IndexStoreError
+import numpy as np
+
+from lateseg.errors import IndexStoreError, IngestError
 from lateseg.types import Chunk, Document, Span
 
-SCHEMA = """
+log = logging.getLogger(__name__)
+
+SCHEMA_VERSION = 2  # PRAGMA user_version; 0 = an index from before vectors lived here
+
+TABLES = """
 CREATE TABLE IF NOT EXISTS documents (
     id TEXT PRIMARY KEY,
     source TEXT NOT NULL UNIQUE,
@@ -35,6 +57,25 @@ CREATE TABLE IF NOT EXISTS chunks (
 CREATE INDEX IF NOT EXISTS chunks_doc ON chunks(doc_id, ord);
 CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
 INSERT OR IGNORE INTO counters VALUES ('next_chunk_id', 0);
+"""
+
+# Version 2: vectors beside their chunks, the change log, the index's identity, and the
+# file path as bytes (names that are not UTF-8 are shown escaped in ``source``).
+VERSION_2 = """
+CREATE TABLE IF NOT EXISTS vectors (
+    chunk_id INTEGER PRIMARY KEY REFERENCES chunks(id) ON DELETE CASCADE,
+    vector BLOB NOT NULL
+);
+CREATE TABLE IF NOT EXISTS changes (
+    seq INTEGER PRIMARY KEY,
+    first_id INTEGER NOT NULL,
+    added INTEGER NOT NULL,
+    removed BLOB NOT NULL
+);
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+INSERT OR IGNORE INTO counters VALUES ('seq', 0);
+INSERT OR IGNORE INTO counters VALUES ('log_start', 1);
+INSERT OR IGNORE INTO counters VALUES ('vectors', 0);
 """
 
 # BM25 over chunk text (SQLite FTS5, Porter stemming), kept in step with `chunks` by
@@ -69,28 +110,216 @@ def fts_query(text: str) -> str | None:
     return " OR ".join(f'"{w}"' for w in dict.fromkeys(words))
 
 
-class DocStore:
-    """Documents (full text + structure) and their chunks, keyed by integer chunk IDs
-    that are also the FAISS IDs."""
+@dataclass(frozen=True)
+class Change:
+    """One committed write: chunk IDs ``[first_id, first_id + added)`` were added and
+    ``removed`` were removed, as change number ``seq``."""
 
-    def __init__(self, path: Path) -> None:
+    seq: int
+    first_id: int
+    added: int
+    removed: np.ndarray  # int64
+
+
+@dataclass(frozen=True)
+class LogState:
+    """Where the change log stands: the last change, the first one still kept, and how
+    many vectors the docstore holds."""
+
+    seq: int
+    log_start: int
+    vectors: int
+
+
+class DocStore:
+    """Documents, chunks and vectors, keyed by integer chunk IDs that are also the FAISS
+    IDs. ``writable=False`` (or a folder that cannot be written) opens read-only."""
+
+    def __init__(self, path: Path, *, writable: bool = True) -> None:
+        self.path = path
+        self.readonly = not writable or not _can_write(path)
         try:
-            self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db = self._connect()
             self.db.execute("PRAGMA foreign_keys=ON")
-            self.db.executescript(SCHEMA)
-            had_fts = self.db.execute(
-                "SELECT 1 FROM sqlite_master WHERE name='chunks_fts'"
-            ).fetchone()
-            self.db.executescript(LEXICAL)
-            if not had_fts:  # an index from before lexical search: index its chunks now
-                self.db.execute("INSERT INTO chunks_fts(chunks_fts) VALUES ('rebuild')")
+            self.version = int(self.db.execute("PRAGMA user_version").fetchone()[0])
+            self.has_fts = self._table("chunks_fts")
+            if not self._table("documents"):
+                if self.readonly:
+                    raise IndexStoreError(f"{path} holds no lateseg tables")
+                self._create()
         except sqlite3.DatabaseError as e:
             raise IndexStoreError(f"{path} is not a lateseg docstore: {e}") from None
+        if self.version > SCHEMA_VERSION:
+            raise IndexStoreError(
+                f"{path} has docstore schema {self.version}; this lateseg reads up to "
+                f"{SCHEMA_VERSION}. Upgrade lateseg."
+            )
+
+    def _connect(self) -> sqlite3.Connection:
+        if not self.readonly:
+            return sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        if not self.path.is_file():
+            raise IndexStoreError(f"{self.path} is missing")
+        uri = f"file:{quote(str(self.path))}?mode=ro"
+        db = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
+        try:
+            db.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchall()
+            return db
+        except sqlite3.OperationalError:
+            # WAL needs a writable -shm beside the file; on read-only media open the
+            # file as immutable (changes left in a -wal file cannot be read then).
+            db.close()
+            wal = self.path.with_name(self.path.name + "-wal")
+            if wal.is_file() and wal.stat().st_size:
+                log.warning("%s holds changes a read-only open cannot apply", wal)
+            return sqlite3.connect(
+                f"file:{quote(str(self.path))}?mode=ro&immutable=1",
+                uri=True,
+                isolation_level=None,
+                check_same_thread=False,
+            )
+
+    def _table(self, name: str) -> bool:
+        return bool(self.db.execute("SELECT 1 FROM sqlite_master WHERE name=?", (name,)).fetchone())
+
+    def _create(self) -> None:
+        """A new, empty docstore at the current schema."""
+        self.db.execute("PRAGMA journal_mode=WAL")
+        with self._tx():
+            _script(self.db, TABLES + VERSION_2 + LEXICAL)
+            self.db.execute("ALTER TABLE documents ADD COLUMN path BLOB")
+            self._set_identity()
+            self.db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        self.version, self.has_fts = SCHEMA_VERSION, True
+
+    def _set_identity(self) -> None:
+        self.db.execute("INSERT OR REPLACE INTO meta VALUES ('index_id', ?)", (uuid.uuid4().hex,))
+
+    def reread_version(self) -> bool:
+        """Read the schema version again (another process may have migrated the
+        docstore); whether it changed."""
+        version = int(self.db.execute("PRAGMA user_version").fetchone()[0])
+        changed, self.version = version != self.version, version
+        if changed:
+            self.has_fts = self._table("chunks_fts")
+        return changed
+
+    @property
+    def legacy(self) -> bool:
+        """An index from before vectors lived in the docstore (read as it is; migrated
+        by :meth:`migrate` on its first write)."""
+        return self.version < SCHEMA_VERSION
+
+    def migrate(self, vectors: Any) -> list[str]:
+        """Bring a legacy docstore to the current schema in one transaction, taking each
+        chunk's vector from ``vectors(ids) -> (found_ids, matrix)`` (the old FAISS file).
+        Returns the IDs of the documents some of whose chunks had no vector there (an
+        ingest killed before it saved them); their chunks stay, without vectors, for the
+        caller to encode again."""
+        if self.readonly:
+            raise IndexStoreError(f"{self.path} is read-only; it cannot be migrated")
+        self.db.execute("PRAGMA journal_mode=WAL")
+        with self._tx():
+            _script(self.db, VERSION_2 + LEXICAL)
+            cols = [r[1] for r in self.db.execute("PRAGMA table_info(documents)")]
+            if "path" not in cols:
+                self.db.execute("ALTER TABLE documents ADD COLUMN path BLOB")
+            if not self.has_fts:  # an index from before lexical search: index it now
+                self.db.execute("INSERT INTO chunks_fts(chunks_fts) VALUES ('rebuild')")
+            ids = [r[0] for r in self.db.execute("SELECT id FROM chunks ORDER BY id")]
+            found_ids, matrix = vectors(ids)
+            self.db.executemany(
+                "INSERT OR REPLACE INTO vectors VALUES (?, ?)",
+                ((int(i), v.tobytes()) for i, v in zip(found_ids, matrix, strict=True)),
+            )
+            lacking = sorted(
+                {
+                    r[0]
+                    for r in self.db.execute(
+                        "SELECT DISTINCT c.doc_id FROM chunks c LEFT JOIN vectors v "
+                        "ON v.chunk_id = c.id WHERE v.chunk_id IS NULL"
+                    )
+                }
+            )
+            self.db.execute(
+                "UPDATE counters SET value=(SELECT COUNT(*) FROM vectors) WHERE name='vectors'"
+            )
+            self._set_identity()
+            self.db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        self.version, self.has_fts = SCHEMA_VERSION, True
+        return lacking
 
     def close(self) -> None:
         self.db.close()
 
+    # -- the change log ------------------------------------------------------------
+    def index_id(self) -> str:
+        row = self.db.execute("SELECT value FROM meta WHERE key='index_id'").fetchone()
+        return str(row[0]) if row else ""
+
+    def log_state(self) -> LogState:
+        c = self._counters()
+        return LogState(c.get("seq", 0), c.get("log_start", 1), c.get("vectors", 0))
+
+    def _counters(self) -> dict[str, int]:
+        return {str(k): int(v) for k, v in self.db.execute("SELECT name, value FROM counters")}
+
+    def changes_since(self, seq: int) -> list[Change]:
+        rows = self.db.execute(
+            "SELECT seq, first_id, added, removed FROM changes WHERE seq > ? ORDER BY seq",
+            (seq,),
+        )
+        return [Change(int(s), int(f), int(a), _ids(r)) for s, f, a, r in rows]
+
+    def forget_changes(self, upto: int) -> None:
+        """Drop the change log up to change ``upto`` (a saved cache holds them)."""
+        with self._tx():
+            self.db.execute("DELETE FROM changes WHERE seq <= ?", (upto,))
+            self.db.execute(
+                "UPDATE counters SET value=MAX(value, ?) WHERE name='log_start'", (upto + 1,)
+            )
+
+    @contextmanager
+    def snapshot(self) -> Iterator[None]:
+        """Reads inside see one committed state (a read transaction)."""
+        self.db.execute("BEGIN")
+        try:
+            yield
+        finally:
+            self.db.execute("COMMIT")
+
+    def vectors_of(self, ids: Sequence[int], dim: int) -> tuple[np.ndarray, np.ndarray]:
+        """``(found_ids, [n, dim] float32)`` of the IDs among ``ids`` that have vectors."""
+        found: list[int] = []
+        parts: list[bytes] = []
+        for batch in _batches(list(ids), 900):
+            marks = ",".join("?" * len(batch))
+            for cid, blob in self.db.execute(
+                f"SELECT chunk_id, vector FROM vectors WHERE chunk_id IN ({marks})", batch
+            ):
+                found.append(int(cid))
+                parts.append(blob)
+        return np.asarray(found, dtype=np.int64), _matrix(parts, dim)
+
+    def iter_vectors(
+        self, dim: int, batch: int = 20_000
+    ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+        """Every stored vector in ID order, ``batch`` at a time."""
+        last = -1
+        while True:
+            rows = self.db.execute(
+                "SELECT chunk_id, vector FROM vectors WHERE chunk_id > ? ORDER BY chunk_id LIMIT ?",
+                (last, batch),
+            ).fetchall()
+            if not rows:
+                return
+            last = int(rows[-1][0])
+            yield (
+                np.asarray([r[0] for r in rows], dtype=np.int64),
+                _matrix([r[1] for r in rows], dim),
+            )
+
+    # -- writes (the caller holds the index's write lock) ---------------------------
     def file_hash(self, source: str) -> str | None:
         row = self.db.execute(
             "SELECT file_hash FROM documents WHERE source=?", (source,)
@@ -98,28 +327,40 @@ class DocStore:
         return row[0] if row else None
 
     def replace_document(
-        self, doc: Document, file_hash: str, chunks: Sequence[Chunk]
-    ) -> tuple[list[int], list[int]]:
-        """Atomically replace the rows of ``doc.source``.
+        self,
+        doc: Document,
+        file_hash: str,
+        chunks: Sequence[Chunk],
+        vectors: np.ndarray,
+        path: bytes | None = None,
+    ) -> Change:
+        """Atomically replace the rows of ``doc.source`` with ``doc``, its chunks and
+        their ``vectors`` ``[len(chunks), dim]``, logging the change (returned: the new
+        chunk IDs and the removed ones).
 
-        Returns ``(new_ids, removed_ids)``. Chunk IDs (which are also the FAISS IDs) come
-        from a counter committed with the rows and are never reused, so a vector saved
-        before a crash can never be mistaken for a later chunk's.
+        ``path`` is the file's name as bytes (None for documents made in memory); a
+        different file whose name shows as the same ``source`` is refused. Chunk IDs
+        (also the FAISS IDs) come from a counter committed with the rows and are never
+        reused, so a cache can never take one chunk's vector for another's.
         """
+        if len(vectors) != len(chunks):
+            raise IndexStoreError(f"{len(chunks)} chunks but {len(vectors)} vectors")
+        blobs = [np.ascontiguousarray(v, dtype=np.float32).tobytes() for v in vectors]
         with self._tx():
+            row = self.db.execute(
+                "SELECT path FROM documents WHERE source=?", (doc.source,)
+            ).fetchone()
+            if row is not None and path is not None and row[0] is not None and row[0] != path:
+                raise IngestError(
+                    f"its name shows as {doc.source!r}, like another indexed file's; rename one"
+                )
             old = self.chunk_ids_of_source(doc.source)
-            first = int(
-                self.db.execute("SELECT value FROM counters WHERE name='next_chunk_id'").fetchone()[
-                    0
-                ]
-            )
+            first = self._counters()["next_chunk_id"]
             new_ids = list(range(first, first + len(chunks)))
-            self.db.execute(
-                "UPDATE counters SET value=? WHERE name='next_chunk_id'", (first + len(chunks),)
-            )
             self.db.execute("DELETE FROM documents WHERE source=?", (doc.source,))
             self.db.execute(
-                "INSERT INTO documents VALUES (?,?,?,?,?,?,?)",
+                "INSERT INTO documents (id, source, kind, text, structure, meta, file_hash, path) "
+                "VALUES (?,?,?,?,?,?,?,?)",
                 (
                     doc.id,
                     doc.source,
@@ -128,6 +369,7 @@ class DocStore:
                     json.dumps([s.to_dict() for s in doc.structure]),
                     json.dumps(doc.meta, default=str),
                     file_hash,
+                    path,
                 ),
             )
             self.db.executemany(
@@ -138,17 +380,40 @@ class DocStore:
                     for i, (cid, c) in enumerate(zip(new_ids, chunks, strict=True))
                 ],
             )
-        return new_ids, old
+            self.db.executemany(
+                "INSERT INTO vectors VALUES (?, ?)", zip(new_ids, blobs, strict=True)
+            )
+            return self._log(first, len(chunks), old)
 
-    def remove_sources(self, sources: Iterable[str]) -> list[int]:
-        """Delete the documents of ``sources`` (one transaction); their chunk IDs."""
+    def remove_sources(self, sources: Iterable[str]) -> Change | None:
+        """Delete the documents of ``sources`` (one transaction); the change, or None
+        when none of them was indexed."""
         with self._tx():
             removed = []
             for source in sources:
                 removed += self.chunk_ids_of_source(source)
                 self.db.execute("DELETE FROM documents WHERE source=?", (source,))
-        return removed
+            if not removed:
+                return None
+            return self._log(self._counters()["next_chunk_id"], 0, removed)
 
+    def _log(self, first: int, added: int, removed: Sequence[int]) -> Change:
+        """Inside a write transaction: append the change and move the counters."""
+        c = self._counters()
+        seq = c["seq"] + 1
+        gone = np.asarray(removed, dtype=np.int64)
+        self.db.execute("INSERT INTO changes VALUES (?,?,?,?)", (seq, first, added, gone.tobytes()))
+        self.db.executemany(
+            "UPDATE counters SET value=? WHERE name=?",
+            [
+                (seq, "seq"),
+                (max(c["next_chunk_id"], first + added), "next_chunk_id"),
+                (c["vectors"] + added - len(removed), "vectors"),
+            ],
+        )
+        return Change(seq, first, added, gone)
+
+    # -- reads ---------------------------------------------------------------------
     def neighbours(self, chunk_id: int) -> list[tuple[int, int, int]]:
         """``(chunk_id, start, end)`` of every chunk of the document of ``chunk_id``, in
         order (empty if the chunk is gone)."""
@@ -163,18 +428,20 @@ class DocStore:
         rows = self.db.execute("SELECT kind, COUNT(*) FROM documents GROUP BY kind ORDER BY kind")
         return {str(k): int(n) for k, n in rows}
 
-    def problems(self) -> list[str]:
-        """SQLite and text-index integrity, and chunk text against document text."""
+    def problems(self, dim: int) -> list[str]:
+        """SQLite and text-index integrity, chunk text against document text, and (at
+        the current schema) a vector of ``dim`` floats for every chunk."""
         out = []
         check = self.db.execute("PRAGMA integrity_check").fetchall()
         if check != [("ok",)]:
             out.append("sqlite integrity: " + "; ".join(str(r[0]) for r in check[:5]))
-        try:
-            self.db.execute(
-                "INSERT INTO chunks_fts(chunks_fts, rank) VALUES ('integrity-check', 1)"
-            )
-        except sqlite3.DatabaseError as e:
-            out.append(f"text index out of step with chunks: {e}")
+        if self.has_fts:
+            try:
+                self.db.execute(
+                    "INSERT INTO chunks_fts(chunks_fts, rank) VALUES ('integrity-check', 1)"
+                )
+            except sqlite3.DatabaseError as e:
+                out.append(f"text index out of step with chunks: {e}")
         bad = 0
         for doc_id, text in self.db.execute("SELECT id, text FROM documents"):
             for start, end, chunk in self.db.execute(
@@ -183,16 +450,31 @@ class DocStore:
                 bad += text[start:end] != chunk
         if bad:
             out.append(f"{bad} chunks whose text differs from their document's span")
+        if self.legacy:
+            return out
+        lacking = self.db.execute(
+            "SELECT COUNT(*) FROM chunks c LEFT JOIN vectors v ON v.chunk_id=c.id "
+            "WHERE v.chunk_id IS NULL"
+        ).fetchone()[0]
+        if lacking:
+            out.append(f"{lacking} chunks have no vector in the docstore")
+        wrong = self.db.execute(
+            "SELECT COUNT(*) FROM vectors WHERE length(vector) != ?", (4 * dim,)
+        ).fetchone()[0]
+        if wrong:
+            out.append(f"{wrong} stored vectors are not {dim} float32 values")
+        c = self._counters()
+        n, top = self.db.execute("SELECT COUNT(*), MAX(chunk_id) FROM vectors").fetchone()
+        if c["vectors"] != n:
+            out.append(f"the vector counter says {c['vectors']}, the docstore holds {n}")
+        if top is not None and top >= c["next_chunk_id"]:
+            out.append(f"chunk ID {top} is not below the next ID counter {c['next_chunk_id']}")
         return out
 
     def compact(self) -> None:
         self.db.execute("INSERT INTO chunks_fts(chunks_fts) VALUES ('optimize')")
         self.db.execute("VACUUM")
         self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-
-    def remove_documents(self, doc_ids: Iterable[str]) -> None:
-        with self._tx():
-            self.db.executemany("DELETE FROM documents WHERE id=?", [(d,) for d in doc_ids])
 
     def chunk_ids_of_source(self, source: str) -> list[int]:
         rows = self.db.execute(
@@ -221,6 +503,11 @@ class DocStore:
     ) -> list[tuple[int, float]]:
         """Up to ``k`` ``(chunk_id, score)`` by BM25 (higher is better), optionally only
         chunks of sources matching the glob ``source`` or of documents of ``kind``."""
+        if not self.has_fts:
+            raise IndexStoreError(
+                f"{self.path} predates lexical search; any ingest into it (or `lateseg "
+                "index compact`) adds the text index"
+            )
         match = fts_query(query)
         if match is None:
             return []
@@ -253,6 +540,19 @@ class DocStore:
         spans = tuple(Span.from_dict(d) for d in json.loads(row[4]))
         return Document(row[1], row[3], row[2], spans, json.loads(row[5]), id=row[0])
 
+    def documents_by_id(self, doc_ids: Sequence[str]) -> list[Document]:
+        """The stored Documents with these IDs (those present)."""
+        sources = []
+        for batch in _batches(list(doc_ids), 900):
+            marks = ",".join("?" * len(batch))
+            sources += [
+                r[0]
+                for r in self.db.execute(
+                    f"SELECT source FROM documents WHERE id IN ({marks})", batch
+                )
+            ]
+        return [d for s in sources if (d := self.document(s)) is not None]
+
     def document_rows(self, doc_ids: Sequence[str]) -> dict[str, dict[str, Any]]:
         """Per document ID: its source, kind, meta and chunk count, and its text when it
         is a single chunk (long texts are not read)."""
@@ -281,13 +581,69 @@ class DocStore:
     def sources(self) -> list[str]:
         return [r[0] for r in self.db.execute("SELECT source FROM documents ORDER BY source")]
 
+    def source_paths(self) -> list[tuple[str, str]]:
+        """``(source, path)`` of every document: the file's real name (``os.fsdecode``
+        of the stored bytes, which may hold surrogate escapes) or else the source."""
+        has_path = not self.legacy or "path" in [
+            r[1] for r in self.db.execute("PRAGMA table_info(documents)")
+        ]
+        sql = (
+            "SELECT source, path FROM documents"
+            if has_path
+            else "SELECT source, NULL FROM documents"
+        )
+        return [(s, os.fsdecode(p) if p is not None else s) for s, p in self.db.execute(sql)]
+
     def counts(self) -> tuple[int, int]:
         docs = self.db.execute("SELECT COUNT(*) FROM documents").fetchone()[0]
         chunks = self.db.execute("SELECT COUNT(*) FROM chunks").fetchone()[0]
         return int(docs), int(chunks)
 
     def _tx(self) -> _Transaction:
+        if self.readonly:
+            raise IndexStoreError(f"{self.path} is open read-only")
         return _Transaction(self.db)
+
+
+def _script(db: sqlite3.Connection, sql: str) -> None:
+    """Run the statements of ``sql`` one by one: ``executescript`` would commit the
+    transaction they belong to."""
+    pending = ""
+    for line in sql.splitlines(keepends=True):
+        pending += line
+        if sqlite3.complete_statement(pending):
+            db.execute(pending)
+            pending = ""
+    if pending.strip():
+        raise IndexStoreError(f"incomplete SQL statement: {pending.strip()[:60]}")
+
+
+def _can_write(path: Path) -> bool:
+    """Whether the docstore (or, before it exists, its folder) can be written."""
+    if path.exists():
+        return os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)
+    return os.access(path.parent, os.W_OK)
+
+
+def _ids(blob: bytes) -> np.ndarray:
+    if len(blob) % 8:
+        raise IndexStoreError("a change-log row is damaged (removed IDs are not int64)")
+    return np.frombuffer(blob, dtype=np.int64).copy()
+
+
+def _matrix(blobs: Sequence[bytes], dim: int) -> np.ndarray:
+    if not blobs:
+        return np.zeros((0, dim), dtype=np.float32)
+    if any(len(b) != 4 * dim for b in blobs):
+        raise IndexStoreError(
+            f"a stored vector is not {dim} float32 values; run `lateseg index verify`"
+        )
+    return np.frombuffer(b"".join(blobs), dtype=np.float32).reshape(len(blobs), dim).copy()
+
+
+def _batches(items: list[Any], size: int) -> Iterator[list[Any]]:
+    for i in range(0, len(items), size):
+        yield items[i : i + size]
 
 
 def _document_filter(source: str | None, kind: str | None) -> tuple[str, list[Any]]:

@@ -1,6 +1,7 @@
 """FAISS vectors over normalised embeddings, with explicit IDs (the docstore's chunk IDs).
 
-Three kinds:
+In an index folder this is a cache: the docstore holds every vector, and
+:mod:`lateseg.index.cache` saves and checks the FAISS file. Four kinds:
 
 * ``flat``: ``IndexIDMap2(IndexFlatIP)``, exact; the default for small corpora.
 * ``hnsw``: ``IndexIDMap2(IndexHNSWFlat)``, approximate graph search, what ``auto``
@@ -8,13 +9,13 @@ Three kinds:
   HNSW graph, so a removed vector becomes a *tombstone*: its entry in the ID map is set
   to -1, searches skip it (an ``IDSelector`` inside the graph walk, so k results still
   come back), and the graph is rebuilt once tombstones pass :data:`TOMBSTONE_SHARE`.
-  Everything lives in the one FAISS file, which is replaced atomically.
+  Tombstones live in the FAISS file too.
 * ``ivf``: ``IndexIVFFlat`` with a hash-table direct map (true removal; needs training).
 * ``ivfpq``: ``IndexIVFPQ``, the same with each vector stored as a product-quantised code
   of ``dim / 8`` bytes (48 for 384-d: 32 times less than float32), trained on a sample;
   for corpora whose vectors do not fit in memory. A policy of ``ivfpq`` keeps exact
-  search until :data:`PQ_MIN_TRAIN` vectors exist to train it. Lossy: its vectors read
-  back (``vectors()``, rebuilding into another kind) are the decoded approximations.
+  search until :data:`PQ_MIN_TRAIN` vectors exist to train it. Lossy in the cache only:
+  rebuilding into another kind starts again from the docstore's exact vectors.
 
 ``lateseg index compact --vectors`` rebuilds one kind into another. Exact search runs
 on a GPU when a GPU build of FAISS (the ``gpu`` extra) sees one; HNSW and IVF stay on the
@@ -27,7 +28,7 @@ import functools
 import logging
 import math
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -78,7 +79,10 @@ def gpu_count() -> int:
 class VectorIndex:
     """The vectors of one index folder (``vectors.faiss``)."""
 
-    def __init__(self, dim: int, path: Path, nprobe: int = 128) -> None:
+    def __init__(self, dim: int, path: Path | None = None, nprobe: int = 128) -> None:
+        """An empty exact index, or the raw FAISS file at ``path`` when it exists (the
+        format of index folders before version 2; :mod:`lateseg.index.cache` adds a
+        header to the files it writes)."""
         import faiss
 
         self.dim = dim
@@ -87,34 +91,50 @@ class VectorIndex:
         self.index: Any  # faiss stubs know neither id_map nor numpy IDs
         self._owner: Any = None
         self._rev_stale = False  # HNSW removals leave IndexIDMap2's ID -> row map stale
-        if path.exists():
+        if path is not None and path.exists():
             try:
-                # The object read owns the C++ index; the downcast view must not outlive it.
-                self._owner = faiss.read_index(str(path))
+                owner = faiss.read_index(str(path))
             except Exception as e:  # faiss raises RuntimeError with its C++ message
                 raise IndexStoreError(f"{path} is not a readable FAISS index: {e}") from None
-            index = faiss.downcast_index(self._owner)
-            if _kind_of(index) is None:
-                inner = (
-                    f" over {type(faiss.downcast_index(index.index)).__name__}"
-                    if isinstance(index, faiss.IndexIDMap2)
-                    else ""
-                )
-                raise IndexStoreError(
-                    f"{path} holds a {type(index).__name__}{inner}, not a lateseg vector "
-                    "index (IndexIDMap2 over IndexFlatIP or IndexHNSWFlat, IndexIVFFlat or "
-                    "IndexIVFPQ)"
-                )
-            if index.d != dim:
-                raise IndexStoreError(
-                    f"{path} holds {index.d}-d vectors but the embedder gives {dim}-d"
-                )
-            if index.metric_type != faiss.METRIC_INNER_PRODUCT:
-                raise IndexStoreError(f"{path} does not rank by inner product")
-            self.index = index
+            self._adopt(owner, path)
         else:
             self.index = faiss.IndexIDMap2(faiss.IndexFlatIP(dim))
         self._changed()
+
+    @classmethod
+    def wrap(cls, dim: int, index: Any, where: Path | str = "the FAISS index") -> VectorIndex:
+        """A VectorIndex over a FAISS index read elsewhere, checked like a file."""
+        out = cls(dim)
+        out._adopt(index, where)
+        out._changed()
+        return out
+
+    def _adopt(self, owner: Any, where: Path | str) -> None:
+        """Take ``owner`` (a FAISS index read from untrusted bytes) if it is one of the
+        kinds lateseg writes, of this dimension, ranking by inner product."""
+        import faiss
+
+        # The object read owns the C++ index; the downcast view must not outlive it.
+        index = faiss.downcast_index(owner)
+        if _kind_of(index) is None:
+            inner = (
+                f" over {type(faiss.downcast_index(index.index)).__name__}"
+                if isinstance(index, faiss.IndexIDMap2)
+                else ""
+            )
+            raise IndexStoreError(
+                f"{where} holds a {type(index).__name__}{inner}, not a lateseg vector "
+                "index (IndexIDMap2 over IndexFlatIP or IndexHNSWFlat, IndexIVFFlat or "
+                "IndexIVFPQ)"
+            )
+        if index.d != self.dim:
+            raise IndexStoreError(
+                f"{where} holds {index.d}-d vectors but the embedder gives {self.dim}-d"
+            )
+        if index.metric_type != faiss.METRIC_INNER_PRODUCT:
+            raise IndexStoreError(f"{where} does not rank by inner product")
+        self._owner = owner
+        self.index = index
 
     def _changed(self) -> None:
         """Drop what is derived from the index (after any change to it)."""
@@ -173,6 +193,29 @@ class VectorIndex:
             self.index.construct_rev_map()
             self._rev_stale = False
         return np.vstack([self.index.reconstruct(int(i)) for i in ids]).astype(np.float32)
+
+    def all_vectors(self) -> tuple[np.ndarray, np.ndarray]:
+        """Every live ``(ids [n], vectors [n, dim])``, in no particular order."""
+        import faiss
+
+        if self.kind in ("flat", "hnsw"):
+            inner: Any = faiss.downcast_index(self.index.index)
+            flat: Any = inner if self.kind == "flat" else faiss.downcast_index(inner.storage)
+            n = int(flat.ntotal)
+            data = faiss.rev_swig_ptr(flat.get_xb(), n * self.dim).reshape(n, self.dim)
+            ids = self._id_map()
+            live = ids >= 0
+            return ids[live], np.array(data[live], dtype=np.float32)
+        ids = self.ids()
+        return ids, self.vectors(ids.tolist())
+
+    def stored_form(self, vectors: np.ndarray) -> np.ndarray:
+        """What this index stores for ``vectors`` ``[n, dim]``: the vectors themselves,
+        or for IVF-PQ their decoded product-quantised codes."""
+        x = np.ascontiguousarray(vectors, dtype=np.float32)
+        if self.kind != "ivfpq" or not len(x):
+            return x
+        return np.asarray(self.index.sa_decode(self.index.sa_encode(x)), dtype=np.float32)
 
     def add(self, ids: Sequence[int], vectors: np.ndarray) -> None:
         if len(ids):
@@ -242,15 +285,32 @@ class VectorIndex:
         scores, rows = gpu.search(queries, k)
         return scores, np.where(rows >= 0, row_ids[np.maximum(rows, 0)], -1)
 
-    def rebuild(self, kind: str = "auto") -> str:
-        """Rebuild in memory as ``kind`` from the stored vectors (``auto``: HNSW from
-        :data:`APPROX_THRESHOLD` vectors, else exact); returns the kind built."""
+    def rebuild(
+        self,
+        kind: str = "auto",
+        source: Callable[[], Iterable[tuple[np.ndarray, np.ndarray]]] | None = None,
+        count: int | None = None,
+    ) -> str:
+        """Rebuild in memory as ``kind`` (``auto``: HNSW from :data:`APPROX_THRESHOLD`
+        vectors, else exact); returns the kind built.
+
+        The vectors come from ``source()``, batches of ``(ids, vectors)`` (``count`` in
+        all; read twice for IVF kinds, which train on a sample first), or else from the
+        index itself.
+        """
         import faiss
 
+        if source is None:
+            ids = self.ids()
+            data = self.vectors(ids.tolist())
+            count = len(ids)
+
+            def source() -> Iterable[tuple[np.ndarray, np.ndarray]]:
+                return [(ids, data)]
+
+        n = int(count or 0)
         if check_policy(kind) == "auto":
-            kind = "hnsw" if len(self) >= APPROX_THRESHOLD else "flat"
-        ids = self.ids()
-        data = self.vectors(ids.tolist())
+            kind = "hnsw" if n >= APPROX_THRESHOLD else "flat"
         if kind == "flat":
             index: Any = faiss.IndexIDMap2(faiss.IndexFlatIP(self.dim))
         elif kind == "hnsw":
@@ -258,14 +318,14 @@ class VectorIndex:
             graph.hnsw.efConstruction = HNSW_EF_CONSTRUCTION
             index = faiss.IndexIDMap2(graph)  # the wrapper keeps ``graph`` alive
         else:
-            if len(ids) == 0:
+            if n == 0:
                 raise ConfigError("an empty index cannot be trained as IVF; ingest first")
-            if kind == "ivfpq" and len(ids) < PQ_MIN_TRAIN:
+            if kind == "ivfpq" and n < PQ_MIN_TRAIN:
                 raise ConfigError(
                     f"IVF-PQ needs at least {PQ_MIN_TRAIN:,} vectors to train its codebooks; "
-                    f"this index has {len(ids):,} (use flat, hnsw or ivf)"
+                    f"this index has {n:,} (use flat, hnsw or ivf)"
                 )
-            nlist = max(1, min(int(4 * math.sqrt(len(ids))), len(ids) // 39 or 1))
+            nlist = max(1, min(int(4 * math.sqrt(n)), n // 39 or 1))
             quantizer = faiss.IndexFlatIP(self.dim)
             if kind == "ivf":
                 index = faiss.IndexIVFFlat(quantizer, self.dim, nlist, faiss.METRIC_INNER_PRODUCT)
@@ -277,10 +337,12 @@ class VectorIndex:
                 cap = PQ_TRAIN_SAMPLE
             index.set_direct_map_type(faiss.DirectMap.Hashtable)  # type: ignore[attr-defined]
             rng = np.random.default_rng(0)
-            sample = data[rng.choice(len(data), min(len(data), cap), replace=False)]
-            index.train(sample)
-        if len(ids):
-            index.add_with_ids(np.ascontiguousarray(data), ids)
+            share = min(1.0, cap / n)
+            sample = [data[rng.random(len(data)) < share] for _, data in source()]
+            index.train(np.ascontiguousarray(np.concatenate(sample)))
+        for ids, data in source():
+            if len(ids):
+                index.add_with_ids(np.ascontiguousarray(data, dtype=np.float32), ids)
         self.index = index
         self._owner = None
         self._rev_stale = False
@@ -309,9 +371,12 @@ class VectorIndex:
         return None
 
     def save(self) -> None:
-        """Write atomically: a temporary file renamed over the old one."""
+        """Write the raw FAISS file at ``path`` atomically (a temporary file renamed
+        over the old one). Index folders write :mod:`lateseg.index.cache` files."""
         import faiss
 
+        if self.path is None:
+            raise IndexStoreError("this vector index has no file path to save to")
         tmp = self.path.with_suffix(".tmp")
         faiss.write_index(self.index, str(tmp))
         with open(tmp, "rb") as f:

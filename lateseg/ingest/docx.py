@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from lateseg.errors import IngestError
-from lateseg.ingest.text import nested_heading_spans
+from lateseg.ingest.text import nested_heading_spans, read_bytes
 from lateseg.types import Span
 
 _HEADING_STYLE = re.compile(r"heading ([1-9])", re.IGNORECASE)
@@ -27,14 +27,13 @@ _OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 _SPACES = re.compile(r"\s+")
 
 
-def _open(path: Path) -> Any:
-    """The python-docx Document at ``path``; IngestError with the reason otherwise."""
+def _open(path: Path, data: bytes | None) -> Any:
+    """The python-docx Document at ``path`` (of ``data`` when already read);
+    IngestError with the reason otherwise."""
     import docx
 
-    try:
-        data = path.read_bytes()
-    except OSError as e:
-        raise IngestError(f"cannot read: {e.strerror or e}") from None
+    if data is None:
+        data = read_bytes(path)
     if not data:
         raise IngestError("corrupt DOCX: empty file")
     if data.startswith(_OLE_MAGIC):
@@ -97,14 +96,14 @@ def _table_rows(table: Any) -> list[str]:
     return rows
 
 
-def read_docx(path: Path) -> tuple[str, list[Span], dict]:
+def read_docx(path: Path, data: bytes | None = None) -> tuple[str, list[Span], dict]:
     """Return the document's text, its ``heading`` spans and metadata (``title`` and
     ``author`` where the file's core properties have them).
 
     Raises :class:`IngestError` for unreadable, corrupt or non-DOCX files, with the
     reason.
     """
-    document = _open(path)
+    document = _open(path, data)
     parts: list[str] = []
     heads: list[tuple[int, int, str]] = []
     pos = 0

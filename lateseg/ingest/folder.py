@@ -1,7 +1,8 @@
 """Walk the paths a user gives: files in a deterministic order, each skip with a reason.
 
-Folders are walked in sorted order without following directory symlinks; file symlinks
-are followed only when their target stays inside the folder being walked. Hidden entries
+Folders are walked in sorted order, iteratively (any depth), without following directory
+symlinks; file symlinks are followed only when their target stays inside the folder
+being walked. Each file's identity (device, inode) is kept for the read to check. Hidden entries
 are passed over silently. Caches, virtualenvs, ``node_modules``, gitignored, vendored,
 generated and minified files and binaries are skipped with a reason (see
 :class:`~lateseg.ingest.repo.RepoFilter`); unusable paths are reported, never raised.
@@ -11,13 +12,14 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from lateseg.errors import ConfigError
 from lateseg.ingest.code import CODE_SUFFIXES
+from lateseg.ingest.paths import identity, source_name
 from lateseg.ingest.text import looks_like_text
 
 if TYPE_CHECKING:
@@ -51,19 +53,37 @@ class WalkConfig:
 
 @dataclass(frozen=True)
 class FoundFile:
-    """A file to ingest and the folder it was found under (None: named directly)."""
+    """A file to ingest, the folder it was found under (None: named directly), and its
+    identity (device, inode) when walked, which the read checks again."""
 
     path: Path
     root: Path | None
+    identity: tuple[int, int] | None = None
 
 
 @dataclass
 class Walk:
-    """What a walk found: files to ingest, skipped paths and unusable paths, with reasons."""
+    """What a walk found: files to ingest, skipped paths and unusable paths, with
+    reasons (paths as :func:`~lateseg.ingest.paths.source_name` shows them).
+
+    ``roots`` are the folders walked; ``unlisted`` the folders that could not be listed
+    (so nothing is known of what is under them); ``skip_reasons`` the reason of every
+    skipped path, by its real name.
+    """
 
     files: list[FoundFile] = field(default_factory=list)
     skipped: list[tuple[str, str]] = field(default_factory=list)
     failed: list[tuple[str, str]] = field(default_factory=list)
+    roots: list[Path] = field(default_factory=list)
+    unlisted: list[Path] = field(default_factory=list)
+    skip_reasons: dict[str, str] = field(default_factory=dict)
+
+    def skip(self, path: Path, reason: str) -> None:
+        self.skipped.append((source_name(path), reason))
+        self.skip_reasons[str(path)] = reason
+
+    def fail(self, path: Path, reason: str) -> None:
+        self.failed.append((source_name(path), reason))
 
 
 def walk(paths: Iterable[str | os.PathLike[str]], cfg: WalkConfig | None = None) -> Walk:
@@ -74,23 +94,25 @@ def walk(paths: Iterable[str | os.PathLike[str]], cfg: WalkConfig | None = None)
     for raw in paths:
         given = Path(raw).expanduser()
         try:
-            mode = given.stat().st_mode
+            st = given.stat()
         except FileNotFoundError:
             kind = "broken symlink" if given.is_symlink() else "no such file or folder"
-            result.failed.append((str(given.absolute()), kind))
+            result.fail(given.absolute(), kind)
             continue
-        except OSError as e:  # symlink loop, permission on a parent, ...
-            result.failed.append((str(given.absolute()), f"cannot access: {e.strerror or e}"))
+        except OSError as e:  # symlink loop, permission on a parent, name too long ...
+            result.fail(given.absolute(), f"cannot access: {e.strerror or e}")
             continue
-        if stat.S_ISDIR(mode):
-            _walk_folder(given.resolve(), cfg, result, seen)
-        elif stat.S_ISREG(mode):
+        if stat.S_ISDIR(st.st_mode):
+            root = given.resolve()
+            result.roots.append(root)
+            _walk_folder(root, cfg, result, seen)
+        elif stat.S_ISREG(st.st_mode):
             path = given.resolve()
             if path not in seen:
                 seen.add(path)
-                result.files.append(FoundFile(path, None))
+                result.files.append(FoundFile(path, None, identity(path.stat())))
         else:
-            result.failed.append((str(given.absolute()), "not a regular file or folder"))
+            result.fail(given.absolute(), "not a regular file or folder")
     result.files.sort(key=lambda f: str(f.path))
     return result
 
@@ -108,6 +130,7 @@ def iter_files(
 
 
 def _walk_folder(root: Path, cfg: WalkConfig, result: Walk, seen: set[Path]) -> None:
+    """Walk ``root`` with an explicit stack (no recursion limit, however deep)."""
     from lateseg.ingest.repo import RepoFilter  # pathspec is only needed for folders
 
     rules = RepoFilter(
@@ -117,41 +140,61 @@ def _walk_folder(root: Path, cfg: WalkConfig, result: Walk, seen: set[Path]) -> 
         skip_generated=cfg.skip_generated,
         honour_gitignore=cfg.honour_gitignore,
     )
-    for dirpath, dirnames, filenames in os.walk(root, onerror=_record(result)):
-        here = Path(dirpath)
-        keep = []
-        for d in sorted(dirnames):
-            sub = here / d
-            if d.startswith(".") and not cfg.include_hidden:
+    stack = [root]
+    while stack:
+        here = stack.pop()
+        try:
+            with os.scandir(here) as it:
+                entries = sorted(it, key=lambda e: e.name)
+        except OSError as e:
+            result.fail(here, f"cannot list folder: {e.strerror or e}")
+            result.unlisted.append(here)
+            continue
+        folders = []
+        for entry in entries:
+            if entry.name.startswith(".") and not cfg.include_hidden:
                 continue
-            reason = rules.skip_dir(sub)
-            if reason is None and sub.is_symlink():
+            path = here / entry.name
+            try:
+                is_dir = entry.is_dir()
+            except OSError:
+                is_dir = False
+            if not is_dir:
+                _consider(entry, path, root, cfg, rules, result, seen)
+                continue
+            reason = rules.skip_dir(path)
+            if reason is None and entry.is_symlink():
                 reason = "symlinked folder (not followed)"
             if reason is None:
-                keep.append(d)
+                folders.append(path)
             else:
-                result.skipped.append((str(sub), reason))
-        dirnames[:] = keep
-        for name in sorted(filenames):
-            _consider(here / name, root, cfg, rules, result, seen)
+                result.skip(path, reason)
+        stack.extend(reversed(folders))
 
 
 def _consider(
-    p: Path, root: Path, cfg: WalkConfig, rules: RepoFilter, result: Walk, seen: set[Path]
+    entry: os.DirEntry[str],
+    p: Path,
+    root: Path,
+    cfg: WalkConfig,
+    rules: RepoFilter,
+    result: Walk,
+    seen: set[Path],
 ) -> None:
-    if p.name.startswith(".") and not cfg.include_hidden:
-        return
     try:
-        target = p.resolve(strict=True)
-        mode = target.stat().st_mode
+        if entry.is_symlink():
+            target = p.resolve(strict=True)
+            if not target.is_relative_to(root):
+                result.skip(p, "symlink leaves the folder")
+                return
+            st = target.stat()
+        else:
+            target, st = p, entry.stat(follow_symlinks=False)
     except (OSError, RuntimeError):
-        result.skipped.append((str(p), "broken symlink or symlink loop"))
+        result.skip(p, "broken symlink or symlink loop")
         return
-    if p.is_symlink() and not target.is_relative_to(root):
-        result.skipped.append((str(p), "symlink leaves the folder"))
-        return
-    if not stat.S_ISREG(mode):
-        result.skipped.append((str(p), "not a regular file"))
+    if not stat.S_ISREG(st.st_mode):
+        result.skip(p, "not a regular file")
         return
     if target in seen:
         return
@@ -159,14 +202,32 @@ def _consider(
     if reason is None and not (p.suffix.lower() in cfg.suffixes or looks_like_text(p)):
         reason = f"unsupported type {p.suffix or '(no suffix)'}"
     if reason is not None:
-        result.skipped.append((str(p), reason))
+        result.skip(p, reason)
         return
     seen.add(target)
-    result.files.append(FoundFile(target, root))
+    result.files.append(FoundFile(target, root, identity(st)))
 
 
-def _record(result: Walk) -> Callable[[OSError], None]:
-    def onerror(err: OSError) -> None:
-        result.failed.append((str(err.filename), f"cannot list folder: {err.strerror or err}"))
-
-    return onerror
+def why_not_walked(path: Path, found: Walk) -> str | None:
+    """Why an indexed file under a walked folder is no longer among the walk's files:
+    ``file gone``, ``now a folder``, ``no longer a regular file``, the walk's reason for
+    skipping it or a folder above it (``gitignored`` ...), else ``no longer walked``
+    (hidden, or of a type no longer read). None when that cannot be told (an error)."""
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        return "file gone"
+    except OSError:
+        return None
+    if stat.S_ISDIR(st.st_mode):
+        return "now a folder"
+    if stat.S_ISLNK(st.st_mode):
+        return "now a symlink"
+    if not stat.S_ISREG(st.st_mode):
+        return "no longer a regular file"
+    for at in (path, *path.parents):
+        if (reason := found.skip_reasons.get(str(at))) is not None:
+            return f"now {reason}" if reason in ("gitignored", "vendored") else reason
+        if at in found.roots:
+            break
+    return "no longer walked (hidden or unsupported)"

@@ -18,8 +18,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from lateseg.errors import IngestError
-from lateseg.ingest.text import decode, nested_heading_spans
+from lateseg.ingest.text import decode, nested_heading_spans, read_bytes
 from lateseg.types import Span
 
 _DECLARED = re.compile(
@@ -182,18 +181,17 @@ def _meta(soup: Any, encoding: str) -> dict[str, Any]:
     return meta
 
 
-def read_html(path: Path) -> tuple[str, list[Span], dict]:
+def read_html(path: Path, data: bytes | None = None) -> tuple[str, list[Span], dict]:
     """Return the page's visible text, its ``heading`` spans and metadata (``title``,
-    ``author`` where given, and the ``encoding`` used).
+    ``author`` where given, and the ``encoding`` used); ``data``: the file's bytes when
+    already read.
 
     Raises :class:`IngestError` when the file cannot be read or is binary.
     """
     from bs4 import BeautifulSoup
 
-    try:
-        data = path.read_bytes()
-    except OSError as e:
-        raise IngestError(f"cannot read: {e.strerror or e}") from None
+    if data is None:
+        data = read_bytes(path)
     m = _DECLARED.search(data[:4096])
     declared = (m.group(1) or m.group(2)).decode("ascii") if m else None
     markup, encoding = decode(data, str(path), declared)

@@ -16,18 +16,21 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from lateseg.errors import LatesegError
+from lateseg.errors import IngestError, LatesegError
+from lateseg.ingest.paths import read_walked, source_name
 from lateseg.types import Document
 
 
 @dataclass(frozen=True)
 class ParseJob:
-    """One file to read; ``known_hash`` is the content hash already indexed, if any."""
+    """One file to read; ``known_hash`` is the content hash already indexed, if any;
+    ``identity`` (device, inode) the file the walk found, which the read checks."""
 
     path: str
     root: str | None = None
     known_hash: str | None = None
     password: str | None = None
+    identity: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -40,30 +43,28 @@ class Parsed:
     unchanged: bool = False
     error: str | None = None
 
-
-def file_hash(path: Path) -> str:
-    """SHA-256 of the file's bytes."""
-    h = hashlib.sha256()
-    with path.open("rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
+    @property
+    def source(self) -> str:
+        """The path as the index and reports show it."""
+        return source_name(self.path)
 
 
 def parse(job: ParseJob) -> Parsed:
-    """Hash and (unless unchanged) parse one file; never raises for a bad file."""
+    """Read once, hash and (unless unchanged) parse one file; never raises for a bad
+    file. The bytes hashed are the bytes parsed, read from the file the walk found."""
     from lateseg.ingest import load_document
 
     path = Path(job.path)
     try:
-        digest = file_hash(path)
-    except OSError as e:
-        return Parsed(job.path, error=f"cannot read: {e.strerror or e}")
+        data = read_walked(path, job.identity)
+    except IngestError as e:
+        return Parsed(job.path, error=str(e))
+    digest = hashlib.sha256(data).hexdigest()
     if digest == job.known_hash:
         return Parsed(job.path, digest, unchanged=True)
     try:
         root = Path(job.root) if job.root else None
-        doc = load_document(path, password=job.password, root=root)
+        doc = load_document(path, password=job.password, root=root, data=data)
     except (LatesegError, OSError) as e:
         return Parsed(job.path, digest, error=str(e))
     except Exception as e:  # a parser bug on one file must not stop the other files

@@ -78,13 +78,16 @@ class PageLines:
     rotated: list[Line] = field(default_factory=list)
 
 
-def read_pdf(path: Path, password: str | None = None) -> tuple[str, list[Span], dict]:
-    """Return the cleaned text of every page, page and table spans, and metadata.
+def read_pdf(
+    path: Path, password: str | None = None, data: bytes | None = None
+) -> tuple[str, list[Span], dict]:
+    """Return the cleaned text of every page, page and table spans, and metadata;
+    ``data``: the file's bytes when already read.
 
     Raises :class:`IngestError` for empty, truncated or corrupt files (with PyMuPDF's
     reason), encrypted PDFs without the right password, and PDFs without a text layer.
     """
-    doc = _open(Path(path), password)
+    doc = _open(Path(path), password, data)
     try:
         pages = [_read_page(doc, i) for i in range(doc.page_count)]
         meta: dict[str, Any] = {
@@ -108,19 +111,23 @@ def read_pdf(path: Path, password: str | None = None) -> tuple[str, list[Span], 
     return text, spans, meta
 
 
-def _open(path: Path, password: str | None) -> Any:
-    """Open ``path`` as a PDF and unlock it, or raise IngestError with the reason."""
+def _open(path: Path, password: str | None, data: bytes | None) -> Any:
+    """Open ``path`` (its bytes ``data`` when given) as a PDF and unlock it, or raise
+    IngestError with the reason."""
     import pymupdf
 
-    try:
-        size = path.stat().st_size
-        truncated = _lacks_eof_marker(path, size)
-    except OSError as e:  # missing, a folder, no permission
-        raise IngestError(f"cannot read PDF: {e}") from None
+    if data is None:
+        try:
+            data = path.read_bytes()
+        except OSError as e:  # missing, a folder, no permission
+            raise IngestError(f"cannot read PDF: {e}") from None
+    size = len(data)
+    # No %%EOF in the last 8 KiB: a download or copy that stopped early.
+    truncated = b"%%EOF" not in data[-8192:]
     if size == 0:
         raise IngestError("empty file (0 bytes): not a PDF")
     try:
-        doc = pymupdf.open(path, filetype="pdf")
+        doc = pymupdf.open(stream=data, filetype="pdf")
     except Exception as e:  # PyMuPDF raises FileDataError, RuntimeError, ...
         what = (
             "corrupt or truncated PDF (no %%EOF marker at its end)" if truncated else "corrupt PDF"
@@ -139,13 +146,6 @@ def _open(path: Path, password: str | None) -> Any:
         given = "the password given does not open it" if password else "give the password"
         raise IngestError(f"encrypted PDF ({given})")
     return doc
-
-
-def _lacks_eof_marker(path: Path, size: int) -> bool:
-    """No ``%%EOF`` in the file's last 8 KiB: a download or copy that stopped early."""
-    with path.open("rb") as f:
-        f.seek(max(0, size - 8192))
-        return b"%%EOF" not in f.read()
 
 
 def _read_page(doc: Any, index: int) -> PageLines:

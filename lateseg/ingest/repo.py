@@ -32,7 +32,9 @@ Files
 Ignore files
     ``.gitignore`` at the root and in every folder below it (a nested file applies to its
     subtree and overrides its parents; ``!`` re-includes), then ``.git/info/exclude``,
-    matched with :class:`pathspec.GitIgnoreSpec`. Files above the root are not read:
+    matched with :class:`pathspec.GitIgnoreSpec` on RE2 (linear time: a hostile
+    pattern such as ``*a*a*a*a*a*a*a*a*a*a*b`` cannot stall a walk; ignore files are read
+    up to 1 MiB). Files above the root are not read:
     naming a folder means wanting it. Global git excludes (user config) are not read.
 
 The root itself is never skipped. Decisions for folders are cached, so a file check costs
@@ -41,6 +43,8 @@ one ``stat`` and one read of its head.
 
 from __future__ import annotations
 
+import functools
+import logging
 import os
 import re
 from pathlib import Path
@@ -121,6 +125,8 @@ _GENERATED = re.compile(
 )
 HEAD_BYTES = 65536
 
+log = logging.getLogger(__name__)
+
 
 class RepoFilter:
     """Per-path skip decisions for walking a repository under ``root`` (see the module
@@ -154,13 +160,17 @@ class RepoFilter:
         path = Path(os.path.abspath(path))
         if path in self._dirs:
             return self._dirs[path]
-        rel = self._rel(path)
+        todo = [path]  # the folders above it not decided yet, decided from the top down
+        while todo[-1].parent != todo[-1] and todo[-1].parent not in self._dirs:
+            if self._rel(todo[-1].parent) is None:
+                break
+            todo.append(todo[-1].parent)
         reason = None
-        if rel is not None and len(rel) > 1:
-            reason = self.skip_dir(path.parent)
-        if reason is None:
-            reason = self._own_dir_reason(path, rel)
-        self._dirs[path] = reason
+        for folder in reversed(todo):
+            rel = self._rel(folder)
+            inherited = self._dirs.get(folder.parent) if rel is not None and len(rel) > 1 else None
+            reason = inherited or self._own_dir_reason(folder, rel)
+            self._dirs[folder] = reason
         return reason
 
     def _own_dir_reason(self, path: Path, rel: tuple[str, ...] | None) -> str | None:
@@ -257,38 +267,93 @@ def _holds_projects(path: Path) -> bool:
 class _GitIgnores:
     """The ``.gitignore`` files under a root (read on first use per folder) and the
     repository's ``.git/info/exclude``, answering git's question for one path: the
-    deepest ignore file with a matching pattern decides, the last match in it wins."""
+    deepest ignore file with a matching pattern decides, the last match in it wins.
+
+    Each folder keeps the chain of ignore files above it, so a path costs one match per
+    ignore file that applies to it, at any depth. Matching cost is bounded: patterns
+    run on RE2 (linear time, no backtracking) when ``google-re2`` is installed (a
+    dependency); without it, patterns with many wildcards in one name are skipped with
+    a warning instead of backtracking for minutes.
+    """
 
     def __init__(self, root: Path) -> None:
         self.root = root
-        self._specs: dict[tuple[str, ...], GitIgnoreSpec | None] = {}
+        self._chains: dict[tuple[str, ...], tuple[tuple[int, GitIgnoreSpec], ...]] = {}
         self._exclude = _load(root / ".git" / "info" / "exclude")
 
-    def _spec(self, folder: tuple[str, ...]) -> GitIgnoreSpec | None:
-        if folder not in self._specs:
-            self._specs[folder] = _load(self.root.joinpath(*folder, ".gitignore"))
-        return self._specs[folder]
+    def _chain(self, folder: tuple[str, ...]) -> tuple[tuple[int, GitIgnoreSpec], ...]:
+        """``(depth, spec)`` of the ignore files in ``folder`` and above, deepest last
+        (built downwards from the deepest folder already known: no recursion)."""
+        top = len(folder)
+        while top > 0 and folder[:top] not in self._chains:
+            top -= 1
+        chain = self._chains.get(folder[:top])
+        if chain is None:  # the root itself
+            spec = _load(self.root / ".gitignore")
+            chain = ((0, spec),) if spec is not None else ()
+            self._chains[()] = chain
+        for depth in range(top + 1, len(folder) + 1):
+            spec = _load(self.root.joinpath(*folder[:depth], ".gitignore"))
+            if spec is not None:
+                chain = (*chain, (depth, spec))
+            self._chains[folder[:depth]] = chain
+        return chain
 
     def ignored(self, rel: tuple[str, ...], *, is_dir: bool) -> bool:
         """Whether the path with parts ``rel`` below the root is ignored (its folders'
         own decisions are the caller's: git never looks inside an ignored folder)."""
         slash = "/" if is_dir else ""
-        for depth in range(len(rel) - 1, -1, -1):
-            spec = self._spec(rel[:depth])
-            if spec is not None:
-                include = spec.check_file("/".join(rel[depth:]) + slash).include
-                if include is not None:
-                    return include
+        for depth, spec in reversed(self._chain(rel[:-1])):
+            include = spec.check_file("/".join(rel[depth:]) + slash).include
+            if include is not None:
+                return include
         if self._exclude is not None:
             return bool(self._exclude.check_file("/".join(rel) + slash).include)
         return False
 
 
-def _load(path: Path) -> GitIgnoreSpec | None:
+MAX_IGNORE_BYTES = 1 << 20  # an ignore file larger than this is read up to here
+MAX_WILDCARDS = 6  # without RE2: more '*' in one name than this backtracks badly
+
+
+@functools.cache
+def _backend() -> str:
+    """``re2`` when google-re2 imports, else pathspec's regex backend (warned once)."""
+    try:
+        import re2  # noqa: F401
+    except ImportError:
+        log.warning(
+            "google-re2 is not installed: .gitignore patterns with more than %d wildcards "
+            "in one name are skipped (pip install google-re2)",
+            MAX_WILDCARDS,
+        )
+        return "simple"
+    return "re2"
+
+
+def _load(path: Path, backend: str | None = None) -> GitIgnoreSpec | None:
     """The patterns of one ignore file, or None when it is missing or holds none."""
     try:
-        lines = path.read_text("utf-8", errors="replace").splitlines()
+        with open(path, "rb") as f:
+            raw = f.read(MAX_IGNORE_BYTES + 1)
     except OSError:
         return None
-    spec = GitIgnoreSpec.from_lines(lines)
+    if len(raw) > MAX_IGNORE_BYTES:
+        log.warning("%s is over %d bytes; reading its first part only", path, MAX_IGNORE_BYTES)
+        raw = raw[: raw.rfind(b"\n", 0, MAX_IGNORE_BYTES) + 1]
+    lines = raw.decode("utf-8", errors="replace").splitlines()
+    backend = backend or _backend()
+    if backend != "re2":
+        lines = [line for line in lines if _bounded(line, path)]
+    spec = GitIgnoreSpec.from_lines(lines, backend=backend)
     return spec if any(p.include is not None for p in spec.patterns) else None
+
+
+def _bounded(line: str, path: Path) -> bool:
+    """Whether a backtracking matcher runs ``line`` in bounded time: no path segment
+    holds more than :data:`MAX_WILDCARDS` single-star wildcards."""
+    worst = max((seg.replace("**", "").count("*") for seg in line.split("/")), default=0)
+    if worst <= MAX_WILDCARDS:
+        return True
+    log.warning("%s: pattern %r skipped: too many wildcards to match safely", path, line)
+    return False

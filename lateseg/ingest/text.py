@@ -154,14 +154,18 @@ def _decodes(data: bytes, encoding: str) -> bool:
     return True
 
 
-def looks_like_text(path: Path) -> bool:
-    """True when the file's first 4 KiB are non-blank text: no NUL byte (unless it is
-    UTF-16/32, with a BOM or recognisably without) and few control characters."""
-    try:
-        with path.open("rb") as f:
-            head = f.read(4096)
-    except OSError:
-        return False
+def looks_like_text(path: Path, data: bytes | None = None) -> bool:
+    """True when the file's first 4 KiB (of ``data`` when given) are non-blank text: no
+    NUL byte (unless it is UTF-16/32, with a BOM or recognisably without) and few
+    control characters."""
+    if data is not None:
+        head = data[:4096]
+    else:
+        try:
+            with path.open("rb") as f:
+                head = f.read(4096)
+        except OSError:
+            return False
     try:
         encoding = detect_encoding(head)
     except IngestError:
@@ -170,14 +174,21 @@ def looks_like_text(path: Path) -> bool:
     return bool(text.strip()) and not _is_binary(text)
 
 
-def read_text(path: Path) -> str:
-    """The decoded text of ``path``; :class:`IngestError` with the OS reason when the file
-    cannot be read (no permission, vanished, a directory)."""
+def read_text(path: Path, data: bytes | None = None) -> str:
+    """The decoded text of ``path`` (of its bytes ``data`` when already read);
+    :class:`IngestError` with the OS reason when the file cannot be read (no permission,
+    vanished, a directory)."""
+    if data is None:
+        data = read_bytes(path)
+    return decode_bytes(data, str(path))
+
+
+def read_bytes(path: Path) -> bytes:
+    """The file's bytes; :class:`IngestError` with the OS reason when it cannot be read."""
     try:
-        data = path.read_bytes()
+        return path.read_bytes()
     except OSError as e:
         raise IngestError(f"cannot read: {e.strerror or e}") from None
-    return decode_bytes(data, str(path))
 
 
 def _fenced_ranges(text: str) -> list[tuple[int, int]]:

@@ -197,13 +197,13 @@ class LatesegLoader(BaseLoader):
         self.skipped = list(found.skipped)
         self.failed = list(found.failed)
         jobs = [
-            ParseJob(str(f.path), str(f.root) if f.root else None, None, self.password)
+            ParseJob(str(f.path), str(f.root) if f.root else None, None, self.password, f.identity)
             for f in found.files
         ]
         for parsed in parse_all(jobs, self.workers):
             if parsed.doc is None:
-                log.warning("skipped %s: %s", parsed.path, parsed.error)
-                self.failed.append((parsed.path, parsed.error or "not parsed"))
+                log.warning("skipped %s: %s", parsed.source, parsed.error)
+                self.failed.append((parsed.source, parsed.error or "not parsed"))
                 continue
             yield from self._split(parsed.doc)
 

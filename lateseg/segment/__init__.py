@@ -6,10 +6,12 @@ segmenter (content-defined, the default) and the fixed-size baseline implement i
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
+from lateseg.errors import ConfigError
 from lateseg.segment.dynamic import DynamicChunker, DynamicConfig
 from lateseg.segment.fixed import FixedChunker
+from lateseg.validate import check_fields, shown
 
 if TYPE_CHECKING:
     from lateseg.encode.late import TokenEmbeddings
@@ -24,4 +26,35 @@ class Chunker(Protocol):
     def to_dict(self) -> dict[str, object]: ...
 
 
-__all__ = ["Chunker", "DynamicChunker", "DynamicConfig", "FixedChunker"]
+CHUNKERS = ("dynamic", "fixed")
+
+
+def chunker_from_dict(d: Any) -> Chunker:
+    """Rebuild a chunker from its ``to_dict()`` (as stored in an index manifest, which
+    may come from anyone: every field is checked, and a bad one is named)."""
+    if not isinstance(d, dict):
+        raise ConfigError(f"{shown(d)} is not an object")
+    d = dict(d)
+    kind = d.pop("type", None)
+    if kind == "dynamic":
+        code = d.pop("code", None)
+        check_fields(DynamicConfig, d, "chunker")
+        if code is not None:
+            if not isinstance(code, dict):
+                raise ConfigError(f"chunker.code: {shown(code)} is not an object")
+            check_fields(DynamicConfig, code, "chunker.code")
+        return DynamicChunker(DynamicConfig(**d), DynamicConfig(**code) if code else None)
+    if kind == "fixed":
+        check_fields(FixedChunker, d, "chunker")
+        return FixedChunker(**d)
+    raise ConfigError(f"unknown chunker type {kind!r}; expected one of {', '.join(CHUNKERS)}")
+
+
+__all__ = [
+    "CHUNKERS",
+    "Chunker",
+    "DynamicChunker",
+    "DynamicConfig",
+    "FixedChunker",
+    "chunker_from_dict",
+]

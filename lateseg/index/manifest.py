@@ -1,0 +1,166 @@
+"""``manifest.json``: what an index was built with, read as untrusted input.
+
+An index folder may come from someone else, so its manifest *describes* the index and
+never enables anything: every field is checked for its type and range, unknown fields
+are refused, and nothing in it can turn on ``trust_remote_code`` (remote model code needs
+the caller's own argument, every time). A bad field is named in one line::
+
+    idx/manifest.json: embedder.window: 'big' is not an integer
+
+Version 1 folders keep their vectors only in ``vectors.faiss``; version 2 keeps them in
+the docstore (the FAISS file is a cache). A version 1 folder is read as it is and
+migrated on its first write (:meth:`lateseg.index.Index.writer`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from lateseg.encode.late import EncoderConfig
+from lateseg.errors import ConfigError, IndexStoreError
+from lateseg.segment import Chunker, chunker_from_dict
+from lateseg.validate import check_fields, is_int, shown
+
+FORMAT = "lateseg-index"
+FORMAT_VERSION = 2
+READABLE_VERSIONS = (1, 2)
+MAX_MANIFEST_BYTES = 1 << 20  # a manifest is a few hundred bytes; refuse megabytes
+# Indexes from before the late/naive mix stored pure late vectors.
+LEGACY_EMBEDDER = {"late_weight": 1.0, "code_late_weight": 1.0}
+# Fields written by EncoderConfig.to_dict (device and trust are the caller's, per run).
+EMBEDDER_FIELDS = (
+    "model",
+    "window",
+    "code_window",
+    "overlap",
+    "late_weight",
+    "code_late_weight",
+    "query_prefix",
+    "document_prefix",
+)
+TOP_FIELDS = ("format", "version", "embedder", "dim", "chunker", "vectors")
+MAX_DIM = 65536
+
+
+@dataclass(frozen=True)
+class Manifest:
+    """A validated manifest."""
+
+    embedder: EncoderConfig
+    dim: int
+    chunker: Chunker
+    vectors: str
+    version: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "embedder": self.embedder.to_dict(),
+            "dim": self.dim,
+            "chunker": self.chunker.to_dict(),
+            "vectors": self.vectors,
+        }
+
+
+def read_manifest(folder: Path, *, device: str | None = None) -> Manifest | None:
+    """The folder's manifest, validated; None when the folder has none.
+
+    Raises :class:`IndexStoreError` naming the first bad field.
+    """
+    path = folder / "manifest.json"
+    try:
+        with open(path, "rb") as f:
+            raw = f.read(MAX_MANIFEST_BYTES + 1)
+    except FileNotFoundError:
+        return None
+    except OSError as e:
+        raise IndexStoreError(f"{path} is not readable: {e.strerror or e}") from None
+    if len(raw) > MAX_MANIFEST_BYTES:
+        raise IndexStoreError(f"{path} is over {MAX_MANIFEST_BYTES:,} bytes: not a manifest")
+    try:
+        data = json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
+    except (UnicodeDecodeError, ValueError) as e:
+        raise IndexStoreError(f"{path} is not a readable manifest: {e}") from None
+    try:
+        return parse_manifest(data, device=device)
+    except ConfigError as e:
+        raise IndexStoreError(f"{path}: {e}") from None
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def parse_manifest(data: Any, *, device: str | None = None) -> Manifest:
+    """Validate a manifest's JSON; :class:`ConfigError` names the first bad field."""
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise ConfigError("not a lateseg index (the manifest's format is not 'lateseg-index')")
+    unknown = sorted(set(data) - set(TOP_FIELDS))
+    if unknown:
+        raise ConfigError(f"{unknown[0]}: unknown field (known: {', '.join(TOP_FIELDS)})")
+    version = data.get("version")
+    if version not in READABLE_VERSIONS or isinstance(version, bool):
+        raise ConfigError(
+            f"version: index format {version!r}; this lateseg reads "
+            f"{', '.join(map(str, READABLE_VERSIONS))}. Re-index into a new folder."
+        )
+    for name in ("embedder", "dim", "chunker"):
+        if name not in data:
+            raise ConfigError(f"{name}: missing")
+    embedder = _embedder(data["embedder"], device)
+    dim = data["dim"]
+    if not is_int(dim) or not 1 <= dim <= MAX_DIM:
+        raise ConfigError(f"dim: {dim!r} is not an integer in [1, {MAX_DIM}]")
+    chunker = _section("chunker", data["chunker"], chunker_from_dict)
+    from lateseg.index.vectors import POLICIES
+
+    vectors = data.get("vectors", "auto")
+    if vectors not in POLICIES:
+        raise ConfigError(f"vectors: {vectors!r}; choose one of {', '.join(POLICIES)}")
+    return Manifest(embedder, dim, chunker, vectors, version)
+
+
+def _embedder(raw: Any, device: str | None) -> EncoderConfig:
+    if not isinstance(raw, dict):
+        raise ConfigError(f"embedder: {shown(raw)} is not an object")
+    if "trust_remote_code" in raw:
+        raise ConfigError(
+            "embedder.trust_remote_code: an index folder cannot enable remote model code; "
+            "remove the field, and pass trust_remote_code=True (--trust-remote-code) "
+            "yourself when you trust the model"
+        )
+    unknown = sorted(set(raw) - set(EMBEDDER_FIELDS))
+    if unknown:
+        raise ConfigError(f"embedder.{unknown[0]}: unknown field")
+    if "model" not in raw:
+        raise ConfigError("embedder.model: missing")
+    fields = {**LEGACY_EMBEDDER, **raw}
+    check_fields(EncoderConfig, fields, "embedder")
+    if not fields["model"].strip() or len(fields["model"]) > 4096 or "\0" in fields["model"]:
+        raise ConfigError(f"embedder.model: {shown(fields['model'])} is not a model name")
+    return _section("embedder", fields, lambda d: EncoderConfig(**d, device=device))
+
+
+def _section(name: str, raw: Any, build: Any) -> Any:
+    """``build(raw)``, with its ConfigError/TypeError prefixed by the section's name."""
+    try:
+        return build(raw)
+    except ConfigError as e:
+        raise ConfigError(f"{name}: {e}") from None
+    except (TypeError, ValueError, AttributeError) as e:
+        raise ConfigError(f"{name}: {e}") from None
+
+
+def write_manifest(folder: Path, manifest: Manifest | dict[str, Any]) -> None:
+    """Replace the manifest atomically (a temporary file renamed over it)."""
+    body = manifest.to_dict() if isinstance(manifest, Manifest) else dict(manifest)
+    body = {k: v for k, v in body.items() if k not in ("format", "version")}
+    tmp = folder / "manifest.json.tmp"
+    tmp.write_text(
+        json.dumps({"format": FORMAT, "version": FORMAT_VERSION, **body}, indent=2, sort_keys=True),
+        "utf-8",
+    )
+    os.replace(tmp, folder / "manifest.json")
