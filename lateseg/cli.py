@@ -388,7 +388,7 @@ def _run(args: argparse.Namespace) -> int:
         args.index,
         device=args.device,
         generator=getattr(args, "generator", None),
-        create=False,
+        readonly=True,
         trust_remote_code=args.trust_remote_code,
     ) as pipe:
         if not pipe.sources():
@@ -503,7 +503,7 @@ def _index_command(args: argparse.Namespace) -> int:
 
     from lateseg.pipeline import Pipeline
 
-    with Pipeline.open(args.index, create=False) as pipe:
+    with Pipeline.open(args.index, create=False, readonly=args.action != "compact") as pipe:
         if args.action == "stats":
             out: dict[str, object] = pipe.index.stats()
         elif args.action == "verify":

@@ -97,6 +97,7 @@ class Pipeline:
         repair: bool = True,
         vectors: str | None = None,
         create: bool = True,
+        readonly: bool = False,
         trust_remote_code: bool = False,
     ) -> Pipeline:
         """Create or open the index folder ``folder``.
@@ -104,8 +105,8 @@ class Pipeline:
         A new index records the embedder and chunker in its manifest; an existing one is
         reopened with them. Giving a different embedder than the index was built with
         raises :class:`IndexStoreError` (vectors of two models cannot be mixed).
-        ``create=False`` opens an existing index only (``search``/``ask`` never create
-        one). ``vectors`` sets the vector index policy, kept in the manifest: ``auto``
+        ``create=False`` opens an existing index only; ``readonly=True`` also never
+        writes to it (what ``search``, ``ask`` and ``index verify`` do). ``vectors`` sets the vector index policy, kept in the manifest: ``auto``
         (exact search, HNSW from 100,000 vectors; the default), ``flat``, ``hnsw``,
         ``ivf`` or ``ivfpq``; a changed policy is written and applied at the next write.
 
@@ -128,7 +129,7 @@ class Pipeline:
                     f"{path} is a non-empty folder without a lateseg manifest; "
                     "choose an empty or new folder for the index"
                 )
-            if not create:
+            if not create or readonly:
                 raise IndexStoreError(
                     f"no index at {path}; create it with `lateseg ingest PATH --index {path}`"
                 )
@@ -159,7 +160,7 @@ class Pipeline:
             manifest = Manifest(enc_cfg, encoder.dim, chunker, vectors or "auto", 2)
             path.mkdir(parents=True, exist_ok=True)
             write_manifest(path, manifest)
-        index = Index(path, manifest)
+        index = Index(path, manifest, writable=not readonly)
         if vectors is not None and vectors != index.policy:
             index.set_policy(vectors)
         return cls(path, encoder, chunker, index, generator or DEFAULT_GENERATOR)

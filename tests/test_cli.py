@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -84,7 +85,8 @@ def test_errors_are_one_line_with_exit_codes(tmp_path):
     assert missing.returncode == 3
     assert f"failed: {tmp_path / 'nope'}: no such file or folder" in missing.stdout
     empty = lateseg("search", "x", "--index", str(tmp_path / "empty"))
-    assert empty.returncode == 1 and "empty" in empty.stderr
+    assert empty.returncode == 1 and "no index at" in empty.stderr
+    assert not (tmp_path / "empty").exists()  # a typo never creates an index
     bad = tmp_path / "bad"
     bad.mkdir()
     (bad / "broken.pdf").write_bytes(b"%PDF-1.4 broken")
@@ -99,6 +101,75 @@ def test_errors_are_one_line_with_exit_codes(tmp_path):
     assert none.returncode == 3
     assert lateseg("--help").returncode == 0
     assert lateseg("ask").returncode == 2
+
+
+def test_usage_errors_and_empty_results_are_one_line_with_documented_codes(
+    license_index, tmp_path, capsys
+):
+    from lateseg.cli import main
+
+    docs, index = license_index
+    for argv, words in [
+        (["search", "x", "--index", str(index), "-k", "0"], "-k: 0 must be"),
+        (["search", "x", "--index", str(index), "--context", "-5"], "--context: -5 must be"),
+        (["ingest", str(docs), "--index", str(index), "--max-file-mb", "nan"], "nan must be"),
+        (["ingest", str(docs), "--index", str(index), "--max-file-mb", "inf"], "inf must be"),
+        (["ingest", str(docs), "--index", str(index), "--workers", "-1"], "-1 must be"),
+        (["phase", "toy", "--out", str(docs / "BSD")], "exists and is not a folder"),
+    ]:
+        with pytest.raises(SystemExit) as e:
+            main(argv)
+        err = capsys.readouterr().err
+        assert e.value.code == 2 and words in err, (argv, err)
+        assert "Traceback" not in err
+    assert main(["search", "x", "--index", str(tmp_path / "typo")]) == 1
+    assert "no index at" in capsys.readouterr().err and not (tmp_path / "typo").exists()
+    bad = tmp_path / "bad-index"
+    bad.mkdir()
+    (bad / "manifest.json").write_text('{"format": "lateseg-index", "version": 2, "dim": 384}')
+    assert main(["search", "x", "--index", str(bad)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "embedder: missing" in err
+    # No hits: nothing on stdout, "no results" on stderr, success.
+    assert main(["search", "patent", "--index", str(index), "--source", "elsewhere/*"]) == 0
+    out = capsys.readouterr()
+    assert out.out == "" and out.err.strip() == "no results"
+    # A relative --source glob is resolved against the current folder.
+    cwd = os.getcwd()
+    os.chdir(docs.parent)
+    try:
+        assert (
+            main(
+                [
+                    "search",
+                    "patent",
+                    "--index",
+                    str(index),
+                    "-k",
+                    "2",
+                    "--json",
+                    "--source",
+                    f"{docs.name}/Apache*",
+                ]
+            )
+            == 0
+        )
+    finally:
+        os.chdir(cwd)
+    hits = json.loads(capsys.readouterr().out)
+    assert len(hits) == 2 and all(h["source"] == str(docs / "Apache-2.0") for h in hits)
+
+
+def test_output_closed_early_ends_quietly(license_index):
+    _, index = license_index
+    proc = subprocess.run(
+        f"{sys.executable} -m lateseg search 'warranty' --index {index} -k 50 | head -c 20",
+        shell=True,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert len(proc.stdout) == 20 and proc.stderr == "", proc.stderr
 
 
 def test_extractive_ask_cites_the_gold_span(tmp_path, sample_questions):
@@ -143,39 +214,53 @@ def test_repository_rules_and_their_switches(tmp_path):
     assert added == ["app.py", "secret.py", "yarn.lock"]
 
 
-def test_index_stats_verify_compact(license_index, tmp_path):
+def test_index_stats_verify_compact(license_index, tmp_path, capsys):
+    from lateseg.cli import main
+    from lateseg.index import read_manifest
+    from lateseg.index.cache import load_cache, save_cache
+    from lateseg.index.store import DocStore
+
+    def run(*argv: str) -> tuple[int, str]:
+        code = main(list(argv))
+        return code, capsys.readouterr().out
+
     _, index = license_index
     copy = tmp_path / "copy"
     shutil.copytree(index, copy)
-    stats = lateseg("index", "stats", "--index", str(copy), "--json")
-    assert stats.returncode == 0, stats.stderr
-    s = json.loads(stats.stdout)
-    assert s["documents"] == 3 and s["chunks"] == s["vectors"] > 0
-    assert s["documents_by_kind"] == {"text": 3}
-    ok = lateseg("index", "verify", "--index", str(copy))
-    assert ok.returncode == 0 and "consistent" in ok.stdout
-    # Damage: drop one document's vectors behind the index's back.
-    import faiss
-
-    vec = faiss.read_index(str(copy / "vectors.faiss"))
-    ids = faiss.vector_to_array(vec.id_map)
-    vec.remove_ids(ids[:5].astype("int64"))
-    faiss.write_index(vec, str(copy / "vectors.faiss"))
-    bad = lateseg("index", "verify", "--index", str(copy))
-    assert bad.returncode == 3 and "5 chunks have no vector" in bad.stdout
-    fixed = lateseg("index", "compact", "--index", str(copy), "--json")
-    assert fixed.returncode == 0, fixed.stderr
-    assert json.loads(fixed.stdout).keys() == {"bytes_before", "bytes_after", "vectors"}
-    assert lateseg("index", "verify", "--index", str(copy)).returncode == 0
-    after = json.loads(lateseg("index", "stats", "--index", str(copy), "--json").stdout)
-    assert after["documents"] == 2  # the damaged one is removed; an ingest adds it back
-    hnsw = lateseg("index", "compact", "--index", str(copy), "--vectors", "hnsw", "--json")
-    assert json.loads(hnsw.stdout)["vectors"] == "hnsw", hnsw.stderr
-    after = json.loads(lateseg("index", "stats", "--index", str(copy), "--json").stdout)
+    code, out = run("index", "stats", "--index", str(copy), "--json")
+    s = json.loads(out)
+    assert code == 0 and s["documents"] == 3 and s["chunks"] == s["vectors"] > 0
+    assert s["documents_by_kind"] == {"text": 3} and s["format"] == 2
+    assert run("index", "verify", "--index", str(copy)) == (0, "ok: index is consistent\n")
+    # Damage the cache behind the index's back: a cache that lost 5 vectors but whose
+    # header still claims the docstore's state (what a bug could write) ...
+    manifest = read_manifest(copy)
+    store = DocStore(copy / "docstore.sqlite", writable=False)
+    vec, header = load_cache(copy / "vectors.faiss", manifest.dim, store.index_id())
+    store.close()
+    vec.remove(sorted(vec.ids().tolist())[:5])
+    save_cache(copy / "vectors.faiss", vec, header.index_id, header.seq)
+    code, out = run("index", "verify", "--index", str(copy))
+    assert code == 3 and "5 chunks have no vector in vectors.faiss" in out
+    # ... or bytes flipped on disk.
+    data = bytearray((copy / "vectors.faiss").read_bytes())
+    data[-50] ^= 0xFF
+    (copy / "vectors.faiss").write_bytes(bytes(data))
+    code, out = run("index", "verify", "--index", str(copy))
+    assert code == 3 and "does not match its checksum" in out
+    code, out = run("index", "compact", "--index", str(copy), "--json")
+    assert code == 0 and json.loads(out).keys() == {"bytes_before", "bytes_after", "vectors"}
+    assert run("index", "verify", "--index", str(copy))[0] == 0
+    after = json.loads(run("index", "stats", "--index", str(copy), "--json")[1])
+    assert after["documents"] == 3 and after["vectors"] == s["vectors"]  # nothing lost
+    code, out = run("index", "compact", "--index", str(copy), "--vectors", "hnsw", "--json")
+    assert json.loads(out)["vectors"] == "hnsw"
+    after = json.loads(run("index", "stats", "--index", str(copy), "--json")[1])
     assert after["vector_index"] == after["vector_policy"] == "hnsw"
-    assert lateseg("index", "verify", "--index", str(copy)).returncode == 0
-    missing = lateseg("index", "stats", "--index", str(tmp_path / "nothing"))
-    assert missing.returncode == 1 and "not a lateseg index" in missing.stderr
+    assert run("index", "verify", "--index", str(copy))[0] == 0
+    assert main(["index", "stats", "--index", str(tmp_path / "nothing")]) == 1
+    assert "no index at" in capsys.readouterr().err
+    assert not (tmp_path / "nothing").exists()
 
 
 def test_ask_streams_a_generated_answer_from_a_compressed_cache(license_index):

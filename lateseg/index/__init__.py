@@ -320,7 +320,7 @@ class Index:
         text-index integrity, a vector for every chunk, and the cache file against the
         docstore, vector for vector."""
         with self._mutex:
-            out = self.store.problems(self.dim)
+            out = self.store.problems(self.dim, deep_text_check=self._idle())
             if self.store.legacy:
                 return out + self._legacy_problems()
             try:
@@ -343,6 +343,25 @@ class Index:
                 self._seq = seq
                 out += self._compare(vectors)
             return out
+
+    def _idle(self) -> bool:
+        """Whether no other process is writing (this one holds the lock, or the lock is
+        free: tried on a read-only descriptor, never creating the lock file)."""
+        if self._lock_file is not None:
+            return True
+        try:
+            f = open(self.folder / "write.lock", "rb")  # noqa: SIM115 - closed below
+        except FileNotFoundError:
+            return True  # no writer ever ran here
+        except OSError:
+            return False
+        with f:
+            try:
+                fcntl.flock(f, fcntl.LOCK_SH | fcntl.LOCK_NB)
+            except BlockingIOError:
+                return False
+            fcntl.flock(f, fcntl.LOCK_UN)
+        return True
 
     def _compare(self, vectors: VectorIndex) -> list[str]:
         """Inside a snapshot: the cache ``vectors`` against the docstore's vectors."""

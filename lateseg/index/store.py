@@ -145,7 +145,11 @@ class DocStore:
             self.has_fts = self._table("chunks_fts")
             if not self._table("documents"):
                 if self.readonly:
-                    raise IndexStoreError(f"{path} holds no lateseg tables")
+                    # Created but never committed (a writer killed while creating it):
+                    # an empty index, read from an empty schema in memory.
+                    log.info("%s holds no tables yet: reading it as an empty index", path)
+                    self.db.close()
+                    self.db = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
                 self._create()
         except sqlite3.DatabaseError as e:
             raise IndexStoreError(f"{path} is not a lateseg docstore: {e}") from None
@@ -160,6 +164,12 @@ class DocStore:
             return sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         if not self.path.is_file():
             raise IndexStoreError(f"{self.path} is missing")
+        if _can_write(self.path):
+            # A reader by choice on a writable folder: an ordinary connection (SQLite's
+            # own -wal/-shm files come and go with it), through which lateseg writes
+            # nothing (every write goes through _tx, which refuses).
+            uri = f"file:{quote(str(self.path))}?mode=rw"
+            return sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
         uri = f"file:{quote(str(self.path))}?mode=ro"
         db = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
         try:
@@ -185,7 +195,7 @@ class DocStore:
     def _create(self) -> None:
         """A new, empty docstore at the current schema."""
         self.db.execute("PRAGMA journal_mode=WAL")
-        with self._tx():
+        with _Transaction(self.db):
             _script(self.db, TABLES + VERSION_2 + LEXICAL)
             self.db.execute("ALTER TABLE documents ADD COLUMN path BLOB")
             self._set_identity()
@@ -355,6 +365,7 @@ class DocStore:
                     f"its name shows as {doc.source!r}, like another indexed file's; rename one"
                 )
             old = self.chunk_ids_of_source(doc.source)
+            had = self._vector_count(doc.source)
             first = self._counters()["next_chunk_id"]
             new_ids = list(range(first, first + len(chunks)))
             self.db.execute("DELETE FROM documents WHERE source=?", (doc.source,))
@@ -383,22 +394,36 @@ class DocStore:
             self.db.executemany(
                 "INSERT INTO vectors VALUES (?, ?)", zip(new_ids, blobs, strict=True)
             )
-            return self._log(first, len(chunks), old)
+            return self._log(first, len(chunks), old, had)
+
+    def _vector_count(self, source: str) -> int:
+        """How many of the document's chunks have vectors (all, but in a document a
+        format-1 index left without them)."""
+        return int(
+            self.db.execute(
+                "SELECT COUNT(*) FROM vectors v JOIN chunks c ON c.id=v.chunk_id "
+                "JOIN documents d ON d.id=c.doc_id WHERE d.source=?",
+                (source,),
+            ).fetchone()[0]
+        )
 
     def remove_sources(self, sources: Iterable[str]) -> Change | None:
         """Delete the documents of ``sources`` (one transaction); the change, or None
         when none of them was indexed."""
         with self._tx():
-            removed = []
+            removed: list[int] = []
+            had = 0
             for source in sources:
                 removed += self.chunk_ids_of_source(source)
+                had += self._vector_count(source)
                 self.db.execute("DELETE FROM documents WHERE source=?", (source,))
             if not removed:
                 return None
-            return self._log(self._counters()["next_chunk_id"], 0, removed)
+            return self._log(self._counters()["next_chunk_id"], 0, removed, had)
 
-    def _log(self, first: int, added: int, removed: Sequence[int]) -> Change:
-        """Inside a write transaction: append the change and move the counters."""
+    def _log(self, first: int, added: int, removed: Sequence[int], had: int) -> Change:
+        """Inside a write transaction: append the change and move the counters
+        (``had``: how many of the removed chunks had vectors)."""
         c = self._counters()
         seq = c["seq"] + 1
         gone = np.asarray(removed, dtype=np.int64)
@@ -408,7 +433,7 @@ class DocStore:
             [
                 (seq, "seq"),
                 (max(c["next_chunk_id"], first + added), "next_chunk_id"),
-                (c["vectors"] + added - len(removed), "vectors"),
+                (c["vectors"] + added - had, "vectors"),
             ],
         )
         return Change(seq, first, added, gone)
@@ -428,20 +453,36 @@ class DocStore:
         rows = self.db.execute("SELECT kind, COUNT(*) FROM documents GROUP BY kind ORDER BY kind")
         return {str(k): int(n) for k, n in rows}
 
-    def problems(self, dim: int) -> list[str]:
+    def problems(self, dim: int, *, deep_text_check: bool = False) -> list[str]:
         """SQLite and text-index integrity, chunk text against document text, and (at
-        the current schema) a vector of ``dim`` floats for every chunk."""
+        the current schema) a vector of ``dim`` floats for every chunk.
+
+        The text index is checked row for row (one entry per chunk); ``deep_text_check``
+        also runs FTS5's own token-level check, which SQLite runs as a write statement,
+        so only a writable connection with no other writer at work can ask for it.
+        """
         out = []
         check = self.db.execute("PRAGMA integrity_check").fetchall()
         if check != [("ok",)]:
             out.append("sqlite integrity: " + "; ".join(str(r[0]) for r in check[:5]))
         if self.has_fts:
-            try:
-                self.db.execute(
-                    "INSERT INTO chunks_fts(chunks_fts, rank) VALUES ('integrity-check', 1)"
+            missing, stray = self.db.execute(
+                "SELECT (SELECT COUNT(*) FROM chunks WHERE id NOT IN "
+                "(SELECT id FROM chunks_fts_docsize)), (SELECT COUNT(*) FROM "
+                "chunks_fts_docsize WHERE id NOT IN (SELECT id FROM chunks))"
+            ).fetchone()
+            if missing or stray:
+                out.append(
+                    f"text index out of step with chunks: {missing} chunks missing, "
+                    f"{stray} entries without a chunk"
                 )
-            except sqlite3.DatabaseError as e:
-                out.append(f"text index out of step with chunks: {e}")
+            elif deep_text_check and not self.readonly:
+                try:
+                    self.db.execute(
+                        "INSERT INTO chunks_fts(chunks_fts, rank) VALUES ('integrity-check', 1)"
+                    )
+                except sqlite3.DatabaseError as e:
+                    out.append(f"text index out of step with chunks: {e}")
         bad = 0
         for doc_id, text in self.db.execute("SELECT id, text FROM documents"):
             for start, end, chunk in self.db.execute(
