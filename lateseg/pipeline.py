@@ -106,9 +106,10 @@ class Pipeline:
         reopened with them. Giving a different embedder than the index was built with
         raises :class:`IndexStoreError` (vectors of two models cannot be mixed).
         ``create=False`` opens an existing index only; ``readonly=True`` also never
-        writes to it (what ``search``, ``ask`` and ``index verify`` do). ``vectors`` sets the vector index policy, kept in the manifest: ``auto``
-        (exact search, HNSW from 100,000 vectors; the default), ``flat``, ``hnsw``,
-        ``ivf`` or ``ivfpq``; a changed policy is written and applied at the next write.
+        writes to it (what ``search``, ``ask`` and ``index verify`` do). ``vectors`` sets
+        the vector index policy, kept in the manifest: ``auto`` (exact search, HNSW from 100,000
+        vectors; the default), ``flat``, ``hnsw``, ``ivf`` or ``ivfpq``; a changed
+        policy is written and applied at the next write.
 
         The folder is untrusted input: its manifest is validated and can never enable
         remote model code. ``trust_remote_code=True`` lets the embedder run the code its
@@ -499,6 +500,7 @@ class Pipeline:
         is in ``Answer.kv_stats``. ``stream`` receives the answer's text as it is made.
         """
         kv = self._kv_config(kv_budget, kv_method)
+        question = clean_text(question)
         hits = self.search(question, k, mode=mode, source=source, kind=kind)
         if context is not None:
             hits = self.expand(hits, context)

@@ -77,7 +77,7 @@ def zygote() -> None:
     import torch  # noqa: F401 - imported once, before any fork
     import transformers.models.bert.modeling_bert  # noqa: F401
 
-    import lateseg.ingest.folder  # noqa: F401
+    import lateseg.ingest.folder
     import lateseg.ingest.parallel  # noqa: F401
     from lateseg.pipeline import Pipeline
 

@@ -224,9 +224,11 @@ def test_a_read_only_index_is_searched_and_verified(small_index, tmp_path):
     hit = json.loads(out.stdout.split("\n]\n")[0] + "\n]")[0]
     assert hit["source"].endswith("BSD.txt")
     assert "ok: index is consistent" in out.stdout
-    with pytest.raises(IndexStoreError, match="read-only"):
-        with Pipeline.open(folder, readonly=True) as pipe:
-            pipe.remove([hit["source"]])
+    with (
+        pytest.raises(IndexStoreError, match="read-only"),
+        Pipeline.open(folder, readonly=True) as pipe,
+    ):
+        pipe.remove([hit["source"]])
 
 
 # -- walking a hostile repository ------------------------------------------------------
@@ -289,9 +291,17 @@ def test_a_tree_1500_folders_deep_is_walked(tmp_path):
         here.mkdir()
     (here / "bottom.txt").write_text("The bottom of a very deep tree.\n")
     (deep / "top.txt").write_text("The top of the tree.\n")
-    found = walk([deep])
-    assert [f.path for f in found.files] == [here / "bottom.txt", deep / "top.txt"]
-    assert not found.failed
+    try:
+        found = walk([deep])
+        assert [f.path for f in found.files] == [here / "bottom.txt", deep / "top.txt"]
+        assert not found.failed
+    finally:  # from the bottom up: pytest's own clean-up recurses once per level
+        while here != deep.parent:
+            for f in here.iterdir():
+                if f.is_file():
+                    f.unlink()
+            here.rmdir()
+            here = here.parent
 
 
 def test_a_file_swapped_for_a_symlink_after_the_walk_is_not_read(tmp_path, encoder):

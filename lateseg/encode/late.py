@@ -26,6 +26,7 @@ from lateseg.encode.models import (
     resolve_embedder,
 )
 from lateseg.errors import ConfigError, ModelError, OffsetError
+from lateseg.types import clean_text
 
 log = logging.getLogger(__name__)
 
@@ -382,6 +383,7 @@ class LateEncoder:
 
     def _embed_short(self, texts: Sequence[str]) -> np.ndarray:
         self._load()
+        texts = [clean_text(t) for t in texts]  # a lone surrogate would stop the tokenizer
         limit = self.max_length + len(self._prefix_ids(self.config.document_prefix))
         seqs = [self._tokenizer(t, add_special_tokens=False)["input_ids"][:limit] for t in texts]
         out = np.zeros((len(texts), self.dim), dtype=np.float32)

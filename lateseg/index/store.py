@@ -149,7 +149,9 @@ class DocStore:
                     # an empty index, read from an empty schema in memory.
                     log.info("%s holds no tables yet: reading it as an empty index", path)
                     self.db.close()
-                    self.db = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+                    self.db = sqlite3.connect(
+                        ":memory:", isolation_level=None, check_same_thread=False
+                    )
                 self._create()
         except sqlite3.DatabaseError as e:
             raise IndexStoreError(f"{path} is not a lateseg docstore: {e}") from None

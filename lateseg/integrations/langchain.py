@@ -417,7 +417,7 @@ class LatesegVectorStore(VectorStore):
         if kwargs:
             raise TypeError(f"unknown search arguments: {', '.join(sorted(kwargs))}")
         with self._lock:
-            total = len(self.pipeline.index.vectors)
+            total = self.pipeline.index.count()  # up to date with other processes
             if total == 0:
                 return []
             pool = k if filter is None else max(4 * k, 32)
