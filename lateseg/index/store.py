@@ -33,6 +33,7 @@ from lateseg.types import Chunk, Document, Span
 log = logging.getLogger(__name__)
 
 SCHEMA_VERSION = 2  # PRAGMA user_version; 0 = an index from before vectors lived here
+PAGE_SIZE = 8192
 
 TABLES = """
 CREATE TABLE IF NOT EXISTS documents (
@@ -196,6 +197,9 @@ class DocStore:
 
     def _create(self) -> None:
         """A new, empty docstore at the current schema."""
+        # 8 KiB pages hold five 384-d float32 vectors (1.5 KiB each) where 4 KiB pages
+        # hold two: a quarter less disk for the vector table.
+        self.db.execute(f"PRAGMA page_size={PAGE_SIZE}")
         self.db.execute("PRAGMA journal_mode=WAL")
         with _Transaction(self.db):
             _script(self.db, TABLES + VERSION_2 + LEXICAL)

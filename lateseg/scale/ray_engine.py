@@ -153,7 +153,13 @@ class RayIngest:
             # Never reserve the CPUs a parse task needs: the pipeline would wait forever.
             actor_cpus = min(actor_cpus, (cpus - PARSE_CPUS) / actors)
             log.info("ray ingest: %d files, %d encoder actors, %d GPUs", len(jobs), actors, gpus)
-            items = [{"i": i, "job": pickle.dumps(job)} for i, job in enumerate(jobs)]
+            # A task may run on another node, whose device numbers differ from this one's:
+            # the file is still opened without following a symlink in its place, but its
+            # identity (device, inode) is checked only by the local engine.
+            items = [
+                {"i": i, "job": pickle.dumps(replace(job, identity=None))}
+                for i, job in enumerate(jobs)
+            ]
             ds = (
                 ray.data.from_items(items, override_num_blocks=min(len(items), 4 * cpus))
                 .map(_parse_row, num_cpus=PARSE_CPUS)
