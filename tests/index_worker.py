@@ -28,49 +28,54 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Callable
 from typing import Any
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
 
+def answer(handle: Callable[[dict[str, Any]], Any]) -> None:
+    """Read commands from stdin; reply to each with ``handle(command)`` or its error."""
+    for line in sys.stdin:
+        cmd = json.loads(line)
+        try:
+            reply = {"ok": True, "result": None if cmd["op"] == "ping" else handle(cmd)}
+        except Exception as e:
+            reply = {"ok": False, "error": f"{type(e).__name__}: {e}"}
+        print(json.dumps(reply), flush=True)
+
+
 def serve() -> None:
     from lateseg.pipeline import Pipeline
 
     pipe: Pipeline | None = None
-    for line in sys.stdin:
-        cmd = json.loads(line)
-        try:
-            op = cmd["op"]
-            result: Any = None
-            if op == "ping":
-                pass
-            elif op == "open":
-                pipe = Pipeline.open(cmd["index"])
-            elif op == "close":
-                if pipe is not None:
-                    pipe.close()
-                pipe = None
-            else:
-                assert pipe is not None, "open an index first"
-                if op == "ingest":
-                    report = pipe.ingest(
-                        cmd["paths"], prune=cmd.get("prune", False), progress=False, workers=0
-                    )
-                    result = report.to_dict()
-                elif op == "remove":
-                    result = pipe.remove(cmd["sources"])
-                elif op == "search":
-                    hits = pipe.search(cmd["query"], cmd.get("k", 5), mode=cmd.get("mode", "dense"))
-                    result = [[h.source, h.start, h.end, h.score] for h in hits]
-                elif op == "sources":
-                    result = pipe.sources()
-                else:
-                    raise ValueError(f"unknown op {op!r}")
-            reply = {"ok": True, "result": result}
-        except Exception as e:
-            reply = {"ok": False, "error": f"{type(e).__name__}: {e}"}
-        print(json.dumps(reply), flush=True)
+
+    def handle(cmd: dict[str, Any]) -> Any:
+        nonlocal pipe
+        op = cmd["op"]
+        if op == "open":
+            pipe = Pipeline.open(cmd["index"])
+            return None
+        if op == "close":
+            if pipe is not None:
+                pipe.close()
+            pipe = None
+            return None
+        assert pipe is not None, "open an index first"
+        if op == "ingest":
+            prune = cmd.get("prune", False)
+            return pipe.ingest(cmd["paths"], prune=prune, progress=False, workers=0).to_dict()
+        if op == "remove":
+            return pipe.remove(cmd["sources"])
+        if op == "search":
+            hits = pipe.search(cmd["query"], cmd.get("k", 5), mode=cmd.get("mode", "dense"))
+            return [[h.source, h.start, h.end, h.score] for h in hits]
+        if op == "sources":
+            return pipe.sources()
+        raise ValueError(f"unknown op {op!r}")
+
+    answer(handle)
 
 
 def zygote() -> None:
@@ -81,38 +86,27 @@ def zygote() -> None:
     import lateseg.ingest.parallel  # noqa: F401
     from lateseg.pipeline import Pipeline
 
-    for line in sys.stdin:
-        cmd = json.loads(line)
-        try:
-            result: Any = None
-            if cmd["op"] == "ping":
-                pass
-            elif cmd["op"] == "fork-ingest":
-                pid = os.fork()
-                if pid == 0:  # the child: ingest, then leave without running atexit hooks
-                    code = 1
-                    try:
-                        with Pipeline.open(cmd["index"]) as pipe:
-                            pipe.ingest(cmd["paths"], progress=False, workers=0)
-                        code = 0
-                    finally:
-                        os._exit(code)
-                result = pid
-            elif cmd["op"] in ("wait", "poll"):
-                flags = os.WNOHANG if cmd["op"] == "poll" else 0
-                pid, status = os.waitpid(cmd["pid"], flags)
-                if pid == 0:  # polled: still running
-                    result = None
-                elif os.WIFSIGNALED(status):
-                    result = -os.WTERMSIG(status)
-                else:
-                    result = os.WEXITSTATUS(status)
-            else:
-                raise ValueError(f"unknown op {cmd['op']!r}")
-            reply = {"ok": True, "result": result}
-        except Exception as e:
-            reply = {"ok": False, "error": f"{type(e).__name__}: {e}"}
-        print(json.dumps(reply), flush=True)
+    def handle(cmd: dict[str, Any]) -> Any:
+        if cmd["op"] == "fork-ingest":
+            pid = os.fork()
+            if pid == 0:  # the child: ingest, then leave without running atexit hooks
+                code = 1
+                try:
+                    with Pipeline.open(cmd["index"]) as pipe:
+                        pipe.ingest(cmd["paths"], progress=False, workers=0)
+                    code = 0
+                finally:
+                    os._exit(code)
+            return pid
+        if cmd["op"] in ("wait", "poll"):
+            flags = os.WNOHANG if cmd["op"] == "poll" else 0
+            pid, status = os.waitpid(cmd["pid"], flags)
+            if pid == 0:  # polled: still running
+                return None
+            return -os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status)
+        raise ValueError(f"unknown op {cmd['op']!r}")
+
+    answer(handle)
 
 
 if __name__ == "__main__":
