@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 from lateseg.errors import LatesegError
 from lateseg.index.vectors import POLICIES
 from lateseg.kv.compress import METHODS, parse_budget
+from lateseg.scale.engines import ENGINES
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_PARTIAL = 0, 1, 2, 3
 EXIT_INTERRUPTED, EXIT_BROKEN_PIPE = 130, 141
@@ -152,7 +153,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     ing.add_argument(
         "--engine",
-        choices=("local", "ray"),
+        choices=ENGINES,
         default="local",
         help="local (this machine; the default) or ray: parse and encode on a Ray "
         "cluster, this process writing the index (needs lateseg[ray] on every node)",

@@ -20,21 +20,19 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from lateseg.encode.late import EncoderConfig, LateEncoder
 from lateseg.encode.models import DEFAULT_GENERATOR
 from lateseg.errors import ConfigError, IndexStoreError, IngestError, LatesegError
 from lateseg.index import Index, Manifest, Writer, read_manifest, write_manifest
 from lateseg.index.vectors import check_policy
+from lateseg.scale.engines import ENGINES, Encoded, encode_document, make_engine
 from lateseg.segment import Chunker, DynamicChunker, chunker_from_dict
 from lateseg.segment.spans import Locator
-from lateseg.types import Answer, Chunk, Document, Hit, IngestReport, check_chunks, clean_text
+from lateseg.types import Answer, Document, Hit, IngestReport, clean_text
 
 if TYPE_CHECKING:  # these load only when used
     from lateseg.generate.local import LocalGenerator
     from lateseg.ingest.folder import Walk, WalkConfig
-    from lateseg.ingest.parallel import Parsed
     from lateseg.kv.compress import KVConfig
 
 log = logging.getLogger(__name__)
@@ -44,24 +42,6 @@ __all__ = ["ENGINES", "SEARCH_MODES", "Encoded", "Pipeline", "chunker_from_dict"
 SEARCH_MODES = ("hybrid", "dense", "lexical")
 RRF_K = 60  # reciprocal rank fusion: score = sum of weight / (RRF_K + rank)
 RRF_POOL = 50  # candidates taken from each ranking before fusing
-ENGINES = ("local", "ray")
-
-#: A document's chunks and their vectors ``[n, dim]``, as the index stores them.
-Encoded = tuple[list[Chunk], np.ndarray]
-
-
-def encode_document(encoder: LateEncoder, chunker: Chunker, doc: Document) -> Encoded:
-    """Late encoding of the whole ``doc``, its content-defined chunks, and each chunk's
-    vector pooled from the token embeddings: what the index stores for a document
-    (the same function on every engine, so their indexes agree)."""
-    if not doc.text.strip():
-        raise IngestError("empty: the file has no text")
-    code = doc.kind == "code"
-    tokens = encoder.encode_document(doc.text, code=code)
-    chunks = list(chunker.chunk(doc, tokens))
-    check_chunks(doc, chunks)
-    spans = [(c.start, c.end) for c in chunks]
-    return chunks, encoder.chunk_vectors(doc.text, tokens, spans, code=code)
 
 
 class Pipeline:
@@ -197,14 +177,11 @@ class Pipeline:
         process stays the index's only writer, in file order, so the index is the one
         the local engine builds (``lateseg[ray]``, :mod:`lateseg.scale`).
         """
-        if engine not in ENGINES:
-            raise ConfigError(f"engine={engine!r}; choose one of {', '.join(ENGINES)}")
-        if address is not None and engine != "ray":
-            raise ConfigError("address= is for engine='ray'")
+        runner = make_engine(engine, self.encoder, self.chunker, workers=workers, address=address)
         from tqdm.auto import tqdm
 
         from lateseg.ingest.folder import walk
-        from lateseg.ingest.parallel import ParseJob, parse_all
+        from lateseg.ingest.parallel import ParseJob
         from lateseg.ingest.paths import source_name
 
         paths = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
@@ -223,15 +200,8 @@ class Pipeline:
                 )
                 for f in found.files
             ]
-            stream: Iterable[tuple[Parsed, Encoded | str | None]]
-            if engine == "ray":
-                from lateseg.scale.ray_engine import RayIngest
-
-                stream = RayIngest(self.encoder.config, self.chunker, address).run(jobs)
-            else:
-                stream = ((parsed, None) for parsed in parse_all(jobs, workers))
             results = tqdm(
-                stream,
+                runner.run(jobs),
                 total=len(jobs),
                 desc="ingest",
                 unit="file",
@@ -246,11 +216,9 @@ class Pipeline:
                 try:
                     if parsed.doc is None or parsed.digest is None:
                         raise IngestError(parsed.error or "not parsed")
-                    if isinstance(encoded, str):  # the encoding worker's error
-                        raise IngestError(encoded)
-                    chunks, vecs = encoded or encode_document(
-                        self.encoder, self.chunker, parsed.doc
-                    )
+                    if encoded is None or isinstance(encoded, str):  # the engine's error
+                        raise IngestError(encoded or "not encoded")
+                    chunks, vecs = encoded
                     report.chunks += writer.add(
                         parsed.doc, parsed.digest, chunks, vecs, os.fsencode(job.path)
                     )

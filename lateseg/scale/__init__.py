@@ -1,4 +1,5 @@
-"""Scale-out engines for ingestion (``pip install 'lateseg[ray]'``):
-:mod:`lateseg.scale.ray_engine` runs parsing and encoding on a Ray cluster while the
-calling process stays the index's single writer. Use it through
-``Pipeline.ingest(..., engine="ray")`` or ``lateseg ingest ... --engine ray``."""
+"""Ingest engines (:mod:`lateseg.scale.engines`): one interface that turns parse jobs into
+what the index stores, run here (:class:`~lateseg.scale.engines.LocalEngine`) or on a Ray
+cluster (:mod:`lateseg.scale.ray_engine`, ``pip install 'lateseg[ray]'``) while the calling
+process stays the index's single writer. Use them through ``Pipeline.ingest(...,
+engine="ray")`` or ``lateseg ingest ... --engine ray``."""

@@ -4,7 +4,7 @@ Ray actors (Ray Data ``map_batches``), the index written by the calling process 
 The driver lists the files (and knows which are unchanged); a Ray Data pipeline then
 parses each file in a task (``map``) and encodes it in an actor that loaded the encoder
 once (``map_batches`` with an actor pool; one GPU per actor when the cluster has GPUs),
-running the same :func:`lateseg.pipeline.encode_document` as the local engine. Results
+running the same :func:`lateseg.scale.engines.encode_document` as the local engine. Results
 come back in file order (``preserve_order``), and :meth:`Pipeline.ingest` writes them
 into the index exactly as it writes its own, with the same durability rules: one writer,
 one transaction per document, vectors saved as the local engine saves them. So the index equals the
@@ -26,6 +26,7 @@ from typing import Any
 from lateseg.encode.late import EncoderConfig
 from lateseg.errors import ConfigError
 from lateseg.ingest.parallel import Parsed, ParseJob, parse
+from lateseg.scale.engines import Outcome, try_encode
 from lateseg.segment import Chunker
 
 log = logging.getLogger(__name__)
@@ -57,35 +58,25 @@ class _Encoder:
         import torch
 
         from lateseg.encode.late import LateEncoder
-        from lateseg.pipeline import chunker_from_dict
+        from lateseg.segment import chunker_from_dict
 
         torch.set_num_threads(threads)  # Ray's default (OMP_NUM_THREADS) would be 1
         self.encoder = LateEncoder(config)
         self.chunker = chunker_from_dict(chunker)
 
     def __call__(self, batch: dict[str, Any]) -> dict[str, Any]:
-        from lateseg.errors import LatesegError
-        from lateseg.pipeline import encode_document
-
         out = []
         for blob in batch["parsed"]:
             parsed: Parsed = pickle.loads(blob)
-            result: Any = None
-            if parsed.doc is not None and not parsed.unchanged:
-                try:
-                    result = encode_document(self.encoder, self.chunker, parsed.doc)
-                except LatesegError as e:
-                    result = str(e)
-                except Exception as e:  # one bad document must not stop the others
-                    result = f"unexpected {type(e).__name__} while encoding: {e}"
-            out.append(pickle.dumps(result))
+            out.append(pickle.dumps(try_encode(self.encoder, self.chunker, parsed)))
         return {"i": batch["i"], "parsed": batch["parsed"], "encoded": out}
 
 
 class RayIngest:
-    """Parse and encode ``jobs`` on a Ray cluster; :meth:`run` yields, in job order,
-    each file's :class:`Parsed` and its chunks and vectors (or an error message, or
-    None when there was nothing to encode)."""
+    """An :class:`~lateseg.scale.engines.Engine`: parse and encode ``jobs`` on a Ray
+    cluster; :meth:`run` yields, in job order, each file's :class:`Parsed` and its
+    chunks and vectors (or an error message, or None when there was nothing to
+    encode)."""
 
     def __init__(
         self,
@@ -124,7 +115,7 @@ class RayIngest:
             raise ConfigError(f"cannot reach the Ray cluster at {address!r}: {e}") from e
         return True
 
-    def run(self, jobs: Sequence[ParseJob]) -> Iterator[tuple[Parsed, Any]]:
+    def run(self, jobs: Sequence[ParseJob]) -> Iterator[Outcome]:
         if not jobs:
             return
         ray = _ray()
