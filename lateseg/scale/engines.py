@@ -29,6 +29,11 @@ if TYPE_CHECKING:
     from lateseg.segment import Chunker
 
 ENGINES = ("local", "ray")
+# A round of documents encoded together holds about this many forward batches of text
+# (at about CHARS_PER_TOKEN characters a token): enough to fill the batches, little
+# enough that the writer is not kept waiting.
+ROUND_BATCHES = 4
+CHARS_PER_TOKEN = 4
 
 #: A document's chunks and their vectors ``[n, dim]``, as the index stores them.
 Encoded = tuple[list[Chunk], np.ndarray]
@@ -49,17 +54,75 @@ def encode_document(encoder: LateEncoder, chunker: Chunker, doc: Document) -> En
     return chunks, encoder.chunk_vectors(doc.text, tokens, spans, code=code)
 
 
-def try_encode(encoder: LateEncoder, chunker: Chunker, parsed: Parsed) -> Encoded | str | None:
-    """:func:`encode_document` of a parsed file, its error as text (one bad document
-    never stops the others), or None when there is nothing to encode."""
-    if parsed.doc is None or parsed.unchanged:
-        return None
+def encode_documents(
+    encoder: LateEncoder, chunker: Chunker, docs: Sequence[Document]
+) -> list[Encoded | str]:
+    """:func:`encode_document` of each of ``docs``, or its error as text, with the
+    encoder's windows and the chunks' own embeddings batched across all of them (each
+    document gets what it gets alone, to float rounding)."""
+    out: list[Encoded | str] = [""] * len(docs)
+    live = []
+    for i, doc in enumerate(docs):
+        if doc.text.strip():
+            live.append(i)
+        else:
+            out[i] = "empty: the file has no text"
     try:
-        return encode_document(encoder, chunker, parsed.doc)
-    except LatesegError as e:
+        tokens = encoder.encode_documents([(docs[i].text, docs[i].kind == "code") for i in live])
+    except Exception:  # tell which document it was: one at a time
+        for i in live:
+            out[i] = _alone(encoder, chunker, docs[i])
+        return out
+    chunked = []
+    for i, tok in zip(live, tokens, strict=True):
+        try:
+            chunks = list(chunker.chunk(docs[i], tok))
+            check_chunks(docs[i], chunks)
+        except Exception as e:
+            out[i] = _reason(e)
+            continue
+        chunked.append((i, tok, chunks))
+    items = [
+        (docs[i].text, tok, [(c.start, c.end) for c in chunks], docs[i].kind == "code")
+        for i, tok, chunks in chunked
+    ]
+    try:
+        vectors = encoder.chunk_vectors_many(items)
+    except Exception:
+        for i, _, _ in chunked:
+            out[i] = _alone(encoder, chunker, docs[i])
+        return out
+    for (i, _, chunks), vecs in zip(chunked, vectors, strict=True):
+        out[i] = (chunks, vecs)
+    return out
+
+
+def _reason(e: Exception) -> str:
+    if isinstance(e, LatesegError):
         return str(e)
+    return f"unexpected {type(e).__name__} while encoding: {e}"
+
+
+def _alone(encoder: LateEncoder, chunker: Chunker, doc: Document) -> Encoded | str:
+    """:func:`encode_document`, or its error as text."""
+    try:
+        return encode_document(encoder, chunker, doc)
     except Exception as e:
-        return f"unexpected {type(e).__name__} while encoding: {e}"
+        return _reason(e)
+
+
+def encode_parsed(
+    encoder: LateEncoder, chunker: Chunker, batch: Sequence[Parsed]
+) -> list[Encoded | str | None]:
+    """Per parsed file: its chunks and vectors, its error as text, or None when there is
+    nothing to encode (unchanged, or not parsed); the documents encoded together
+    (:func:`encode_documents`)."""
+    todo = [i for i, p in enumerate(batch) if p.doc is not None and not p.unchanged]
+    out: list[Encoded | str | None] = [None] * len(batch)
+    docs = [batch[i].doc for i in todo]
+    for i, result in zip(todo, encode_documents(encoder, chunker, docs), strict=True):  # type: ignore[arg-type]
+        out[i] = result
+    return out
 
 
 class Engine(Protocol):
@@ -72,7 +135,9 @@ class Engine(Protocol):
 
 class LocalEngine:
     """Parse in ``workers`` processes (None: automatic, 0: none) while this process
-    encodes, one document at a time, in file order."""
+    encodes, in file order, a round of documents at a time: about
+    :data:`ROUND_BATCHES` forward batches' worth of text, whose windows and chunk
+    texts share batches (:func:`encode_documents`)."""
 
     def __init__(self, encoder: LateEncoder, chunker: Chunker, workers: int | None = None):
         self.encoder = encoder
@@ -82,8 +147,19 @@ class LocalEngine:
     def run(self, jobs: Sequence[ParseJob]) -> Iterator[Outcome]:
         from lateseg.ingest.parallel import parse_all
 
+        limit = ROUND_BATCHES * CHARS_PER_TOKEN * self.encoder.batch_tokens
+        pending: list[Parsed] = []
+        size = 0
         for parsed in parse_all(jobs, self.workers):
-            yield parsed, try_encode(self.encoder, self.chunker, parsed)
+            pending.append(parsed)
+            size += len(parsed.doc.text) if parsed.doc is not None else 0
+            if size >= limit:
+                yield from self._round(pending)
+                pending, size = [], 0
+        yield from self._round(pending)
+
+    def _round(self, batch: list[Parsed]) -> Iterator[Outcome]:
+        yield from zip(batch, encode_parsed(self.encoder, self.chunker, batch), strict=True)
 
 
 def make_engine(

@@ -26,7 +26,7 @@ from typing import Any
 from lateseg.encode.late import EncoderConfig
 from lateseg.errors import ConfigError
 from lateseg.ingest.parallel import Parsed, ParseJob, parse
-from lateseg.scale.engines import Outcome, try_encode
+from lateseg.scale.engines import Outcome, encode_parsed
 from lateseg.segment import Chunker
 
 log = logging.getLogger(__name__)
@@ -65,10 +65,8 @@ class _Encoder:
         self.chunker = chunker_from_dict(chunker)
 
     def __call__(self, batch: dict[str, Any]) -> dict[str, Any]:
-        out = []
-        for blob in batch["parsed"]:
-            parsed: Parsed = pickle.loads(blob)
-            out.append(pickle.dumps(try_encode(self.encoder, self.chunker, parsed)))
+        parsed: list[Parsed] = [pickle.loads(blob) for blob in batch["parsed"]]
+        out = [pickle.dumps(r) for r in encode_parsed(self.encoder, self.chunker, parsed)]
         return {"i": batch["i"], "parsed": batch["parsed"], "encoded": out}
 
 

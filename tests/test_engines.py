@@ -1,0 +1,79 @@
+"""Ingest engines: documents encoded together get what each gets alone."""
+
+from __future__ import annotations
+
+import dataclasses
+import shutil
+
+import numpy as np
+import pytest
+from conftest import DATA, LICENSES
+
+from lateseg.encode.late import LateEncoder
+from lateseg.errors import ConfigError
+from lateseg.ingest import load_document
+from lateseg.pipeline import Pipeline
+from lateseg.scale.engines import encode_document, encode_documents, make_engine
+from lateseg.segment import DynamicChunker
+from lateseg.types import Document
+
+
+@pytest.fixture(scope="module")
+def docs():
+    paths = [
+        DATA / "contracts" / "nda.pdf",
+        DATA / "sample_repo" / "billing" / "tax.py",
+        DATA / "sample_repo" / "billing" / "__init__.py",
+        LICENSES / "BSD",
+    ]
+    return [load_document(p, root=p.parent) for p in paths]
+
+
+def test_documents_encoded_together_get_what_each_gets_alone(docs, encoder):
+    chunker = DynamicChunker()
+    # Alone: every window in a batch of its own (the smallest token budget).
+    single = LateEncoder(dataclasses.replace(encoder.config, batch_tokens=64))
+    alone = [encode_document(single, chunker, d) for d in docs]
+    # Together: windows of all documents packed into large shared batches.
+    shared = LateEncoder(dataclasses.replace(encoder.config, batch_tokens=1 << 16))
+    assert shared.batch_tokens == 1 << 16
+    together = encode_documents(shared, chunker, [*docs, Document("/empty.txt", " \n", "text")])
+    assert together[-1] == "empty: the file has no text"
+    for doc, one, many in zip(docs, alone, together, strict=False):
+        assert not isinstance(many, str), many
+        assert [(c.start, c.end) for c in one[0]] == [(c.start, c.end) for c in many[0]], doc.source
+        np.testing.assert_allclose(one[1], many[1], atol=1e-5)
+    assert sum(len(t[0]) for t in together[:-1]) > 30  # real documents, many chunks
+
+
+def test_the_local_engine_builds_the_index_of_one_document_at_a_time(tmp_path, encoder):
+    corpus = tmp_path / "docs"
+    corpus.mkdir()
+    for name in ("BSD", "CC0-1.0"):
+        shutil.copy(LICENSES / name, corpus / f"{name}.txt")
+    shutil.copytree(DATA / "sample_repo", corpus / "repo")
+    indexes = {}
+    for budget in (64, 1 << 15):
+        pipe = Pipeline.open(tmp_path / f"idx{budget}")
+        pipe.encoder = LateEncoder(dataclasses.replace(encoder.config, batch_tokens=budget))
+        with pipe:
+            report = pipe.ingest([corpus], progress=False, workers=0)
+            assert not report.failed
+            store = pipe.index.store
+            rows = store.chunk_rows(sorted(store.all_chunk_ids()))
+            indexes[budget] = (
+                [(r["source"], r["start"], r["end"]) for r in rows.values()],
+                pipe.index.vectors.vectors(sorted(rows)),
+            )
+    (spans_a, vec_a), (spans_b, vec_b) = indexes.values()
+    assert spans_a == spans_b and len(spans_a) > 40
+    np.testing.assert_allclose(vec_a, vec_b, atol=1e-5)
+
+
+def test_engine_names_and_settings_are_checked(encoder):
+    with pytest.raises(ConfigError, match="choose one of local, ray"):
+        make_engine("spark", encoder, DynamicChunker())
+    with pytest.raises(ConfigError, match="address= is for engine='ray'"):
+        make_engine("local", encoder, DynamicChunker(), address="10.0.0.5:6379")
+    with pytest.raises(ConfigError, match="batch_tokens=8"):
+        dataclasses.replace(encoder.config, batch_tokens=8)
