@@ -382,19 +382,19 @@ def test_changing_one_file_of_a_thousand_reencodes_only_that_file(tmp_path, enco
         first = pipe.ingest([corpus], progress=False, workers=0)
         assert len(first.added) == 1000 and not first.failed
         encoded = []
-        original = encoder.encode_document
+        original = encoder.encode_documents
 
-        def counting(text, **kw):  # the real encoder, counted
-            encoded.append(text)
-            return original(text, **kw)
+        def counting(items):  # the real encoder, counted
+            encoded.extend(text for text, _ in items)
+            return original(items)
 
-        pipe.encoder.encode_document = counting  # type: ignore[method-assign]
+        pipe.encoder.encode_documents = counting  # type: ignore[method-assign]
         try:
             changed = corpus / "note_0500.txt"
             changed.write_text("Note 500. The supplier shall cure any breach within ten days.\n")
             again = pipe.ingest([corpus], progress=False, workers=0)
         finally:
-            del pipe.encoder.encode_document
+            del pipe.encoder.encode_documents
         assert again.updated == [str(changed)] and len(again.unchanged) == 999
         assert encoded == [changed.read_text()]
         top = pipe.search("cure a breach within ten days", k=1, mode="lexical")[0]
