@@ -80,25 +80,30 @@ def test_human_output_and_reingest(license_index):
     assert "0 added, 0 updated, 3 unchanged, 0 skipped, 0 failed" in again.stdout
 
 
-def test_errors_are_one_line_with_exit_codes(tmp_path):
-    missing = lateseg("ingest", str(tmp_path / "nope"), "--index", str(tmp_path / "i"))
-    assert missing.returncode == 3
-    assert f"failed: {tmp_path / 'nope'}: no such file or folder" in missing.stdout
-    empty = lateseg("search", "x", "--index", str(tmp_path / "empty"))
-    assert empty.returncode == 1 and "no index at" in empty.stderr
+def test_errors_are_one_line_with_exit_codes(tmp_path, capsys):
+    from lateseg.cli import main
+
+    def run(*argv: str) -> tuple[int, str, str]:
+        code = main(list(argv))
+        out = capsys.readouterr()
+        return code, out.out, out.err
+
+    code, out, _ = run("ingest", str(tmp_path / "nope"), "--index", str(tmp_path / "i"))
+    assert code == 3 and f"failed: {tmp_path / 'nope'}: no such file or folder" in out
+    code, _, err = run("search", "x", "--index", str(tmp_path / "empty"))
+    assert code == 1 and "no index at" in err and err.count("\n") == 1
     assert not (tmp_path / "empty").exists()  # a typo never creates an index
     bad = tmp_path / "bad"
     bad.mkdir()
     (bad / "broken.pdf").write_bytes(b"%PDF-1.4 broken")
     (bad / "ok.txt").write_text("A perfectly fine note about payment terms.\n")
-    partial = lateseg("ingest", str(bad), "--index", str(tmp_path / "j"))
-    assert partial.returncode == 0
-    assert "1 added" in partial.stdout and "failed: " in partial.stdout
-    strict = lateseg("ingest", str(bad), "--index", str(tmp_path / "j"), "--strict")
-    assert strict.returncode == 3 and "1 unchanged" in strict.stdout
+    code, out, _ = run("ingest", str(bad), "--index", str(tmp_path / "j"))
+    assert code == 0 and "1 added" in out and "failed: " in out
+    code, out, _ = run("ingest", str(bad), "--index", str(tmp_path / "j"), "--strict")
+    assert code == 3 and "1 unchanged" in out
     (bad / "ok.txt").unlink()
-    none = lateseg("ingest", str(bad), "--index", str(tmp_path / "k"))
-    assert none.returncode == 3
+    assert run("ingest", str(bad), "--index", str(tmp_path / "k"))[0] == 3
+    # The installed command itself: help, and a usage error.
     assert lateseg("--help").returncode == 0
     assert lateseg("ask").returncode == 2
 
