@@ -24,7 +24,7 @@ from lateseg.errors import ConfigError, IngestError, LatesegError
 from lateseg.types import Chunk, Document, check_chunks
 
 if TYPE_CHECKING:
-    from lateseg.encode.late import LateEncoder
+    from lateseg.encode.late import LateEncoder, TokenEmbeddings
     from lateseg.ingest.parallel import Parsed, ParseJob
     from lateseg.segment import Chunker
 
@@ -39,19 +39,26 @@ CHARS_PER_TOKEN = 4
 Encoded = tuple[list[Chunk], np.ndarray]
 #: What an engine yields per job: the parse result and the encoding, its error, or None.
 Outcome = tuple["Parsed", "Encoded | str | None"]
+EMPTY = "empty: the file has no text"
 
 
 def encode_document(encoder: LateEncoder, chunker: Chunker, doc: Document) -> Encoded:
     """Late encoding of the whole ``doc``, its content-defined chunks, and each chunk's
     vector pooled from the token embeddings: what the index stores for a document."""
     if not doc.text.strip():
-        raise IngestError("empty: the file has no text")
+        raise IngestError(EMPTY)
     code = doc.kind == "code"
     tokens = encoder.encode_document(doc.text, code=code)
-    chunks = list(chunker.chunk(doc, tokens))
-    check_chunks(doc, chunks)
+    chunks = _chunks(chunker, doc, tokens)
     spans = [(c.start, c.end) for c in chunks]
     return chunks, encoder.chunk_vectors(doc.text, tokens, spans, code=code)
+
+
+def _chunks(chunker: Chunker, doc: Document, tokens: TokenEmbeddings) -> list[Chunk]:
+    """The chunker's chunks of ``doc``, checked against the document (DESIGN.md §4)."""
+    chunks = list(chunker.chunk(doc, tokens))
+    check_chunks(doc, chunks)
+    return chunks
 
 
 def encode_documents(
@@ -66,7 +73,9 @@ def encode_documents(
         if doc.text.strip():
             live.append(i)
         else:
-            out[i] = "empty: the file has no text"
+            out[i] = EMPTY
+    if not live:  # nothing to encode: the model is not even loaded
+        return out
     try:
         tokens = encoder.encode_documents([(docs[i].text, docs[i].kind == "code") for i in live])
     except Exception:  # tell which document it was: one at a time
@@ -76,8 +85,7 @@ def encode_documents(
     chunked = []
     for i, tok in zip(live, tokens, strict=True):
         try:
-            chunks = list(chunker.chunk(docs[i], tok))
-            check_chunks(docs[i], chunks)
+            chunks = _chunks(chunker, docs[i], tok)
         except Exception as e:
             out[i] = _reason(e)
             continue
@@ -147,12 +155,15 @@ class LocalEngine:
     def run(self, jobs: Sequence[ParseJob]) -> Iterator[Outcome]:
         from lateseg.ingest.parallel import parse_all
 
-        limit = ROUND_BATCHES * CHARS_PER_TOKEN * self.encoder.batch_tokens
+        limit = 0  # known once a document needs encoding (it loads the model)
         pending: list[Parsed] = []
         size = 0
         for parsed in parse_all(jobs, self.workers):
             pending.append(parsed)
-            size += len(parsed.doc.text) if parsed.doc is not None else 0
+            if parsed.doc is None or parsed.unchanged:
+                continue
+            limit = limit or ROUND_BATCHES * CHARS_PER_TOKEN * self.encoder.batch_tokens
+            size += len(parsed.doc.text)
             if size >= limit:
                 yield from self._round(pending)
                 pending, size = [], 0
