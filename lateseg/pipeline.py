@@ -257,9 +257,7 @@ class Pipeline:
         with self.index.writer() as writer:
             for doc in docs:
                 digest = hashlib.sha256(
-                    json.dumps([doc.text, doc.kind, doc.meta], default=str).encode(
-                        "utf-8", "surrogatepass"
-                    )
+                    json.dumps([doc.text, doc.kind, doc.meta], default=str).encode()
                 ).hexdigest()
                 chunks, vecs = encode_document(self.encoder, self.chunker, doc)
                 added += writer.add(doc, digest, chunks, vecs)

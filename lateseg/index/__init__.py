@@ -31,7 +31,7 @@ from lateseg.errors import IndexStoreError
 from lateseg.index.cache import CacheError, is_cache_file, load_cache, save_cache
 from lateseg.index.manifest import Manifest, read_manifest, write_manifest
 from lateseg.index.store import Change, DocStore
-from lateseg.index.vectors import VectorIndex, check_policy
+from lateseg.index.vectors import APPROX_THRESHOLD, PQ_MIN_TRAIN, VectorIndex, check_policy
 from lateseg.types import Chunk, Document
 
 log = logging.getLogger(__name__)
@@ -109,7 +109,8 @@ class Index:
                 if header.seq + 1 < state.log_start:
                     reason = CacheError("old", f"{self.path} is older than the change log")
                     continue
-                self._apply(vectors, header.seq, state.seq)
+                self._apply(vectors, header.seq)
+            self._seq = state.seq
             self._disk_seq = header.seq
             if len(vectors) == state.vectors:
                 self.notice = None
@@ -131,7 +132,7 @@ class Index:
             state = self.store.log_state()
             want = kind or self._kind_for(state.vectors)
             vectors.rebuild(
-                want if want != "ivfpq" or state.vectors >= _pq_min() else "flat",
+                want if want != "ivfpq" or state.vectors >= PQ_MIN_TRAIN else "flat",
                 lambda: self.store.iter_vectors(self.dim),
                 state.vectors,
             )
@@ -141,12 +142,10 @@ class Index:
     def _kind_for(self, n: int) -> str:
         policy = self.policy
         if policy == "auto":
-            from lateseg.index.vectors import APPROX_THRESHOLD
-
             return "hnsw" if n >= APPROX_THRESHOLD else "flat"
         return policy
 
-    def _apply(self, vectors: VectorIndex, since: int, upto: int) -> None:
+    def _apply(self, vectors: VectorIndex, since: int) -> None:
         """Inside a snapshot: apply the logged changes after ``since`` to ``vectors``."""
         removed: set[int] = set()
         added: dict[int, None] = {}
@@ -160,7 +159,6 @@ class Index:
         ids, data = self.store.vectors_of(list(added), self.dim)
         vectors.remove(sorted(removed))
         vectors.add(ids.tolist(), data)
-        self._seq = upto
 
     def refresh(self) -> None:
         """Bring the cache up to the docstore's last committed change (cheap when
@@ -178,7 +176,8 @@ class Index:
                 state = self.store.log_state()
                 usable = state.log_start <= self._seq + 1 <= state.seq + 1
                 if usable:
-                    self._apply(self.vectors, self._seq, state.seq)
+                    self._apply(self.vectors, self._seq)
+                    self._seq = state.seq
             if not usable or len(self.vectors) != state.vectors:
                 self.vectors = self._load()
 
@@ -338,9 +337,7 @@ class Index:
                         f"docstore's log (changes {state.log_start}-{state.seq}) cannot "
                         "bring up to date (it is rebuilt on open)",
                     ]
-                seq = self._seq
-                self._apply(vectors, header.seq, state.seq)
-                self._seq = seq
+                self._apply(vectors, header.seq)
                 out += self._compare(vectors)
             return out
 
@@ -490,9 +487,3 @@ class Writer:
             self.index.save()
             done = time.perf_counter()
             self._next_save = done + SAVE_WAIT * (done - t0)
-
-
-def _pq_min() -> int:
-    from lateseg.index.vectors import PQ_MIN_TRAIN
-
-    return PQ_MIN_TRAIN

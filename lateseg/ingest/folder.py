@@ -110,7 +110,7 @@ def walk(paths: Iterable[str | os.PathLike[str]], cfg: WalkConfig | None = None)
             path = given.resolve()
             if path not in seen:
                 seen.add(path)
-                result.files.append(FoundFile(path, None, identity(path.stat())))
+                result.files.append(FoundFile(path, None, identity(st)))
         else:
             result.fail(given.absolute(), "not a regular file or folder")
     result.files.sort(key=lambda f: str(f.path))
