@@ -19,6 +19,7 @@ import sys
 import textwrap
 from collections.abc import Callable, Sequence
 
+from lateseg.encode.backends import BACKENDS
 from lateseg.errors import LatesegError
 from lateseg.index.vectors import POLICIES
 from lateseg.kv.compress import METHODS, parse_budget
@@ -82,6 +83,14 @@ def _parser() -> argparse.ArgumentParser:
             "--device",
             default=None,
             help="torch device for the models (default: cuda if present, else cpu)",
+        )
+        sp.add_argument(
+            "--backend",
+            choices=BACKENDS,
+            default=None,
+            help="how the embedder runs: torch (default), or on the CPU onnx (ONNX Runtime), "
+            "onnx-int8 (int8 weights; faster, slightly different vectors) or openvino; the "
+            "exports are made once and cached (need lateseg[onnx] / lateseg[openvino])",
         )
         sp.add_argument("--json", action="store_true", help="print machine-readable JSON")
         sp.add_argument(
@@ -349,6 +358,7 @@ def _run(args: argparse.Namespace) -> int:
             device=args.device,
             vectors=args.vectors,
             trust_remote_code=args.trust_remote_code,
+            backend=args.backend,
         ) as pipe:
             walk = WalkConfig(
                 max_bytes=int(args.max_file_mb * 1_000_000),
@@ -391,6 +401,7 @@ def _run(args: argparse.Namespace) -> int:
         generator=getattr(args, "generator", None),
         readonly=True,
         trust_remote_code=args.trust_remote_code,
+        backend=args.backend,
     ) as pipe:
         if not pipe.sources():
             raise LatesegError(f"the index {args.index} is empty; run `lateseg ingest` first")

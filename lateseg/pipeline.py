@@ -79,6 +79,7 @@ class Pipeline:
         create: bool = True,
         readonly: bool = False,
         trust_remote_code: bool = False,
+        backend: str | None = None,
     ) -> Pipeline:
         """Create or open the index folder ``folder``.
 
@@ -97,6 +98,8 @@ class Pipeline:
         folder (``repair`` is accepted for compatibility and does nothing: a missing or
         damaged vector cache is rebuilt in memory from the docstore, and saved by the
         next write). A folder that cannot be written opens read-only, for search.
+        ``backend`` runs the embedder (``torch``, or on the CPU ``onnx``, ``onnx-int8``,
+        ``openvino``; see :class:`EncoderConfig`), for this process only, like ``device``.
         """
         if vectors is not None:
             check_policy(vectors)
@@ -124,6 +127,8 @@ class Pipeline:
             enc_cfg = EncoderConfig(device=device)
         if trust_remote_code:
             enc_cfg = dataclasses.replace(enc_cfg, trust_remote_code=True)
+        if backend is not None:
+            enc_cfg = dataclasses.replace(enc_cfg, backend=backend)
         if manifest is not None and manifest.embedder.model != enc_cfg.model:
             raise IndexStoreError(
                 f"{path} was built with embedder {manifest.embedder.model!r}, not "

@@ -8,24 +8,18 @@ window where it has the most context on both sides (DESIGN.md §5).
 
 from __future__ import annotations
 
-import json
 import logging
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from lateseg.anchors import local_maxima
-from lateseg.encode.models import (
-    DEFAULT_EMBEDDER,
-    pick_device,
-    quiet_transformers,
-    resolve_embedder,
-)
-from lateseg.errors import ConfigError, ModelError, OffsetError
+from lateseg.encode.backends import Embedder, check_backend, load_embedder
+from lateseg.encode.models import DEFAULT_EMBEDDER, pick_device
+from lateseg.errors import ConfigError, OffsetError
 from lateseg.types import clean_text
 
 log = logging.getLogger(__name__)
@@ -48,7 +42,13 @@ class EncoderConfig:
     (whole functions up to 256 tokens) in full 254-token ones, and both mix in the
     chunk's own embedding. Models trained for late chunking (jina-v2, 8k) want their full
     length and more late weight.
-    ``query_prefix``/``document_prefix`` are model-specific prompts (``"search_query: "``).
+    ``query_prefix``/``document_prefix`` are model-specific prompts (``"search_query: "``;
+    empty: the model's own ``query``/``document`` prompts, if its sentence-transformers
+    config has them). Queries and naive vectors are pooled as the model defines it (mean,
+    CLS or last token); late vectors mean-pool token embeddings over the chunk.
+    ``backend`` runs the transformer: ``torch``, or on the CPU ``onnx``, ``onnx-int8``
+    (dynamic int8 weights) or ``openvino`` (:mod:`lateseg.encode.backends`); like
+    ``device`` it is the caller's per run, not the index's.
     A forward batch holds at most ``batch_tokens`` tokens, padding included (None:
     :data:`CPU_BATCH_TOKENS` on a CPU, :data:`GPU_BATCH_TOKENS` on a GPU), and at most
     ``batch_size`` sequences; windows of many documents share a batch
@@ -65,6 +65,7 @@ class EncoderConfig:
     batch_size: int = 256
     batch_tokens: int | None = None
     device: str | None = None
+    backend: str = "torch"
     query_prefix: str = ""
     document_prefix: str = ""
     trust_remote_code: bool = False
@@ -78,6 +79,7 @@ class EncoderConfig:
                 raise ConfigError(
                     f"overlap={self.overlap} must be >= 0 and under half of {name}={size}"
                 )
+        check_backend(self.backend, self.device)
         if self.batch_size < 1:
             raise ConfigError(f"batch_size={self.batch_size} must be at least 1")
         if self.batch_tokens is not None and self.batch_tokens < 64:
@@ -214,7 +216,7 @@ def assign_tokens(n: int, windows: Sequence[tuple[int, int]]) -> np.ndarray:
 CPU_BATCH_TOKENS = 4096
 GPU_BATCH_TOKENS = 65536
 
-_LOADED: dict[tuple[str, str, bool], tuple[Any, Any, int | None]] = {}
+_LOADED: dict[tuple[str, str, str, bool], Embedder] = {}
 _LOADED_LOCK = threading.Lock()
 
 
@@ -223,50 +225,28 @@ class LateEncoder:
 
     def __init__(self, config: EncoderConfig | None = None) -> None:
         self.config = config or EncoderConfig()
-        self._model: Any = None
+        self._model: Embedder | None = None
         self._tokenizer: Any = None
         self._device = "cpu"
-        self._trained_length: int | None = None
 
     # -- loading -----------------------------------------------------------------
-    def _load(self) -> None:
+    def _load(self) -> Embedder:
         if self._model is not None:
-            return
+            return self._model
         device = pick_device(self.config.device)
-        key = (self.config.model, device, self.config.trust_remote_code)
+        if self.config.backend != "torch" and self.config.device is None:
+            device = "cpu"  # the exported backends run on the CPU
+        key = (self.config.model, device, self.config.backend, self.config.trust_remote_code)
         with _LOADED_LOCK:
             if key not in _LOADED:
-                _LOADED[key] = self._load_model(device)
-            self._tokenizer, self._model, self._trained_length = _LOADED[key]
+                # loaded once per process for each key and shared: inference only
+                _LOADED[key] = load_embedder(
+                    self.config.model, device, self.config.backend, self.config.trust_remote_code
+                )
+            self._model = _LOADED[key]
+        self._tokenizer = self._model.tokenizer
         self._device = device
-
-    def _load_model(self, device: str) -> tuple[Any, Any, int | None]:
-        """Tokenizer, model (eval mode, on ``device``) and trained length; loaded once per
-        process for each (model, device) and shared by every encoder: inference only."""
-        import torch
-
-        quiet_transformers()
-        from transformers import AutoModel, AutoTokenizer
-
-        where = resolve_embedder(self.config.model)
-        dtype = torch.bfloat16 if device.startswith("cuda") else torch.float32
-        try:
-            tok = AutoTokenizer.from_pretrained(
-                where, trust_remote_code=self.config.trust_remote_code
-            )
-            model = AutoModel.from_pretrained(
-                where, trust_remote_code=self.config.trust_remote_code, dtype=dtype
-            )
-        except Exception as e:
-            raise ModelError(
-                f"cannot load embedder {self.config.model!r} from {where!r}: {e}. Use the "
-                "default, a local folder, or a hub name on a machine that can download it "
-                "(set trust_remote_code=True only for models you trust)."
-            ) from e
-        if not tok.is_fast:
-            raise ModelError(f"embedder {self.config.model!r} has no fast tokenizer (offsets)")
-        tok.model_max_length = 10**9  # whole documents are tokenized; windows cut them
-        return tok, model.to(device).eval(), _trained_length(where)
+        return self._model
 
     @property
     def tokenizer(self) -> Any:
@@ -275,8 +255,7 @@ class LateEncoder:
 
     @property
     def dim(self) -> int:
-        self._load()
-        return int(self._model.config.hidden_size)
+        return self._load().dim
 
     @property
     def max_length(self) -> int:
@@ -284,10 +263,11 @@ class LateEncoder:
         on (sentence-transformers' ``max_seq_length``, 256 for MiniLM: its vectors
         degrade past it although 512 positions exist), never past its positions, less
         special and prefix tokens. Texts embedded alone are truncated to it."""
-        self._load()
-        specials = 2 + len(self._prefix_ids(self.config.document_prefix))
-        positions = int(getattr(self._model.config, "max_position_embeddings", 512))
-        trained = self._trained_length or positions
+        model = self._load()
+        specials = 2 + len(self._prefix_ids(self.document_prefix))
+        config = model.st[0].auto_model.config
+        positions = int(getattr(config, "max_position_embeddings", 512))
+        trained = model.trained_length or positions
         return min(trained, positions) - specials
 
     @property
@@ -299,6 +279,16 @@ class LateEncoder:
     def window_for(self, *, code: bool) -> int:
         size = self.config.code_window if code else self.config.window
         return min(size or self.max_length, self.max_length)
+
+    @property
+    def query_prefix(self) -> str:
+        """``query_prefix``, else the model's own ``query`` prompt."""
+        return self.config.query_prefix or self._load().prompt("query")
+
+    @property
+    def document_prefix(self) -> str:
+        """``document_prefix``, else the model's own ``document`` prompt."""
+        return self.config.document_prefix or self._load().prompt("document")
 
     def _prefix_ids(self, prefix: str) -> list[int]:
         return self._tokenizer(prefix, add_special_tokens=False)["input_ids"] if prefix else []
@@ -324,7 +314,7 @@ class LateEncoder:
         tokens each): what batching across documents buys, a GPU kept busy, while each
         document gets the token embeddings it gets alone (to float rounding)."""
         self._load()
-        prefix = self._prefix_ids(self.config.document_prefix)
+        prefix = self._prefix_ids(self.document_prefix)
         plans = [_Plan.of(self, text, code) for text, code in items]
         seqs: list[list[int]] = []
         where: list[tuple[_Plan, int]] = []
@@ -366,27 +356,20 @@ class LateEncoder:
 
     def _forward(self, seqs: list[list[int]]) -> list[np.ndarray]:
         """Token embeddings ``[len(seq), d]`` per sequence, special tokens stripped."""
-        import torch
-
+        assert self._model is not None
         tok = self._tokenizer
         cls_id, sep_id = tok.cls_token_id, tok.sep_token_id
         pad_id = tok.pad_token_id if tok.pad_token_id is not None else 0
-        wrapped = [
-            ([cls_id] if cls_id is not None else []) + s + ([sep_id] if sep_id is not None else [])
-            for s in seqs
-        ]
         lead = 1 if cls_id is not None else 0
-        width = max(len(w) for w in wrapped)
-        input_ids = torch.full((len(wrapped), width), pad_id, dtype=torch.long)
-        mask = torch.zeros((len(wrapped), width), dtype=torch.long)
-        for i, w in enumerate(wrapped):
-            input_ids[i, : len(w)] = torch.tensor(w)
-            mask[i, : len(w)] = 1
-        with torch.inference_mode():
-            out = self._model(
-                input_ids=input_ids.to(self._device), attention_mask=mask.to(self._device)
-            ).last_hidden_state
-        out = out.float().cpu().numpy()
+        width = max(len(s) for s in seqs) + lead + (1 if sep_id is not None else 0)
+        ids = np.full((len(seqs), width), pad_id, dtype=np.int64)
+        mask = np.zeros((len(seqs), width), dtype=np.int64)
+        for i, s in enumerate(seqs):
+            row = ([cls_id] if cls_id is not None else []) + s
+            row += [sep_id] if sep_id is not None else []
+            ids[i, : len(row)] = row
+            mask[i, : len(row)] = 1
+        out = self._model.forward(ids, mask)
         return [out[i, lead : lead + len(s)] for i, s in enumerate(seqs)]
 
     def chunk_vectors(
@@ -431,24 +414,24 @@ class LateEncoder:
         return out
 
     def embed_queries(self, queries: Sequence[str]) -> np.ndarray:
-        """Normalised query vectors ``[len(queries), d]`` (query prefix applied)."""
-        return self._embed_short([self.config.query_prefix + q for q in queries])
+        """Normalised query vectors ``[len(queries), d]``, as the model's own
+        sentence-transformers pipeline makes them (its pooling; :attr:`query_prefix`)."""
+        return self._embed_short(queries, self.query_prefix)
 
     def embed_texts(self, texts: Sequence[str]) -> np.ndarray:
-        """Naive (per-text, no document context) vectors ``[len(texts), d]``: the baseline
-        that late chunking is measured against."""
-        return self._embed_short([self.config.document_prefix + t for t in texts])
+        """Naive (per-text, no document context) vectors ``[len(texts), d]``, pooled as the
+        model defines it: the baseline that late chunking is measured against."""
+        return self._embed_short(texts, self.document_prefix)
 
-    def _embed_short(self, texts: Sequence[str]) -> np.ndarray:
-        self._load()
+    def _embed_short(self, texts: Sequence[str], prompt: str) -> np.ndarray:
+        model = self._load()
         texts = [clean_text(t) for t in texts]  # a lone surrogate would stop the tokenizer
-        limit = self.max_length + len(self._prefix_ids(self.config.document_prefix))
-        seqs = [self._tokenizer(t, add_special_tokens=False)["input_ids"][:limit] for t in texts]
+        ids = self._tokenizer(texts, add_special_tokens=False)["input_ids"]
+        lengths = [len(row) for row in ids]
+        limit = model.trained_length or self.max_length
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
-        for batch in self._batches([len(q) for q in seqs]):
-            for i, emb in zip(batch, self._forward([seqs[i] for i in batch]), strict=True):
-                if len(emb):
-                    out[i] = emb.mean(axis=0)
+        for batch in self._batches([min(n, limit) for n in lengths]):
+            out[batch] = model.embed([texts[i] for i in batch], prompt)
         return _normalise(out)
 
 
@@ -476,16 +459,6 @@ class _Plan:
         windows = plan_windows(n, window, overlap, *_boundaries(text, ids, offsets))
         vectors = np.zeros((n, encoder.dim), dtype=np.float32)
         return cls(ids, offsets, windows, assign_tokens(n, windows), vectors)
-
-
-def _trained_length(where: str) -> int | None:
-    """``max_seq_length`` from a local sentence-transformers folder, if it has one."""
-    cfg = Path(where) / "sentence_bert_config.json"
-    try:
-        value = json.loads(cfg.read_text("utf-8")).get("max_seq_length")
-    except (OSError, ValueError):
-        return None
-    return int(value) if isinstance(value, int) and value > 16 else None
 
 
 def _boundaries(

@@ -1,0 +1,227 @@
+"""Ingest throughput, side by side in one run: document tokens per second.
+
+Rows, each over the same corpus, model loading (and a backend's one-time export)
+excluded, every other cost included:
+
+* ``forward alone``: the embedding model's forward pass on full batches of 130-token
+  windows (torch, CPU budget): the ceiling;
+* ``RCTS-500 + naive``: LangChain's RecursiveCharacterTextSplitter (500 characters, no
+  overlap) over the read files, then ``SentenceTransformer.encode`` of the chunks
+  (batch 32): the pipeline users would pick instead;
+* ``lateseg encode stage``: late + dynamic encoding of the parsed documents
+  (``encode_documents``: windows, forward, segmentation, pooling, the naive part);
+* ``lateseg ingest (BACKEND)``: ``Pipeline.ingest`` into a new index (parse in worker
+  processes, encode, segment, write SQLite and FAISS), once per backend.
+
+Tokens are the corpus's document tokens (MiniLM tokenizer, no special tokens), the same
+numerator for every row, so the ratios compare the pipelines' costs for the same text.
+Corpora: ``licenses`` (``/usr/share/common-licenses``) and ``stdlib`` (``--files`` Python
+standard-library files at evenly spaced positions of the sorted list, tests excluded).
+
+    python bench/throughput.py                                   # both corpora, all rows
+    python bench/throughput.py --sets licenses --backends torch onnx-int8
+
+Writes ``bench/results/throughput.{md,json}``. Compare ratios measured in one run; the
+absolute figures move with the machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import shutil
+import sysconfig
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+OUT = Path(__file__).resolve().parent / "results"
+LICENSES = Path("/usr/share/common-licenses")
+BACKENDS_DEFAULT = ("torch", "onnx", "onnx-int8", "openvino")
+
+
+def stdlib_files(count: int) -> list[Path]:
+    root = Path(sysconfig.get_paths()["stdlib"])
+    files = sorted(
+        p
+        for p in root.rglob("*.py")
+        if not ({"test", "tests", "idlelib", "site-packages", "lib2to3"} & set(p.parts))
+        and 1_000 <= p.stat().st_size <= 200_000
+    )
+    step = max(1, len(files) // count)
+    return files[::step][:count]
+
+
+def corpus(name: str, files: int, into: Path) -> list[Path]:
+    """Copies of the corpus's files under ``into`` (ingest walks a folder of them)."""
+    if name == "licenses":
+        chosen = sorted(p for p in LICENSES.iterdir() if p.is_file())
+        base = LICENSES
+    else:
+        chosen = stdlib_files(files)
+        base = Path(sysconfig.get_paths()["stdlib"])
+    out = []
+    for p in chosen:
+        dest = into / p.relative_to(base)
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(p, dest)
+        out.append(dest)
+    return out
+
+
+def timed(fn: Callable[[], Any]) -> tuple[Any, float]:
+    t0 = time.perf_counter()
+    out = fn()
+    return out, time.perf_counter() - t0
+
+
+def forward_alone(texts_tokens: int, budget: int = 4096, window: int = 128) -> float:
+    """Seconds the bare forward pass needs for ``texts_tokens`` tokens, from a timed run of
+    full batches (at least 3 s)."""
+    import numpy as np
+
+    from lateseg.encode.late import LateEncoder
+
+    enc = LateEncoder()
+    model = enc._load()
+    batch = max(1, budget // (window + 2))
+    ids = np.random.default_rng(0).integers(1000, 20000, (batch, window + 2))
+    mask = np.ones_like(ids)
+    model.forward(ids, mask)
+    done, t0 = 0, time.perf_counter()
+    while time.perf_counter() - t0 < 3.0 or done == 0:
+        model.forward(ids, mask)
+        done += batch * window
+    rate = done / (time.perf_counter() - t0)
+    return texts_tokens / rate
+
+
+def peer(texts: list[str]) -> float:
+    from langchain_text_splitters import RecursiveCharacterTextSplitter
+    from sentence_transformers import SentenceTransformer
+
+    from lateseg.encode.models import resolve_embedder
+
+    st = SentenceTransformer(resolve_embedder(None), device="cpu")
+    st.encode(["warm up"])
+    splitter = RecursiveCharacterTextSplitter(chunk_size=500, chunk_overlap=0)
+
+    def run() -> Any:
+        chunks = [c for t in texts for c in splitter.split_text(t)]
+        return st.encode(chunks, batch_size=32)
+
+    return timed(run)[1]
+
+
+def encode_stage(paths: list[Path]) -> float:
+    from lateseg.encode.late import LateEncoder
+    from lateseg.ingest import load_document
+    from lateseg.scale.engines import encode_documents
+    from lateseg.segment import DynamicChunker
+
+    docs = [load_document(p) for p in paths]
+    enc, chunker = LateEncoder(), DynamicChunker()
+    enc.embed_queries(["warm up"])
+    return timed(lambda: encode_documents(enc, chunker, docs))[1]
+
+
+def ingest(folder: Path, backend: str, work: Path) -> tuple[float, int]:
+    from lateseg.encode.late import EncoderConfig
+    from lateseg.pipeline import Pipeline
+
+    index = work / f"index-{backend}"
+    with Pipeline.open(index, embedder=EncoderConfig(backend=backend)) as pipe:
+        pipe.encoder.embed_queries(["warm up"])  # load (and export) outside the timing
+        report, seconds = timed(lambda: pipe.ingest([folder], progress=False))
+        assert not report.failed, report.failed
+        return seconds, pipe.index.count()
+
+
+def run_set(name: str, files: int, backends: list[str]) -> dict[str, Any]:
+    from lateseg.encode.late import LateEncoder
+
+    with tempfile.TemporaryDirectory(prefix="lateseg-throughput-") as tmp:
+        work = Path(tmp)
+        paths = corpus(name, files, work / "corpus")
+        texts = [p.read_text("utf-8", errors="replace") for p in paths]
+        enc = LateEncoder()
+        tokens = sum(len(enc.tokenize(t)) for t in texts)
+        print(f"[{name}] {len(paths)} files, {tokens:,} tokens", flush=True)
+        rows: list[dict[str, Any]] = []
+
+        def add(system: str, seconds: float, **extra: Any) -> None:
+            rows.append({"system": system, "seconds": round(seconds, 2), **extra})
+            print(f"  {system}: {seconds:.1f} s = {tokens / seconds:,.0f} tok/s", flush=True)
+
+        add("forward alone (torch, 128-token windows)", forward_alone(tokens))
+        add("RCTS-500 + naive (sentence-transformers, batch 32)", peer(texts))
+        add("lateseg encode stage (torch)", encode_stage(paths))
+        for backend in backends:
+            seconds, chunks = ingest(work / "corpus", backend, work)
+            add(f"lateseg ingest ({backend})", seconds, chunks=chunks)
+    peer_s = rows[1]["seconds"]
+    forward_s = rows[0]["seconds"]
+    for r in rows:
+        r["tokens_per_s"] = round(tokens / r["seconds"])
+        r["vs_peer"] = round(peer_s / r["seconds"], 2)
+        r["vs_forward"] = round(forward_s / r["seconds"], 2)
+    return {"files": len(paths), "tokens": tokens, "rows": rows}
+
+
+def markdown(report: dict[str, Any]) -> str:
+    lines = [
+        "# Ingest throughput",
+        "",
+        f"Command: `{report['command']}`",
+        "",
+        f"Machine: {report['machine']}. Model all-MiniLM-L6-v2 for every row; model "
+        "loading and exports excluded. tok/s = the corpus's document tokens / seconds; "
+        "`vs peer` and `vs forward` are throughput ratios against the RCTS-500 + naive row "
+        "and the bare forward pass, measured in the same run.",
+    ]
+    for name, res in report["sets"].items():
+        lines += [
+            "",
+            f"## {name}: {res['files']} files, {res['tokens']:,} tokens",
+            "",
+            "| system | chunks | seconds | tok/s | vs peer | vs forward |",
+            "|---|---:|---:|---:|---:|---:|",
+        ]
+        for r in res["rows"]:
+            lines.append(
+                f"| {r['system']} | {r.get('chunks', '')} | {r['seconds']:.1f} | "
+                f"{r['tokens_per_s']:,} | {r['vs_peer']:.2f}x | {r['vs_forward']:.2f}x |"
+            )
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    import os
+    import sys
+
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--sets", nargs="+", choices=("licenses", "stdlib"), default=None)
+    ap.add_argument("--files", type=int, default=200, help="standard-library files (200)")
+    ap.add_argument("--backends", nargs="+", choices=BACKENDS_DEFAULT, default=None)
+    ap.add_argument("--no-write", action="store_true", help="print only")
+    args = ap.parse_args()
+    sets = args.sets or ["licenses", "stdlib"]
+    backends = args.backends or list(BACKENDS_DEFAULT)
+    report: dict[str, Any] = {
+        "command": "python bench/throughput.py " + " ".join(sys.argv[1:]),
+        "machine": f"{platform.processor() or platform.machine()}, {os.cpu_count()} CPUs",
+        "sets": {name: run_set(name, args.files, backends) for name in sets},
+    }
+    if not args.no_write:
+        OUT.mkdir(exist_ok=True)
+        (OUT / "throughput.json").write_text(json.dumps(report, indent=2) + "\n", "utf-8")
+        (OUT / "throughput.md").write_text(markdown(report), "utf-8")
+    print(markdown(report))
+
+
+if __name__ == "__main__":
+    main()

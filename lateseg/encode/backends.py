@@ -1,0 +1,299 @@
+"""The embedding model layer: sentence-transformers loads the model and owns its pooling,
+prompts and normalisation; a backend runs the transformer's forward pass.
+
+* ``torch`` (default): the model's own PyTorch module, on CPU or CUDA (bf16 on CUDA).
+* ``onnx``: the transformer exported once to ONNX and run by ONNX Runtime (CPU).
+* ``onnx-int8``: the same export with dynamic int8 quantisation of its weights.
+* ``openvino``: the fp32 ONNX export compiled by OpenVINO (CPU).
+
+Exports are cached under ``lateseg_home()/onnx``, keyed by a digest of the model's
+weights and configuration, written to a temporary folder and renamed (an interrupted
+export leaves nothing half-done). ``pip install 'lateseg[onnx]'`` brings ``onnx`` and
+``onnxruntime``; ``'lateseg[openvino]'`` adds ``openvino``.
+
+Late chunking pools the transformer's token states over chunk spans, so a model whose
+sentence-transformers pipeline goes past pooling and normalisation (a ``Dense`` head) is
+refused: its sentence vectors and its token states would not share a space.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import logging
+import os
+import shutil
+import tempfile
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from lateseg.encode.models import lateseg_home, quiet_transformers, resolve_embedder
+from lateseg.errors import ConfigError, ModelError
+
+log = logging.getLogger(__name__)
+
+BACKENDS = ("torch", "onnx", "onnx-int8", "openvino")
+_EXTRA = {"onnx": "onnx", "onnx-int8": "onnx", "openvino": "openvino"}
+_POOLING_MODULES = {"Pooling", "Normalize"}
+_OPSET = 17
+
+# ids [b, s] int64, mask [b, s] int64 -> token states [b, s, d] float32 (host memory)
+Forward = Callable[[np.ndarray, np.ndarray], np.ndarray]
+
+
+def check_backend(backend: str, device: str | None = None) -> None:
+    """Raise :class:`ConfigError` for an unknown backend, or a CPU-only one on a GPU."""
+    if backend not in BACKENDS:
+        raise ConfigError(f"backend={backend!r}; choose one of {', '.join(BACKENDS)}")
+    if backend != "torch" and device and not device.startswith("cpu"):
+        raise ConfigError(f"backend={backend!r} runs on the CPU; use backend='torch' on {device}")
+
+
+@dataclass
+class Embedder:
+    """One loaded embedding model: its sentence-transformers pipeline (tokenizer, pooling,
+    prompts, normalisation) and the forward pass of the chosen backend."""
+
+    st: Any
+    backend: str
+    device: str
+    forward: Forward
+    tokenizer: Any  # a copy of the model's, for whole documents: no length limit
+
+    @property
+    def mean_pooled(self) -> bool:
+        """Whether the model's pooling is a plain mean of token embeddings."""
+        modules = list(self.st.children())[1:]
+        pooling = [m.get_config_dict() for m in modules if type(m).__name__ == "Pooling"]
+        return bool(pooling) and pooling[0].get("pooling_mode") in ("mean", ["mean"], ("mean",))
+
+    @property
+    def dim(self) -> int:
+        return int(self.st[0].auto_model.config.hidden_size)
+
+    @property
+    def trained_length(self) -> int | None:
+        """Tokens the model was trained on, special tokens included (``max_seq_length``)."""
+        value = self.st.max_seq_length
+        return int(value) if isinstance(value, int) and value > 16 else None
+
+    def prompt(self, name: str) -> str:
+        """The model's own prompt ``name`` (``"query"``, ``"document"``), or ``""``."""
+        prompts = getattr(self.st, "prompts", None) or {}
+        value = prompts.get(name, "")
+        return value if isinstance(value, str) else ""
+
+    def embed(self, texts: Sequence[str], prompt: str) -> np.ndarray:
+        """Sentence vectors ``[len(texts), d]`` as the model defines them: its tokenizer
+        (truncated to ``max_seq_length``, ``prompt`` prepended), this backend's forward pass,
+        then its own pooling (mean, CLS, last token) and normalisation modules. One
+        deviation: a mean is taken over the text's tokens without the special ones, the
+        tokens a late vector pools, so queries and chunk vectors agree (measured)."""
+        import torch
+
+        features = self.st.preprocess(list(texts), prompt=prompt or None)
+        ids = features["input_ids"].numpy().astype(np.int64)
+        mask = features["attention_mask"].numpy().astype(np.int64)
+        features["token_embeddings"] = torch.from_numpy(self.forward(ids, mask))
+        if self.mean_pooled:
+            # Mean over the tokens late vectors pool (the text's, not [CLS]/[SEP]): with
+            # them, recall fell by 0.04-0.06 at 1-2k characters (bench/retrieval.py).
+            mask = mask * ~np.isin(ids, self.tokenizer.all_special_ids)
+        features["attention_mask"] = torch.from_numpy(mask)
+        with torch.inference_mode():
+            for module in list(self.st.children())[1:]:
+                features = module(features)
+        return features["sentence_embedding"].float().numpy()
+
+
+def load_embedder(
+    model: str, device: str, backend: str = "torch", trust_remote_code: bool = False
+) -> Embedder:
+    """Load ``model`` (a name or folder, resolved by :func:`resolve_embedder`) with
+    sentence-transformers, and its forward pass on ``backend``."""
+    check_backend(backend, device)
+    quiet_transformers()
+    import torch
+    from sentence_transformers import SentenceTransformer
+
+    where = resolve_embedder(model)
+    dtype = torch.bfloat16 if device.startswith("cuda") else torch.float32
+    try:
+        st = SentenceTransformer(
+            where,
+            device=device,
+            trust_remote_code=trust_remote_code,
+            model_kwargs={"dtype": dtype},
+        )
+    except Exception as e:
+        raise ModelError(
+            f"cannot load embedder {model!r} from {where!r}: {e}. Use the default, a local "
+            "folder, or a hub name on a machine that can download it (set "
+            "trust_remote_code=True only for models you trust)."
+        ) from e
+    extra = [type(m).__name__ for m in list(st.children())[1:]]
+    if any(name not in _POOLING_MODULES for name in extra):
+        raise ModelError(
+            f"embedder {model!r} has modules {extra} after its transformer; late chunking "
+            "pools token states, so only pooling and normalisation may follow it"
+        )
+    tok = st.tokenizer
+    if tok is None or not getattr(tok, "is_fast", False):
+        raise ModelError(f"embedder {model!r} has no fast tokenizer (offsets)")
+    st.eval()
+    net: Any = st[0].auto_model
+    positions = getattr(net.config, "max_position_embeddings", None)
+    if isinstance(positions, int) and (st.max_seq_length or 0) > positions:
+        st.max_seq_length = positions  # a tokenizer that sets no limit
+    whole = copy.deepcopy(tok)
+    whole.model_max_length = 10**9  # documents are tokenized whole; windows cut them
+    if backend == "torch":
+        forward = _torch_forward(net, device)
+    else:
+        forward = _exported_forward(net, backend, model)
+    return Embedder(st, backend, device, forward, whole)
+
+
+def _torch_forward(net: Any, device: str) -> Forward:
+    import torch
+
+    cuda = device.startswith("cuda")
+
+    def forward(ids: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        with torch.inference_mode():
+            out = net(
+                input_ids=torch.from_numpy(ids).to(device, non_blocking=cuda),
+                attention_mask=torch.from_numpy(mask).to(device, non_blocking=cuda),
+            ).last_hidden_state.float()
+            if not cuda:
+                return out.numpy()
+            host = torch.empty(out.shape, dtype=out.dtype, pin_memory=True)
+            host.copy_(out, non_blocking=True)
+            torch.cuda.current_stream().synchronize()
+            return host.numpy()
+
+    return forward
+
+
+def _need(module: str, backend: str) -> Any:
+    import importlib
+
+    try:
+        return importlib.import_module(module)
+    except ImportError as e:
+        raise ModelError(
+            f"backend={backend!r} needs the package {module!r}: "
+            f"pip install 'lateseg[{_EXTRA[backend]}]'"
+        ) from e
+
+
+def _exported_forward(net: Any, backend: str, model: str) -> Forward:
+    onnx_path = exported(net, model, int8=backend == "onnx-int8")
+    if backend == "openvino":
+        ov = _need("openvino", backend)
+        compiled = ov.Core().compile_model(str(onnx_path), "CPU")
+
+        def run_ov(ids: np.ndarray, mask: np.ndarray) -> np.ndarray:
+            out = compiled({"input_ids": ids, "attention_mask": mask})[0]
+            return np.asarray(out, dtype=np.float32)
+
+        return run_ov
+    ort = _need("onnxruntime", backend)
+    options = ort.SessionOptions()
+    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    session = ort.InferenceSession(str(onnx_path), options, providers=["CPUExecutionProvider"])
+
+    def run_ort(ids: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        out = session.run(None, {"input_ids": ids, "attention_mask": mask})[0]
+        return np.asarray(out, dtype=np.float32)
+
+    return run_ort
+
+
+def model_digest(net: Any) -> str:
+    """A digest of a model's configuration and weights: the key of its exports."""
+    h = hashlib.sha256(net.config.to_json_string().encode("utf-8"))
+    for name, tensor in sorted(net.state_dict().items()):
+        h.update(name.encode("utf-8"))
+        h.update(tensor.detach().float().cpu().contiguous().numpy().tobytes())
+    return h.hexdigest()[:24]
+
+
+def exported(net: Any, model: str, *, int8: bool = False) -> Path:
+    """The cached ONNX export of ``net`` (``model.onnx``, or ``model-int8.onnx`` with
+    dynamic int8 weights), made on first use."""
+    import re
+
+    label = re.sub(r"[^A-Za-z0-9._-]+", "_", Path(model).name or "model")[:60]
+    folder = lateseg_home() / "onnx" / f"{label}-{model_digest(net)}"
+    name = "model-int8.onnx" if int8 else "model.onnx"
+    if (folder / name).is_file():
+        return folder / name
+    backend = "onnx-int8" if int8 else "onnx"
+    _need("onnx", backend)
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=".export-", dir=folder.parent))
+    try:
+        fp32 = folder / "model.onnx"
+        if not fp32.is_file():
+            log.info("exporting %s to ONNX at %s (once)", model, folder)
+            _export_onnx(net, tmp / "model.onnx")
+        else:
+            shutil.copyfile(fp32, tmp / "model.onnx")
+        if int8:
+            quantization = _need("onnxruntime.quantization", backend)
+            log.info("quantising %s to int8 (once)", model)
+            logging.disable(logging.WARNING)  # its advice to pre-process, on the root logger
+            try:
+                quantization.quantize_dynamic(
+                    str(tmp / "model.onnx"),
+                    str(tmp / name),
+                    weight_type=quantization.QuantType.QInt8,
+                    per_channel=True,
+                )
+            finally:
+                logging.disable(logging.NOTSET)
+        folder.mkdir(exist_ok=True)
+        for part in ("model.onnx", name):
+            if not (folder / part).is_file():
+                os.replace(tmp / part, folder / part)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return folder / name
+
+
+def _export_onnx(net: Any, path: Path) -> None:
+    import warnings
+
+    import torch
+
+    class LastHidden(torch.nn.Module):
+        def __init__(self, inner: Any) -> None:
+            super().__init__()
+            self.inner = inner
+
+        def forward(self, input_ids: Any, attention_mask: Any) -> Any:
+            return self.inner(input_ids=input_ids, attention_mask=attention_mask).last_hidden_state
+
+    wrapped = LastHidden(net.float().cpu()).eval()
+    ids = torch.ones((2, 16), dtype=torch.long)
+    axes = {0: "batch", 1: "tokens"}
+    with warnings.catch_warnings(), torch.no_grad():
+        warnings.simplefilter("ignore")
+        try:
+            torch.onnx.export(
+                wrapped,
+                (ids, torch.ones_like(ids)),
+                str(path),
+                input_names=["input_ids", "attention_mask"],
+                output_names=["last_hidden_state"],
+                dynamic_axes={"input_ids": axes, "attention_mask": axes, "last_hidden_state": axes},
+                opset_version=_OPSET,
+                dynamo=False,
+            )
+        except Exception as e:
+            raise ModelError(f"cannot export the embedder to ONNX: {e}") from e

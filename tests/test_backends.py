@@ -1,0 +1,164 @@
+"""The model layer: sentence-transformers' own pooling and prompts, and the CPU backends.
+
+The models here are small random-initialised BERTs saved as sentence-transformers folders
+in the test (the MiniLM tokenizer, no download): one CLS-pooled with query/document
+prompts, one with a Dense head. Their vectors mean nothing; what is checked is that
+lateseg computes exactly what sentence-transformers computes for them.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from lateseg.encode.late import EncoderConfig, LateEncoder
+from lateseg.errors import ConfigError, ModelError
+
+QUERIES = [
+    "Within how many days must the Client give notice of termination?",
+    "governing law",
+    "Which party bears the cost of an audit when the discrepancy exceeds five percent?",
+]
+PROMPTS = {"query": "query: ", "document": "passage: "}
+
+
+def _save_st_model(folder: Path, *, pooling: str, dense: bool = False) -> Path:
+    import torch
+    from sentence_transformers import SentenceTransformer
+    from sentence_transformers.sentence_transformer.modules import Dense, Normalize, Pooling
+    from transformers import AutoTokenizer, BertConfig, BertModel
+
+    from lateseg.encode.models import resolve_embedder
+
+    torch.manual_seed(0)
+    raw = folder.parent / f"{folder.name}-raw"
+    tok = AutoTokenizer.from_pretrained(resolve_embedder(None))
+    config = BertConfig(
+        vocab_size=tok.vocab_size,
+        hidden_size=64,
+        num_hidden_layers=2,
+        num_attention_heads=4,
+        intermediate_size=128,
+        max_position_embeddings=256,
+    )
+    BertModel(config).save_pretrained(raw)
+    tok.save_pretrained(raw)
+    from sentence_transformers.base.modules import Transformer
+
+    first = Transformer(str(raw), max_seq_length=128)
+    modules = [first, Pooling(64, pooling_mode=pooling)]
+    if dense:
+        modules.append(Dense(64, 32))
+    modules.append(Normalize())
+    SentenceTransformer(modules=modules, prompts=PROMPTS).save(str(folder))
+    return folder
+
+
+@pytest.fixture(scope="module")
+def cls_model(tmp_path_factory) -> Path:
+    return _save_st_model(tmp_path_factory.mktemp("st") / "cls-model", pooling="cls")
+
+
+def test_queries_and_texts_equal_sentence_transformers_own_cls_pooling(cls_model):
+    from sentence_transformers import SentenceTransformer
+
+    st = SentenceTransformer(str(cls_model), device="cpu")
+    assert st[1].get_config_dict()["pooling_mode"] == "cls"
+    enc = LateEncoder(EncoderConfig(model=str(cls_model), device="cpu"))
+    got = enc.embed_queries(QUERIES)
+    want = st.encode(QUERIES, prompt_name="query", normalize_embeddings=True)
+    assert np.allclose(got, want, atol=1e-5)
+    passages = ["The Client may terminate on sixty (60) days' written notice.", "x " * 300]
+    got_docs = enc.embed_texts(passages)
+    want_docs = st.encode(passages, prompt_name="document", normalize_embeddings=True)
+    assert np.allclose(got_docs, want_docs, atol=1e-5)  # the long one truncated as ST does
+    # Mean pooling (what every model got before) gives other vectors: the check has teeth.
+    mean = st.encode(QUERIES, prompt_name="query", output_value="token_embeddings")
+    pooled = np.stack([np.asarray(m).mean(axis=0) for m in mean])
+    pooled /= np.linalg.norm(pooled, axis=1, keepdims=True)
+    assert not np.allclose(got, pooled, atol=1e-3)
+
+
+def test_mean_pooled_models_average_the_texts_tokens_as_late_vectors_do(encoder):
+    """MiniLM pools by mean: queries average the same tokens a late vector averages (the
+    text's, without [CLS]/[SEP], which sentence-transformers includes)."""
+    from sentence_transformers import SentenceTransformer
+
+    from lateseg.encode.models import resolve_embedder
+
+    st = SentenceTransformer(resolve_embedder(None), device="cpu")
+    tokens = st.encode(QUERIES, output_value="token_embeddings")
+    inner = np.stack([np.asarray(t)[1:-1].mean(axis=0) for t in tokens])
+    inner /= np.linalg.norm(inner, axis=1, keepdims=True)
+    got = encoder.embed_queries(QUERIES)
+    assert np.allclose(got, inner, atol=1e-5)
+    with_specials = st.encode(QUERIES, normalize_embeddings=True)
+    assert not np.allclose(got, with_specials, atol=1e-3)
+
+
+def test_explicit_prefix_replaces_the_models_prompt(cls_model):
+    from sentence_transformers import SentenceTransformer
+
+    st = SentenceTransformer(str(cls_model), device="cpu")
+    enc = LateEncoder(EncoderConfig(model=str(cls_model), device="cpu", query_prefix="q: "))
+    want = st.encode(QUERIES, prompt="q: ", normalize_embeddings=True)
+    assert np.allclose(enc.embed_queries(QUERIES), want, atol=1e-5)
+
+
+def test_late_vectors_still_mean_pool_the_chunks_tokens(cls_model):
+    enc = LateEncoder(EncoderConfig(model=str(cls_model), device="cpu", late_weight=1.0))
+    text = "First clause. The Supplier shall deliver within thirty days.\n\nSecond clause."
+    tokens = enc.encode_document(text)
+    start = text.index("The Supplier")
+    end = text.index("days.") + 5
+    i, j = tokens.token_range(start, end)
+    mean = tokens.vectors[i:j].mean(axis=0)
+    vec = enc.chunk_vectors(text, tokens, [(start, end)])[0]
+    assert np.allclose(vec, mean / np.linalg.norm(mean), atol=1e-6)
+
+
+def test_a_model_with_a_dense_head_is_refused(tmp_path):
+    folder = _save_st_model(tmp_path / "dense-model", pooling="mean", dense=True)
+    with pytest.raises(ModelError, match="Dense"):
+        LateEncoder(EncoderConfig(model=str(folder), device="cpu")).embed_queries(["x"])
+
+
+@pytest.mark.parametrize("backend", ["onnx", "onnx-int8", "openvino"])
+def test_cpu_backends_give_the_torch_models_vectors(cls_model, tmp_path, monkeypatch, backend):
+    monkeypatch.setenv("LATESEG_HOME", str(tmp_path / "home"))
+    torch_enc = LateEncoder(EncoderConfig(model=str(cls_model), device="cpu"))
+    enc = LateEncoder(EncoderConfig(model=str(cls_model), backend=backend))
+    text = "Section 1. Definitions.\n\n" + "The Licensee shall pay the fees. " * 60
+    want, got = torch_enc.encode_document(text), enc.encode_document(text)
+    assert np.array_equal(want.offsets, got.offsets)
+    cos = np.sum(want.vectors * got.vectors, 1) / (
+        np.linalg.norm(want.vectors, axis=1) * np.linalg.norm(got.vectors, axis=1)
+    )
+    queries = torch_enc.embed_queries(QUERIES) * enc.embed_queries(QUERIES)
+    if backend == "onnx-int8":
+        assert cos.min() > 0.9 and queries.sum(axis=1).min() > 0.95
+        assert (tmp_path / "home" / "onnx").is_dir()
+    else:
+        assert np.allclose(want.vectors, got.vectors, atol=2e-3)
+        assert queries.sum(axis=1).min() > 0.99999
+    exports = list((tmp_path / "home" / "onnx").glob("*/*.onnx"))
+    assert exports, "the export is cached under the lateseg home"
+
+
+def test_backend_choice_is_checked():
+    with pytest.raises(ConfigError, match="onnx-int8"):
+        EncoderConfig(backend="tensorrt")
+    with pytest.raises(ConfigError, match="CPU"):
+        EncoderConfig(backend="onnx", device="cuda")
+
+
+def test_a_backend_that_cannot_load_names_the_extra(cls_model, tmp_path, monkeypatch):
+    monkeypatch.setenv("LATESEG_HOME", str(tmp_path / "home"))
+    monkeypatch.setitem(sys.modules, "openvino", None)  # as if not installed
+    monkeypatch.setattr("lateseg.encode.late._LOADED", {})  # not the one loaded above
+    enc = LateEncoder(EncoderConfig(model=str(cls_model), backend="openvino"))
+    with pytest.raises(ModelError, match=r"lateseg\[openvino\]"):
+        enc.embed_queries(["x"])
