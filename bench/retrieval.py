@@ -62,7 +62,7 @@ os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
 import numpy as np
 
-from lateseg.encode.late import LateEncoder, TokenEmbeddings
+from lateseg.encode.late import EncoderConfig, LateEncoder, TokenEmbeddings
 from lateseg.ingest import load_document
 from lateseg.segment import DynamicChunker, FixedChunker
 from lateseg.types import Document
@@ -614,11 +614,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--sets", nargs="+", default=["sample_qa", "licenses"], choices=list(SETS))
     ap.add_argument("--no-peers", action="store_true", help="lateseg systems only")
+    ap.add_argument(
+        "--backend", default=None, help="embedder backend (default: the library default)"
+    )
+    ap.add_argument("--overlap", type=int, default=None, help="late window overlap (tokens)")
+    ap.add_argument(
+        "--out", default="retrieval", help="results file stem under bench/results (retrieval)"
+    )
     args = ap.parse_args(argv)
 
     from lateseg.encode.models import resolve_embedder
 
-    enc = LateEncoder()
+    settings: dict[str, Any] = {"backend": args.backend}
+    if args.overlap is not None:
+        settings["overlap"] = args.overlap
+    enc = LateEncoder(EncoderConfig(**settings))
     enc.encode_document("Warm-up.")  # load the model outside every timing
     skipped: dict[str, str] = {}
     peers = {} if args.no_peers else peer_systems(enc, skipped)
@@ -643,9 +653,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             continue
         report["sets"][name] = run_set(es, enc, peers)
     OUT.mkdir(parents=True, exist_ok=True)
-    (OUT / "retrieval.json").write_text(json.dumps(report, indent=2) + "\n", "utf-8")
+    (OUT / f"{args.out}.json").write_text(json.dumps(report, indent=2) + "\n", "utf-8")
     md = markdown(report)
-    (OUT / "retrieval.md").write_text(md, "utf-8")
+    (OUT / f"{args.out}.md").write_text(md, "utf-8")
     print(md)
     return 0
 

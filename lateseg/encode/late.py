@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from lateseg.anchors import local_maxima
-from lateseg.encode.backends import Embedder, check_backend, load_embedder
+from lateseg.encode.backends import Embedder, check_backend, default_backend, load_embedder
 from lateseg.encode.models import DEFAULT_EMBEDDER, pick_device
 from lateseg.errors import ConfigError, OffsetError
 from lateseg.types import clean_text
@@ -46,9 +46,10 @@ class EncoderConfig:
     empty: the model's own ``query``/``document`` prompts, if its sentence-transformers
     config has them). Queries and naive vectors are pooled as the model defines it (mean,
     CLS or last token); late vectors mean-pool token embeddings over the chunk.
-    ``backend`` runs the transformer: ``torch``, or on the CPU ``onnx``, ``onnx-int8``
-    (dynamic int8 weights) or ``openvino`` (:mod:`lateseg.encode.backends`); like
-    ``device`` it is the caller's per run, not the index's.
+    ``backend`` runs the transformer (:mod:`lateseg.encode.backends`): None picks
+    ``torch`` on a GPU and ``openvino`` (fp32, the same vectors, faster) on a CPU; the
+    CPU-only ``openvino-bf16``, ``onnx`` and ``onnx-int8`` (int8 weights: fastest, lower
+    recall) are opt-in. Like ``device`` it is the caller's per run, not the index's.
     A forward batch holds at most ``batch_tokens`` tokens, padding included (None:
     :data:`CPU_BATCH_TOKENS` on a CPU, :data:`GPU_BATCH_TOKENS` on a GPU), and at most
     ``batch_size`` sequences; windows of many documents share a batch
@@ -65,7 +66,7 @@ class EncoderConfig:
     batch_size: int = 256
     batch_tokens: int | None = None
     device: str | None = None
-    backend: str = "torch"
+    backend: str | None = None
     query_prefix: str = ""
     document_prefix: str = ""
     trust_remote_code: bool = False
@@ -233,15 +234,15 @@ class LateEncoder:
     def _load(self) -> Embedder:
         if self._model is not None:
             return self._model
-        device = pick_device(self.config.device)
-        if self.config.backend != "torch" and self.config.device is None:
-            device = "cpu"  # the exported backends run on the CPU
-        key = (self.config.model, device, self.config.backend, self.config.trust_remote_code)
+        backend = self.config.backend
+        device = pick_device(self.config.device if backend in (None, "torch") else "cpu")
+        backend = backend or default_backend(device)
+        key = (self.config.model, device, backend, self.config.trust_remote_code)
         with _LOADED_LOCK:
             if key not in _LOADED:
                 # loaded once per process for each key and shared: inference only
                 _LOADED[key] = load_embedder(
-                    self.config.model, device, self.config.backend, self.config.trust_remote_code
+                    self.config.model, device, backend, self.config.trust_remote_code
                 )
             self._model = _LOADED[key]
         self._tokenizer = self._model.tokenizer
