@@ -27,6 +27,7 @@ import logging
 import os
 import shutil
 import tempfile
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -225,10 +226,14 @@ def _exported_forward(net: Any, backend: str, model: str) -> Forward:
         )
         hint = {"INFERENCE_PRECISION_HINT": "bf16" if bf16 else "f32"}
         compiled = core.compile_model(str(onnx_path), "CPU", hint)
+        local = threading.local()  # an infer request serves one call at a time: one a thread
 
         def run_ov(ids: np.ndarray, mask: np.ndarray) -> np.ndarray:
-            out = compiled({"input_ids": ids, "attention_mask": mask})[0]
-            return np.asarray(out, dtype=np.float32)
+            request = getattr(local, "request", None)
+            if request is None:
+                request = local.request = compiled.create_infer_request()
+            out = request.infer({"input_ids": ids, "attention_mask": mask})
+            return np.array(out[compiled.output(0)], dtype=np.float32)  # a copy: reused
 
         return run_ov
     ort = _need("onnxruntime", backend)
