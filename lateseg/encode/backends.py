@@ -185,6 +185,7 @@ def _torch_forward(net: Any, device: str) -> Forward:
     import torch
 
     cuda = device.startswith("cuda")
+    local = threading.local()  # a pinned host buffer per thread, reused across batches
 
     def forward(ids: np.ndarray, mask: np.ndarray) -> np.ndarray:
         with torch.inference_mode():
@@ -194,10 +195,14 @@ def _torch_forward(net: Any, device: str) -> Forward:
             ).last_hidden_state.float()
             if not cuda:
                 return out.numpy()
-            host = torch.empty(out.shape, dtype=out.dtype, pin_memory=True)
+            size = out.numel()
+            buf = getattr(local, "buf", None)
+            if buf is None or buf.numel() < size:
+                buf = local.buf = torch.empty(size, dtype=torch.float32, pin_memory=True)
+            host = buf[:size].view(out.shape)
             host.copy_(out, non_blocking=True)
-            torch.cuda.current_stream().synchronize()
-            return host.numpy()
+            torch.cuda.current_stream(out.device).synchronize()
+            return host.numpy().copy()  # the buffer is reused by the next batch
 
     return forward
 
