@@ -178,3 +178,23 @@ def test_the_cpu_default_is_exact_openvino(encoder):
     a, b = encoder.encode_document(text), torch_enc.encode_document(text)
     assert np.allclose(a.vectors, b.vectors, atol=1e-4)
     assert np.allclose(encoder.embed_queries(QUERIES), torch_enc.embed_queries(QUERIES), atol=1e-5)
+
+
+def test_the_automatic_backend_falls_back_to_torch_when_a_model_cannot_be_exported(
+    cls_model, tmp_path, monkeypatch, caplog
+):
+    """A model the ONNX exporter cannot take still works by default (on torch); asking
+    for an exported backend by name gives the error."""
+
+    def refuse(net, path):
+        raise ModelError("cannot export the embedder to ONNX: unsupported operator")
+
+    monkeypatch.setenv("LATESEG_HOME", str(tmp_path / "home"))
+    monkeypatch.setattr("lateseg.encode.backends._export_onnx", refuse)
+    monkeypatch.setattr("lateseg.encode.late._LOADED", {})
+    enc = LateEncoder(EncoderConfig(model=str(cls_model), device="cpu"))
+    assert enc.embed_queries(["x"]).shape == (1, 64)
+    assert enc._load().backend == "torch"
+    assert "runs on torch instead" in caplog.text
+    with pytest.raises(ModelError, match="unsupported operator"):
+        LateEncoder(EncoderConfig(model=str(cls_model), backend="openvino")).embed_queries(["x"])

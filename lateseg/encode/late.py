@@ -19,7 +19,7 @@ import numpy as np
 from lateseg.anchors import local_maxima
 from lateseg.encode.backends import Embedder, check_backend, default_backend, load_embedder
 from lateseg.encode.models import DEFAULT_EMBEDDER, pick_device
-from lateseg.errors import ConfigError, OffsetError
+from lateseg.errors import ConfigError, ModelError, OffsetError
 from lateseg.types import clean_text
 
 log = logging.getLogger(__name__)
@@ -217,7 +217,7 @@ def assign_tokens(n: int, windows: Sequence[tuple[int, int]]) -> np.ndarray:
 CPU_BATCH_TOKENS = 4096
 GPU_BATCH_TOKENS = 65536
 
-_LOADED: dict[tuple[str, str, str, bool], Embedder] = {}
+_LOADED: dict[tuple[str, str, str | None, bool], Embedder] = {}
 _LOADED_LOCK = threading.Lock()
 
 
@@ -234,16 +234,26 @@ class LateEncoder:
     def _load(self) -> Embedder:
         if self._model is not None:
             return self._model
-        backend = self.config.backend
-        device = pick_device(self.config.device if backend in (None, "torch") else "cpu")
-        backend = backend or default_backend(device)
-        key = (self.config.model, device, backend, self.config.trust_remote_code)
+        chosen = self.config.backend
+        device = pick_device(self.config.device if chosen in (None, "torch") else "cpu")
+        backend = chosen or default_backend(device)
+        # the automatic choice has its own entry: it may have fallen back to torch
+        key = (self.config.model, device, chosen, self.config.trust_remote_code)
         with _LOADED_LOCK:
             if key not in _LOADED:
                 # loaded once per process for each key and shared: inference only
-                _LOADED[key] = load_embedder(
-                    self.config.model, device, backend, self.config.trust_remote_code
-                )
+                try:
+                    _LOADED[key] = load_embedder(
+                        self.config.model, device, backend, self.config.trust_remote_code
+                    )
+                except ModelError as e:
+                    if chosen is not None or backend == "torch":
+                        raise
+                    # the automatic choice cannot export this model: its own torch module
+                    log.warning("%s; the embedder runs on torch instead", e)
+                    _LOADED[key] = load_embedder(
+                        self.config.model, device, "torch", self.config.trust_remote_code
+                    )
             self._model = _LOADED[key]
         self._tokenizer = self._model.tokenizer
         self._device = device
