@@ -89,7 +89,7 @@ def _parser() -> argparse.ArgumentParser:
             choices=BACKENDS,
             default=None,
             help="how the embedder runs (default: torch on a GPU, openvino on a CPU: the same "
-            "vectors, 2.5x faster); CPU opt-ins: openvino-bf16, onnx, onnx-int8 (int8 "
+            "vectors, about 2x faster); CPU opt-ins: openvino-bf16, onnx, onnx-int8 (int8 "
             "weights: fastest, lower recall; needs lateseg[onnx]). Exports are made once and "
             "cached under the lateseg home",
         )

@@ -4,7 +4,7 @@ prompts and normalisation; a backend runs the transformer's forward pass.
 * ``torch``: the model's own PyTorch module, on CPU or CUDA (bf16 on CUDA); the default
   on a GPU.
 * ``openvino``: the ONNX export compiled by OpenVINO at fp32 precision (CPU): the same
-  vectors as torch (to about 1e-6) at 2.5x its speed on 2 cores; the default on a CPU.
+  vectors as torch (to about 1e-6) at 2.2x its forward speed on 2 cores; the CPU default.
 * ``openvino-bf16``: the same in bf16 where the CPU has it (faster, vectors within 0.5%).
 * ``onnx``: the fp32 export run by ONNX Runtime (CPU).
 * ``onnx-int8``: the export with dynamic int8 weights, run by ONNX Runtime.
