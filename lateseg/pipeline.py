@@ -24,11 +24,12 @@ from lateseg.encode.late import EncoderConfig, LateEncoder
 from lateseg.encode.models import DEFAULT_GENERATOR
 from lateseg.errors import ConfigError, IndexStoreError, IngestError, LatesegError
 from lateseg.index import Index, Manifest, Writer, read_manifest, write_manifest
+from lateseg.index.lines import LineCache
 from lateseg.index.vectors import check_policy
 from lateseg.scale.engines import ENGINES, Encoded, encode_document, make_engine
 from lateseg.segment import Chunker, DynamicChunker, chunker_from_dict
 from lateseg.segment.spans import Locator
-from lateseg.types import Answer, Document, Hit, IngestReport, clean_text
+from lateseg.types import LINE_KINDS, Answer, Document, Hit, IngestReport, clean_text, line_range
 
 if TYPE_CHECKING:  # these load only when used
     from lateseg.generate.local import LocalGenerator
@@ -64,6 +65,7 @@ class Pipeline:
         # A format-1 index is migrated on its first write; documents whose vectors an
         # interrupted ingest never saved are encoded again from their stored text.
         index.reencode = lambda doc: encode_document(self.encoder, self.chunker, doc)
+        self._lines = LineCache(lambda ids: self.index.store.texts(ids))
 
     @classmethod
     def open(
@@ -327,6 +329,7 @@ class Pipeline:
 
     def _hits(self, found: Sequence[tuple[int, float]]) -> list[Hit]:
         rows = self.index.store.chunk_rows([i for i, _ in found])
+        self._lines.lines(list(rows.values()))
         return [
             Hit(
                 r["source"],
@@ -338,6 +341,8 @@ class Pipeline:
                 r["section"],
                 r["doc_id"],
                 cid,
+                r["line"],
+                r["line_end"],
             )
             for cid, score in found
             if (r := rows.get(cid)) is not None
@@ -392,6 +397,7 @@ class Pipeline:
                 out.append(h)
                 continue
             loc = Locator(doc)
+            lines = line_range(doc.text, start, end) if doc.kind in LINE_KINDS else (None, None)
             out.append(
                 Hit(
                     h.source,
@@ -403,6 +409,7 @@ class Pipeline:
                     loc.section(start),
                     h.doc_id,
                     h.chunk_id,
+                    *lines,
                 )
             )
         return out

@@ -40,6 +40,17 @@ def clean_text(text: str) -> str:
     return _SURROGATE.sub("\ufffd", text)
 
 
+# Document kinds whose text is the file's own, line for line: their hits carry line numbers.
+LINE_KINDS = ("code", "text", "markdown")
+
+
+def line_range(text: str, start: int, end: int) -> tuple[int, int]:
+    """1-based first and last line of ``text[start:end]`` (the line of its last
+    character, so a span ending in a newline does not reach the next line)."""
+    first = text.count("\n", 0, start) + 1
+    return first, first + text.count("\n", start, max(start, end - 1))
+
+
 def _check_range(kind: str, start: int, end: int, limit: int | None = None) -> None:
     if start < 0 or end < start or (limit is not None and end > limit):
         bound = f" within 0..{limit}" if limit is not None else ""
@@ -150,7 +161,8 @@ class Hit:
     """A retrieved chunk with its provenance.
 
     ``source`` is the absolute path of the file; ``start``/``end`` index the text of
-    ``Pipeline.document(source)``.
+    ``Pipeline.document(source)``. ``line``/``line_end``: the 1-based lines of the file
+    the hit covers, for code, text and Markdown documents (None for the others).
     """
 
     source: str
@@ -162,6 +174,8 @@ class Hit:
     section: str | None = None
     doc_id: str = ""
     chunk_id: int = -1
+    line: int | None = None
+    line_end: int | None = None
 
     def __post_init__(self) -> None:
         _check_range("hit", self.start, self.end)
@@ -175,11 +189,18 @@ class Hit:
             "score": self.score,
             "page": self.page,
             "section": self.section,
+            "line": self.line,
+            "line_end": self.line_end,
         }
 
     def cite(self) -> str:
-        """A short human-readable citation: ``file, p. 3, § 12.3, chars 100-250``."""
-        parts = [self.source]
+        """A short human-readable citation: ``file, p. 3, § 12.3, chars 100-250``, or
+        ``file:12-30, § Parser.parse, chars 100-250`` where the hit has line numbers."""
+        where = self.source
+        if self.line is not None:
+            last = self.line_end if self.line_end is not None else self.line
+            where += f":{self.line}" if last == self.line else f":{self.line}-{last}"
+        parts = [where]
         if self.page is not None:
             parts.append(f"p. {self.page}")
         if self.section:

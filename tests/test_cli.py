@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -48,8 +49,13 @@ def test_search_json_hits_index_the_document_text(license_index):
         assert set(h) >= {"source", "start", "end", "text", "score", "page", "section"}
         # Plain-text documents are verbatim, so offsets are offsets into the file itself.
         with open(h["source"], encoding="utf-8") as f:
-            assert f.read()[h["start"] : h["end"]] == h["text"]
+            text = f.read()
+        assert text[h["start"] : h["end"]] == h["text"]
         assert h["source"].startswith(str(docs))
+        # ...and lines are the file's lines: the hit's first and last characters' (1-based).
+        assert h["line"] == text.count("\n", 0, h["start"]) + 1
+        assert h["line_end"] == text.count("\n", 0, h["end"] - 1) + 1  # its last character's
+        assert h["line_end"] > h["line"]  # license chunks span several lines
     assert hits[0]["source"].endswith("GPL-3")
     assert "fee" in hits[0]["text"].lower()
 
@@ -75,6 +81,8 @@ def test_human_output_and_reingest(license_index):
     docs, index = license_index
     out = lateseg("search", "warranty", "--index", str(index), "-k", "2")
     assert out.returncode == 0 and out.stdout.startswith("1. [")
+    first = out.stdout.splitlines()[0]  # "1. [0.512] /…/GPL-3:590-601, chars …": path:lines
+    assert re.search(rf"{re.escape(str(docs))}/[\w.-]+:\d+-\d+, ", first), first
     again = lateseg("ingest", str(docs), "--index", str(index))
     assert again.returncode == 0
     assert "0 added, 0 updated, 3 unchanged, 0 skipped, 0 failed" in again.stdout

@@ -116,3 +116,50 @@ def test_ask_many_answers_from_one_compressed_document(sample_index):
         assert a.kv_stats["prompt_tokens"] > len(pipe.document(doc).text) // 6  # all of it
     with pytest.raises(ConfigError, match="not --extractive"):
         pipe.ask("notice period?", extractive=True, kv_budget=64)
+
+
+def test_code_and_text_hits_carry_the_files_line_numbers_pdf_hits_none(sample_index):
+    """Lines come from SQLite for search hits and from the text for expanded passages;
+    both are the file's own (1-based), and the citation reads path:first-last."""
+    hits = sample_index.search("store an invoice", k=5, kind="code")
+    hits += sample_index.search("termination for convenience", k=3, kind="pdf")
+    assert {h.line is None for h in hits} == {True, False}
+    for h in hits + sample_index.expand(hits, 4000):
+        if h.source.endswith(".pdf"):
+            assert h.line is None and h.line_end is None and ":" not in h.cite().split(",")[0]
+            continue
+        with open(h.source, encoding="utf-8") as f:
+            text = f.read()
+        assert text[h.start : h.end] == h.text
+        assert h.line == text.count("\n", 0, h.start) + 1
+        assert h.line_end == text.count("\n", 0, h.end - 1) + 1  # the last character's line
+        assert h.cite().startswith(f"{h.source}:{h.line}")
+        assert h.to_dict()["line_end"] == h.line_end
+
+
+def test_line_numbers_follow_a_reingested_file_in_a_long_lived_pipeline(tmp_path, encoder):
+    """The cached newline positions are keyed by the file's hash: after the file changes
+    and is ingested again, the same process cites the new lines."""
+    from lateseg.pipeline import Pipeline
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    body = "Shipping terms.\n\nThe Supplier ships every order within ten business days.\n"
+    note = docs / "terms.txt"
+    note.write_text("Preamble line.\n" + body, "utf-8")
+    with Pipeline.open(tmp_path / "idx") as pipe:
+        pipe.encoder = encoder
+        pipe.ingest([docs], progress=False)
+
+        def lines(hit):
+            text = note.read_text("utf-8")
+            assert text[hit.start : hit.end] == hit.text
+            return text.count("\n", 0, hit.start) + 1, text.count("\n", 0, hit.end - 1) + 1
+
+        (before,) = pipe.search("how fast are orders shipped", k=1)
+        assert (before.line, before.line_end) == lines(before) == (1, 4)
+        note.write_text("A.\nB.\nC.\nPreamble line.\n" + body, "utf-8")
+        pipe.ingest([docs], progress=False)
+        (after,) = pipe.search("how fast are orders shipped", k=1)
+        assert (after.line, after.line_end) == lines(after) == (1, 7)
+        assert after.cite().startswith(f"{note}:1-7, ")

@@ -538,11 +538,23 @@ class DocStore:
             return {}
         marks = ",".join("?" * len(ids))
         rows = self.db.execute(
-            f'SELECT c.id, c.doc_id, c.start, c."end", c.text, c.section, c.page, d.source '
+            f'SELECT c.id, c.doc_id, c.start, c."end", c.text, c.section, c.page, d.source, '
+            f"d.kind, d.file_hash "
             f"FROM chunks c JOIN documents d ON d.id=c.doc_id WHERE c.id IN ({marks})",
             list(ids),
         )
-        keys = ("id", "doc_id", "start", "end", "text", "section", "page", "source")
+        keys = (
+            "id",
+            "doc_id",
+            "start",
+            "end",
+            "text",
+            "section",
+            "page",
+            "source",
+            "kind",
+            "file_hash",
+        )
         return {r[0]: dict(zip(keys, r, strict=False)) for r in rows}
 
     def lexical(
@@ -576,6 +588,16 @@ class DocStore:
         sql = f"SELECT c.id FROM chunks c JOIN documents d ON d.id=c.doc_id WHERE c.id IN ({marks})"
         where, extra = _document_filter(source, kind)
         return {int(r[0]) for r in self.db.execute(sql + where, [*ids, *extra])}
+
+    def texts(self, doc_ids: Sequence[str]) -> dict[str, tuple[str, str]]:
+        """``{doc_id: (file_hash, text)}`` of the documents with these IDs (those present)."""
+        if not doc_ids:
+            return {}
+        marks = ",".join("?" * len(doc_ids))
+        rows = self.db.execute(
+            f"SELECT id, file_hash, text FROM documents WHERE id IN ({marks})", list(doc_ids)
+        )
+        return {r[0]: (r[1], r[2]) for r in rows}
 
     def document(self, source: str) -> Document | None:
         row = self.db.execute(

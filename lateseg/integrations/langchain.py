@@ -91,6 +91,8 @@ def hit_document(hit: Hit, kind: str | None = None) -> Document:
         "score": hit.score,
         "chunk_id": hit.chunk_id,
     }
+    if hit.line is not None:
+        meta["line"], meta["line_end"] = hit.line, hit.line_end
     if kind is not None:
         meta["kind"] = kind
     return Document(page_content=hit.text, metadata=meta, id=str(hit.chunk_id))
