@@ -343,6 +343,7 @@ class Pipeline:
                 cid,
                 r["line"],
                 r["line_end"],
+                r["kind"],
             )
             for cid, score in found
             if (r := rows.get(cid)) is not None
@@ -397,7 +398,9 @@ class Pipeline:
                 out.append(h)
                 continue
             loc = Locator(doc)
-            lines = line_range(doc.text, start, end) if doc.kind in LINE_KINDS else (None, None)
+            line, line_end = (
+                line_range(doc.text, start, end) if doc.kind in LINE_KINDS else (None, None)
+            )
             out.append(
                 Hit(
                     h.source,
@@ -409,7 +412,9 @@ class Pipeline:
                     loc.section(start),
                     h.doc_id,
                     h.chunk_id,
-                    *lines,
+                    line=line,
+                    line_end=line_end,
+                    kind=doc.kind,
                 )
             )
         return out

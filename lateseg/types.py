@@ -163,6 +163,7 @@ class Hit:
     ``source`` is the absolute path of the file; ``start``/``end`` index the text of
     ``Pipeline.document(source)``. ``line``/``line_end``: the 1-based lines of the file
     the hit covers, for code, text and Markdown documents (None for the others).
+    ``kind`` is its document's kind (``"pdf"``, ``"code"`` …).
     """
 
     source: str
@@ -176,6 +177,7 @@ class Hit:
     chunk_id: int = -1
     line: int | None = None
     line_end: int | None = None
+    kind: str | None = None
 
     def __post_init__(self) -> None:
         _check_range("hit", self.start, self.end)
@@ -191,6 +193,7 @@ class Hit:
             "section": self.section,
             "line": self.line,
             "line_end": self.line_end,
+            "kind": self.kind,
         }
 
     def cite(self) -> str:

@@ -163,3 +163,23 @@ def test_line_numbers_follow_a_reingested_file_in_a_long_lived_pipeline(tmp_path
         (after,) = pipe.search("how fast are orders shipped", k=1)
         assert (after.line, after.line_end) == lines(after) == (1, 7)
         assert after.cite().startswith(f"{note}:1-7, ")
+
+
+def test_extractive_quotes_of_code_keep_line_breaks_and_indentation(sample_index):
+    """A quoted block of code is the file's own text, line breaks and indentation
+    included, not a paragraph with its whitespace collapsed."""
+    import re
+    from pathlib import Path
+
+    question = "how are invoices saved to storage"
+    answer = sample_index.ask(question, k=3, kind="code", extractive=True)
+    assert answer.citations and all(h.kind == "code" for h in answer.citations)
+    parts = re.split(r" \[\d+\](?: |$)", answer.text)  # each quote ends with " [n]"
+    blocks = [p.strip("\n") for p in parts if "\n" in p.strip("\n")]
+    assert blocks, answer.text
+    files = [Path(h.source).read_text("utf-8") for h in answer.citations]
+    for block in blocks:
+        assert any(block in text for text in files), block  # verbatim
+        assert re.search(r"\n[ \t]+\S", block), block  # an indented line, kept
+    for h in sample_index.search("termination for convenience", k=2, kind="pdf"):
+        assert h.kind == "pdf"

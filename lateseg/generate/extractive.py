@@ -30,19 +30,47 @@ def _sentences(text: str) -> list[tuple[int, int]]:
     return spans
 
 
+def _code_blocks(text: str) -> list[tuple[int, int]]:
+    """Runs of non-blank lines of code, each from the start of its first line (its
+    indentation included) to the end of its last."""
+    spans, start, at = [], None, 0
+    for line in text.splitlines(keepends=True):
+        if line.strip():
+            if start is None:
+                start = at
+            end = at + len(line.rstrip())
+        elif start is not None:
+            spans.append((start, end))
+            start = None
+        at += len(line)
+    if start is not None:
+        spans.append((start, end))
+    return spans
+
+
+def _quote(hit: Hit, start: int, end: int) -> str:
+    """The quoted text: code verbatim, as in the file (line breaks and indentation);
+    other text with whitespace collapsed (PDF line breaks are layout)."""
+    if hit.kind == "code":
+        return "\n" + hit.text[start:end] + "\n"
+    return " ".join(hit.text[start:end].split())
+
+
 def extractive_answer(
     question: str, hits: Sequence[Hit], encoder: LateEncoder, max_sentences: int = 2
 ) -> Answer:
     """Answer with the ``max_sentences`` best sentences from ``hits`` (in passage order),
     each followed by the number of the passage it comes from; the citations are the
-    passages quoted."""
+    passages quoted. In code, the candidates are blocks of non-blank lines, quoted
+    verbatim (line breaks and indentation as in the file)."""
     if not hits:
         return Answer(
             "No indexed passage matches the question.", (), (), "extractive", "extractive"
         )
     cands: list[tuple[int, int, int]] = []  # (passage index, start, end) within hit text
     for i, h in enumerate(hits):
-        cands.extend((i, s, e) for s, e in _sentences(h.text))
+        pieces = _code_blocks(h.text) if h.kind == "code" else _sentences(h.text)
+        cands.extend((i, s, e) for s, e in pieces)
     q = encoder.embed_queries([question])[0]
     sv = encoder.embed_texts([hits[i].text[s:e] for i, s, e in cands])
     # Sentence similarity plus the passage's own retrieval score: a sentence is judged
@@ -55,7 +83,6 @@ def extractive_answer(
         i, s, e = cands[k]
         if i not in cited:
             cited.append(i)
-        # Whitespace collapsed: PDF line breaks are layout, not content.
-        parts.append(f"{' '.join(hits[i].text[s:e].split())} [{cited.index(i) + 1}]")
+        parts.append(f"{_quote(hits[i], s, e)} [{cited.index(i) + 1}]")
     citations = tuple(hits[i] for i in cited)
     return Answer(" ".join(parts), citations, tuple(hits), "extractive", "extractive")
