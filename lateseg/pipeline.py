@@ -24,12 +24,12 @@ from lateseg.encode.late import EncoderConfig, LateEncoder
 from lateseg.encode.models import DEFAULT_GENERATOR
 from lateseg.errors import ConfigError, IndexStoreError, IngestError, LatesegError
 from lateseg.index import Index, Manifest, Writer, read_manifest, write_manifest
-from lateseg.index.lines import LineCache
+from lateseg.index.lines import LINE_KINDS, LineCache, line_range
 from lateseg.index.vectors import check_policy
 from lateseg.scale.engines import ENGINES, Encoded, encode_document, make_engine
 from lateseg.segment import Chunker, DynamicChunker, chunker_from_dict
 from lateseg.segment.spans import Locator
-from lateseg.types import LINE_KINDS, Answer, Document, Hit, IngestReport, clean_text, line_range
+from lateseg.types import Answer, Document, Hit, IngestReport, clean_text
 
 if TYPE_CHECKING:  # these load only when used
     from lateseg.generate.local import LocalGenerator

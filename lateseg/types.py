@@ -40,17 +40,6 @@ def clean_text(text: str) -> str:
     return _SURROGATE.sub("\ufffd", text)
 
 
-# Document kinds whose text is the file's own, line for line: their hits carry line numbers.
-LINE_KINDS = ("code", "text", "markdown")
-
-
-def line_range(text: str, start: int, end: int) -> tuple[int, int]:
-    """1-based first and last line of ``text[start:end]`` (the line of its last
-    character, so a span ending in a newline does not reach the next line)."""
-    first = text.count("\n", 0, start) + 1
-    return first, first + text.count("\n", start, max(start, end - 1))
-
-
 def _check_range(kind: str, start: int, end: int, limit: int | None = None) -> None:
     if start < 0 or end < start or (limit is not None and end > limit):
         bound = f" within 0..{limit}" if limit is not None else ""

@@ -1,4 +1,4 @@
-"""Line numbers for hits in code, text and Markdown documents.
+"""Line numbers for hits in code, text and Markdown documents (:data:`LINE_KINDS`).
 
 A hit's rows carry its document's kind and file hash; the lines are found by binary search
 in that document's newline positions, cached per (document, file hash) for the most recently
@@ -16,7 +16,8 @@ from typing import Any
 
 import numpy as np
 
-from lateseg.types import LINE_KINDS
+# Document kinds whose text is the file's own, line for line: their hits carry line numbers.
+LINE_KINDS = ("code", "text", "markdown")
 
 Texts = Callable[[Sequence[str]], Mapping[str, tuple[str, str]]]
 
@@ -53,9 +54,19 @@ class LineCache:
             if r["kind"] not in LINE_KINDS or newlines is None:
                 r["line"] = r["line_end"] = None
                 continue
-            last = max(r["start"], r["end"] - 1)
-            r["line"] = int(np.searchsorted(newlines, r["start"])) + 1
-            r["line_end"] = int(np.searchsorted(newlines, last)) + 1
+            r["line"], r["line_end"] = _span_lines(newlines, r["start"], r["end"])
+
+
+def line_range(text: str, start: int, end: int) -> tuple[int, int]:
+    """1-based first and last line of ``text[start:end]`` (the line of its last
+    character, so a span ending in a newline does not reach the next line)."""
+    return _span_lines(_newlines(text), start, end)
+
+
+def _span_lines(newlines: np.ndarray, start: int, end: int) -> tuple[int, int]:
+    """:func:`line_range` from the sorted newline positions of the text."""
+    first = int(np.searchsorted(newlines, start)) + 1
+    return first, int(np.searchsorted(newlines, max(start, end - 1))) + 1
 
 
 def _newlines(text: str) -> np.ndarray:
