@@ -32,12 +32,15 @@ import argparse
 import json
 import platform
 import shutil
+import sys
 import sysconfig
 import tempfile
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from retrieval import timed
 
 OUT = Path(__file__).resolve().parent / "results"
 LICENSES = Path("/usr/share/common-licenses")
@@ -71,12 +74,6 @@ def corpus(name: str, files: int, into: Path) -> list[Path]:
         shutil.copyfile(p, dest)
         out.append(dest)
     return out
-
-
-def timed(fn: Callable[[], Any]) -> tuple[Any, float]:
-    t0 = time.perf_counter()
-    out = fn()
-    return out, time.perf_counter() - t0
 
 
 def forward_alone(texts_tokens: int, backend: str, budget: int = 4096, window: int = 128) -> float:
@@ -206,7 +203,6 @@ def markdown(report: dict[str, Any]) -> str:
 
 def main() -> None:
     import os
-    import sys
 
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
