@@ -38,12 +38,15 @@ demo: install
 
 # Real long documents that nobody here wrote (Debian Policy Manual PDF), fetched from the
 # Debian archive once; tests that need them skip with a reason when this step cannot run.
-testdata: $(TESTDATA)/policy.pdf
+# The same package ships FHS 3.0 (data/eval/manuals_qa.jsonl asks about both).
+testdata: $(TESTDATA)/policy.pdf $(TESTDATA)/fhs-3.0.pdf
 
-$(TESTDATA)/policy.pdf:
+$(TESTDATA)/policy.pdf $(TESTDATA)/fhs-3.0.pdf:
 	mkdir -p $(TESTDATA)
 	-cd $(TESTDATA) && rm -rf deb && mkdir deb && cd deb && apt-get download debian-policy >/dev/null 2>&1 \
 		&& dpkg -x debian-policy_*.deb x \
+		&& gunzip -c x/usr/share/doc/debian-policy/fhs/fhs-3.0.pdf.gz > ../fhs-3.0.pdf.tmp \
+		&& mv ../fhs-3.0.pdf.tmp ../fhs-3.0.pdf \
 		&& gunzip -c x/usr/share/doc/debian-policy/policy.pdf.gz > ../policy.pdf.tmp \
 		&& mv ../policy.pdf.tmp ../policy.pdf
 	-rm -rf $(TESTDATA)/deb

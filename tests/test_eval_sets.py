@@ -17,14 +17,15 @@ EVAL = ROOT / "data" / "eval"
 LICENSES = Path("/usr/share/common-licenses")
 LICENSES_QA = EVAL / "licenses_qa.jsonl"
 STDLIB_CODE = EVAL / "stdlib_code.jsonl"
+MANUALS_QA = EVAL / "manuals_qa.jsonl"
 
 
 def load_jsonl(path: Path) -> list[dict[str, object]]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
 
 
-def load_script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("make_stdlib_set", EVAL / "make_stdlib_set.py")
+def load_script(name: str = "make_stdlib_set") -> ModuleType:
+    spec = importlib.util.spec_from_file_location(name, EVAL / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # dataclasses look their module up here
@@ -142,3 +143,18 @@ def test_stripped_copies_have_no_docstrings(generated: tuple[Path, Path]) -> Non
     assert Counter(r["source"] for r in load_jsonl(STDLIB_CODE)).keys() <= {
         path.relative_to(out).as_posix() for path in files
     }
+
+
+def test_manuals_set_gold_pages_are_cut_by_machine() -> None:
+    """Every gold sentence occurs once in its PDF, on the page the record names (as
+    PyMuPDF extracts it, independently of lateseg), under a clause path that exists."""
+    check = load_script("check_manuals_qa")
+    release = check.release_problems()
+    if release:
+        pytest.skip("; ".join(release))
+    records = check.read_records(MANUALS_QA)
+    assert 30 <= len(records) <= 40
+    assert Counter(r["source"] for r in records).keys() == {"policy.pdf", "fhs-3.0.pdf"}
+    problems, recut = check.check(records)
+    assert problems == []
+    assert recut == records
