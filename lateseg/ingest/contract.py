@@ -23,6 +23,7 @@ list starts. Labels are paths: ``"12 Termination > 12.3 Termination for Convenie
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass
 
@@ -35,6 +36,7 @@ from lateseg.ingest.contract_terms import (
     heading_text,
     is_upper,
     line_tail,
+    number_value,
     prev_content,
     recital_spans,
     roman_value,
@@ -44,13 +46,19 @@ from lateseg.ingest.contract_terms import (
     term_definition_spans,
     trim,
 )
+from lateseg.ingest.toc import toc_spans, toc_titles
 from lateseg.types import Span
 
 _EXHIBIT = re.compile(
     r"(EXHIBIT|Exhibit|SCHEDULE|Schedule|ANNEX|Annex|APPENDIX|Appendix|ATTACHMENT|Attachment)"
     r"[ \t]+([A-Z]{1,2}|[0-9]{1,3})((?:[-.][A-Z0-9]{1,3})?)(?![\w.-])[ \t]*[.:\-–—]?[ \t]*"
 )
-_ARTICLE = re.compile(r"(ARTICLE|Article)[ \t]+([0-9]{1,3}|[IVXLC]{1,7})\b[ \t]*[.:\-–—]?[ \t]*")
+_ARTICLE = re.compile(
+    r"(ARTICLE|Article|CHAPTER|Chapter)[ \t]+([0-9]{1,3}|[IVXLC]{1,7})\b[ \t]*[.:\-–—]?[ \t]*"
+)
+# Sphinx/LaTeX chapter openings: "CHAPTER", then "ONE" (or "23"), then the title, each on
+# a line of its own.
+_CHAPTER_ALONE = re.compile(r"(CHAPTER|Chapter)[ \t]*$")
 _NUMBER = re.compile(
     r"(Section[ \t]+|SECTION[ \t]+|§[ \t]*)?([0-9]{1,3}(?:\.[0-9]{1,3})*)(\.?)"
     r"(?:\(([a-z]{1,5})\))?(?=[ \t*_]|$)[ \t]*(?:[-–—:][ \t]+)?"
@@ -98,8 +106,42 @@ class _Node:
         return " > ".join(reversed(parts))
 
 
-def _head(text: str, lines: list[Line], i: int) -> _Head | None:
-    """The clause-like head that line ``i`` starts with, if any (no context checked)."""
+def _confirmed_title(text: str, lines: list[Line], i: int, rest: str, listed: str | None) -> str:
+    """The body heading's title on line ``i`` (and the lines its title wrapped onto) when
+    the table of contents lists its number with a title that starts the same way, else
+    "". The title is the body's text: the contents only confirm it."""
+    if listed is None:
+        return ""
+    want = " ".join(listed.split()).casefold()
+    title = " ".join(rest.strip(" \t*_").split())
+    if not title or not want.startswith(title.casefold()):
+        return ""
+    for nxt in lines[i + 1 : i + 3]:
+        if nxt.blank or len(title) >= len(want):
+            break
+        more = " ".join(text[nxt.start : min(nxt.end, nxt.start + WINDOW)].split())
+        if not want.startswith(f"{title} {more}".casefold()):
+            break
+        title = f"{title} {more}"
+    return title
+
+
+def _heading_line(rest: str, lines: list[Line], i: int) -> str:
+    """``rest`` as a title when line ``i`` reads like a heading on its own: a short
+    phrase, no sentence punctuation at its end, a blank line after it."""
+    title = " ".join(rest.strip(" \t*_").split())
+    after = lines[i + 1] if i + 1 < len(lines) else None
+    if not title or len(title) > 100 or len(title.split()) > 12 or (after and not after.blank):
+        return ""
+    if title.endswith((".", ",", ";", ":")) or not (title[0].isupper() or title[0] in '/"“('):
+        return ""
+    return title
+
+
+def _head(text: str, lines: list[Line], i: int, toc: dict[str, str] | None = None) -> _Head | None:
+    """The clause-like head that line ``i`` starts with, if any (no context checked);
+    ``toc``: number -> title of the table of contents, which confirms headings."""
+    toc = toc or {}
     line = lines[i]
     raw = text[line.start : min(line.end, line.start + WINDOW)]
     lead = LEAD.match(raw)
@@ -116,6 +158,9 @@ def _head(text: str, lines: list[Line], i: int) -> _Head | None:
         kw = m.group(1).capitalize()
         strong = decorated or m.group(1).isupper() or bool(title)
         return _Head(i, start, "exhibit", (), m.group(2) + m.group(3), kw, title, strong)
+    chapter = _chapter_alone(text, lines, i, raw, p)
+    if chapter is not None:
+        return chapter
     m = _ARTICLE.match(raw, p)
     if m and heading_text(raw[m.end() :] if whole else "x y"):
         rest = raw[m.end() :].strip(" \t*_").rstrip(".:").strip()
@@ -131,11 +176,13 @@ def _head(text: str, lines: list[Line], i: int) -> _Head | None:
     if m:
         rest = raw[m.end() :]
         key = tuple(int(x) for x in m.group(2).split("."))
-        title = clause_title(rest)
+        confirmed = _confirmed_title(text, lines, i, rest, toc.get(m.group(2)))
+        title = confirmed or clause_title(rest) or (_heading_line(rest, lines, i) if whole else "")
         dotted, keyword = len(key) > 1, bool(m.group(1))
         if not (m.group(3) or dotted or keyword or decorated or is_upper(rest)):
             return None  # "5 Business Days ..." wrapped onto a line
-        if rest and not (rest[0].isupper() or rest[0] in '"“*_([') and not m.group(4):
+        start_ok = rest[:1].isupper() or rest[:1] in '"“*_(['
+        if rest and not (start_ok or confirmed) and not m.group(4):
             return None
         strong = decorated or bool(title)
         tok = m.group(4) or ""
@@ -145,6 +192,22 @@ def _head(text: str, lines: list[Line], i: int) -> _Head | None:
         title = clause_title(raw[m.end() :], 10)
         return _Head(i, start, "item", (), m.group(1), f"({m.group(1)})", title)
     return None
+
+
+def _chapter_alone(text: str, lines: list[Line], i: int, raw: str, p: int) -> _Head | None:
+    """A ``CHAPTER`` line followed by its number (``ONE``, ``TWENTYTHREE``, ``7``) and
+    its title on the next content lines, as an article head."""
+    if not _CHAPTER_ALONE.match(raw, p):
+        return None
+    after = [x for x in lines[i + 1 : i + 6] if not x.blank][:2]
+    if len(after) < 2:
+        return None
+    number_line, title_line = (text[x.start : x.end].strip(" \t#*_") for x in after)
+    num = int(number_line) if number_line.isdigit() else number_value(number_line)
+    if not num or not heading_text(title_line) or len(title_line) > 120:
+        return None
+    title = smart_title(title_line.rstrip(".:").strip())
+    return _Head(i, lines[i].start + lines[i].indent, "article", (num,), "", "", title, True)
 
 
 def _place_number(stack: list[_Node], h: _Head) -> int | None:
@@ -205,14 +268,21 @@ class _Parsed:
     witnesses: list[_Head]
     head_lines: set[int]  # lines that look like heads, accepted or not
     accepted_lines: set[int]  # lines that start a clause, an exhibit or the signature
+    toc: list[Span]  # tables of contents and indexes (no clauses inside)
 
 
 def _parse(text: str) -> _Parsed:
     """One pass over the lines: accept heads that fit, build the clause tree."""
     lines = split_lines(text)
+    toc = toc_spans(text)
+    titles = toc_titles(text, toc)
+    starts = [s.start for s in toc]
     heads = []
     for i, line in enumerate(lines):
-        h = None if line.blank or line.footer else _head(text, lines, i)
+        k = bisect.bisect_right(starts, line.start) - 1
+        if line.blank or line.footer or (k >= 0 and line.start < toc[k].end):
+            continue  # tables of contents and indexes hold no clauses
+        h = _head(text, lines, i, titles)
         if h is not None:
             heads.append(h)
     head_lines = {h.line for h in heads}
@@ -222,7 +292,12 @@ def _parse(text: str) -> _Parsed:
     exhibits: list[_Node] = []
     witnesses: list[_Head] = []
     signing = False
+    breaks = iter([*starts, len(text) + 1])  # a table of contents ends what is open
+    at = next(breaks)
     for h in heads:
+        while at < h.start:
+            stack = _end_all(stack, root, at)
+            at = next(breaks)
         if h.kind == "witness":
             _close(stack[1:], h.start)
             del stack[1:]
@@ -244,11 +319,19 @@ def _parse(text: str) -> _Parsed:
         node = _accept(stack, h)
         if node is not None:
             clauses.append(node)
+    if at <= len(text):
+        _end_all(stack, root, at)
     _close(stack, len(text))
     for ex in exhibits:
         _close([ex], len(text))
     accepted = {n.line for n in clauses + exhibits} | {w.line for w in witnesses}
-    return _Parsed(lines, clauses, exhibits, witnesses, head_lines, accepted)
+    return _Parsed(lines, clauses, exhibits, witnesses, head_lines, accepted, toc)
+
+
+def _end_all(stack: list[_Node], root: _Node, at: int) -> list[_Node]:
+    """Close every open clause and exhibit at ``at``; the root keeps its numbering."""
+    _close(stack[1:] if stack[0] is root else stack, at)
+    return [root]
 
 
 def _push(stack: list[_Node], at: int, node: _Node) -> _Node:
@@ -345,9 +428,10 @@ def definition_spans(text: str) -> list[Span]:
 
 def contract_structure(text: str) -> list[Span]:
     """Everything this module finds, from one parse: ``clause``, ``definition``,
-    ``recital``, ``signature`` and ``exhibit`` spans, in document order."""
+    ``recital``, ``signature`` and ``exhibit`` spans, and the ``toc`` spans of tables of
+    contents and indexes (:mod:`lateseg.ingest.toc`), in document order."""
     p = _parse(text)
-    spans = _clause_spans(text, p)
+    spans = _clause_spans(text, p) + p.toc
     spans += term_definition_spans(text, p.clauses)
     spans += recital_spans(text, p.lines, p.accepted_lines)
     spans += signature_spans(text, p.lines, p.witnesses, p.exhibits)

@@ -196,6 +196,27 @@ def roman_value(token: str) -> int | None:
     return total if _to_roman(total) == token else None
 
 
+_UNITS = {w: i for i, w in enumerate([
+    "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+    "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen",
+], 1)}  # fmt: skip
+_TENS = {w: 20 + 10 * i for i, w in enumerate([
+    "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety",
+])}  # fmt: skip
+
+
+def number_value(word: str) -> int | None:
+    """``"ONE"`` -> 1, ``"TWENTYTHREE"`` / ``"twenty-three"`` -> 23 (1-99), else None."""
+    w = re.sub(r"[ \t-]", "", word.lower())
+    if w in _UNITS:
+        return _UNITS[w]
+    for tens, value in _TENS.items():
+        rest = w.removeprefix(tens)
+        if rest != w and (not rest or _UNITS.get(rest, 10) < 10):
+            return value + (_UNITS[rest] if rest else 0)
+    return None
+
+
 def _to_roman(n: int) -> str:
     out = ""
     for v, s in ((100, "c"), (90, "xc"), (50, "l"), (40, "xl"), (10, "x"), (9, "ix")):

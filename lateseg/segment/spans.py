@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from lateseg.types import Chunk, Document
+from lateseg.types import Chunk, Document, Span
 
 SECTION_KINDS = (
     "clause", "heading", "exhibit", "recital", "signature",
@@ -29,14 +29,32 @@ class Locator:
         i = bisect.bisect_right(self._page_starts, offset) - 1
         return self._page_labels[i] if i >= 0 else None
 
-    def section(self, offset: int) -> str | None:
+    def section(self, offset: int, end: int | None = None) -> str | None:
+        """The innermost section holding ``offset``; with ``end``, the innermost one
+        holding most of ``[offset, end)``, if that is deeper: a chunk that opens with
+        the heading of ``3.18 /tmp`` and goes on with all of ``3.18.1 Purpose`` is cited
+        as 3.18.1."""
         best = None
+        deepest = None
+        stop = offset if end is None else max(offset, end - 1)
+        half = 0 if end is None else (end - offset) / 2
         for s in self._sections:  # sorted by start; the last enclosing one is innermost
-            if s.start > offset:
+            if s.start > stop:
                 break
-            if offset < s.end and (best is None or s.end - s.start <= best.end - best.start):
+            if s.start <= offset < s.end and _narrower(s, best):
                 best = s
+            held = 0 if end is None else min(s.end, end) - max(s.start, offset)
+            if held > half and _narrower(s, deepest):
+                deepest = s
+        if deepest is not None and (
+            best is None or (best.start <= deepest.start and deepest.end <= best.end)
+        ):
+            best = deepest
         return best.label if best else None
+
+
+def _narrower(s: Span, than: Span | None) -> bool:
+    return than is None or s.end - s.start <= than.end - than.start
 
 
 def chunks_from_boundaries(
@@ -63,6 +81,6 @@ def chunks_from_boundaries(
         end = last if m == len(bounds) - 2 else int(offsets[bounds[m + 1], 0])
         end = start + len(text[start:end].rstrip())
         chunks.append(
-            Chunk(doc.id, start, end, text[start:end], loc.section(start), loc.page(start))
+            Chunk(doc.id, start, end, text[start:end], loc.section(start, end), loc.page(start))
         )
     return chunks
