@@ -123,6 +123,12 @@ def _parser() -> argparse.ArgumentParser:
             help="only documents of this kind",
         )
         sp.add_argument(
+            "--include-toc",
+            action="store_true",
+            help="also return chunks from tables of contents, lists of figures and indexes "
+            "(left out by default: they only point at the text)",
+        )
+        sp.add_argument(
             "--context",
             type=_count,
             metavar="CHARS",
@@ -408,7 +414,12 @@ def _run(args: argparse.Namespace) -> int:
             raise LatesegError(f"the index {args.index} is empty; run `lateseg ingest` first")
         if args.command == "search":
             hits = pipe.search(
-                args.question, k=args.k, mode=args.mode, source=args.source, kind=args.kind
+                args.question,
+                k=args.k,
+                mode=args.mode,
+                source=args.source,
+                kind=args.kind,
+                include_toc=args.include_toc,
             )
             if args.context is not None:
                 hits = pipe.expand(hits, args.context)
@@ -440,6 +451,7 @@ def _run(args: argparse.Namespace) -> int:
             mode=args.mode,
             source=args.source,
             kind=args.kind,
+            include_toc=args.include_toc,
             context=args.context,
             kv_budget=None if args.kv_budget is None else parse_budget(args.kv_budget),
             kv_method=args.kv_method,

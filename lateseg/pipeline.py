@@ -24,14 +24,15 @@ from lateseg.encode.late import EncoderConfig, LateEncoder
 from lateseg.encode.models import DEFAULT_GENERATOR
 from lateseg.errors import ConfigError, IndexStoreError, IngestError, LatesegError
 from lateseg.index import Index, Manifest, Writer, read_manifest, write_manifest
-from lateseg.index.lines import LINE_KINDS, LineCache, line_range
+from lateseg.index.provenance import LINE_KINDS, ProvenanceCache
 from lateseg.index.vectors import check_policy
 from lateseg.scale.engines import ENGINES, Encoded, encode_document, make_engine
 from lateseg.segment import Chunker, DynamicChunker, chunker_from_dict
-from lateseg.segment.spans import Locator
 from lateseg.types import Answer, Document, Hit, IngestReport, clean_text
 
 if TYPE_CHECKING:  # these load only when used
+    import numpy as np
+
     from lateseg.generate.local import LocalGenerator
     from lateseg.ingest.folder import Walk, WalkConfig
     from lateseg.kv.compress import KVConfig
@@ -65,7 +66,7 @@ class Pipeline:
         # A format-1 index is migrated on its first write; documents whose vectors an
         # interrupted ingest never saved are encoded again from their stored text.
         index.reencode = lambda doc: encode_document(self.encoder, self.chunker, doc)
-        self._lines = LineCache(lambda ids: self.index.store.texts(ids))
+        self._provenance = ProvenanceCache(lambda ids: self.index.store.layouts(ids, LINE_KINDS))
 
     @classmethod
     def open(
@@ -286,6 +287,7 @@ class Pipeline:
         source: str | None = None,
         kind: str | None = None,
         weights: tuple[float, float] = (1.0, 1.0),
+        include_toc: bool = False,
     ) -> list[Hit]:
         """The ``k`` best chunks for ``query``.
 
@@ -296,7 +298,9 @@ class Pipeline:
         helped on the sample contracts but lost on the license texts, whose questions
         paraphrase them (``bench/results/hybrid.md``). ``source``: only files whose
         absolute path matches this glob (``"*/contracts/*.pdf"``); ``kind``: only
-        documents of this kind (``"pdf"``, ``"code"``, ``"text"`` …).
+        documents of this kind (``"pdf"``, ``"code"``, ``"text"`` …). Chunks that lie
+        mostly in a table of contents, a list of figures or an index only point at the
+        text; they are left out unless ``include_toc``.
         """
         if k < 1:
             raise ConfigError(f"k={k} must be at least 1")
@@ -309,8 +313,29 @@ class Pipeline:
             raise ConfigError(f"weights={weights} must be two non-negative numbers, not both 0")
         if self.index.count() == 0:  # brought up to date with other processes' writes
             return []
-        pool = max(k, RRF_POOL) if mode == "hybrid" else k
-        dense = self._dense(query, pool, source, kind) if mode != "lexical" else []
+        q = self.encoder.embed_queries([query]) if mode != "lexical" else None
+        want = k
+        while True:  # asks for more until k hits are left once contents are taken out
+            found, more = self._ranked(query, q, mode, want, source, kind, weights)
+            hits = self._hits(found, include_toc)
+            if len(hits) >= k or not more:
+                return hits[:k]
+            want *= 4
+
+    def _ranked(
+        self,
+        query: str,
+        q: np.ndarray | None,
+        mode: str,
+        want: int,
+        source: str | None,
+        kind: str | None,
+        weights: tuple[float, float],
+    ) -> tuple[list[tuple[int, float]], bool]:
+        """The best ``want`` (chunk ID, score) of one search, and whether there may be
+        more."""
+        pool = max(want, RRF_POOL) if mode == "hybrid" else want
+        dense = self._dense(q, pool, source, kind) if q is not None else []
         store = self.index.store
         lexical = store.lexical(query, pool, source=source, kind=kind) if mode != "dense" else []
         if mode == "dense":
@@ -323,13 +348,15 @@ class Pipeline:
                 for rank, (cid, _) in enumerate(ranked):
                     fused[cid] = fused.get(cid, 0.0) + weight / (RRF_K + rank + 1)
             found = sorted(fused.items(), key=lambda kv: (-kv[1], kv[0]))
+        more = max(len(dense), len(lexical)) >= pool
         with_vector = self._vector_ids(found)
-        found = [(cid, score) for cid, score in found if cid in with_vector][:k]
-        return self._hits(found)
+        return [(cid, score) for cid, score in found if cid in with_vector][:want], more
 
-    def _hits(self, found: Sequence[tuple[int, float]]) -> list[Hit]:
+    def _hits(self, found: Sequence[tuple[int, float]], include_toc: bool = True) -> list[Hit]:
+        """Hits for ranked chunk IDs, with their provenance; chunks inside a table of
+        contents or an index are left out unless ``include_toc``."""
         rows = self.index.store.chunk_rows([i for i, _ in found])
-        self._lines.lines(list(rows.values()))
+        self._provenance.annotate(list(rows.values()))
         return [
             Hit(
                 r["source"],
@@ -344,9 +371,10 @@ class Pipeline:
                 r["line"],
                 r["line_end"],
                 r["kind"],
+                r["page_end"],
             )
             for cid, score in found
-            if (r := rows.get(cid)) is not None
+            if (r := rows.get(cid)) is not None and (include_toc or not r["toc"])
         ]
 
     def expand(self, hits: Sequence[Hit], budget: int) -> list[Hit]:
@@ -355,8 +383,9 @@ class Pipeline:
         In rank order, each hit takes the next chunk after it, then the one before, and
         so on, while the total length of all returned passages stays within ``budget``
         and no text is given twice (a neighbour already in a passage is skipped). A hit
-        alone longer than what is left is kept as it is. Returns one passage per hit (its
-        span widened; ``page``/``section`` of its first character), in the same order.
+        alone longer than what is left is kept as it is. Returns one passage per hit, in
+        the same order: its span and text widened, its citation (``page``/``page_end``,
+        ``section``, ``line``/``line_end``) still the hit's, where the match is.
         """
         if budget < 1:
             raise ConfigError(f"budget={budget} must be at least 1 character")
@@ -397,26 +426,9 @@ class Pipeline:
             if doc is None:
                 out.append(h)
                 continue
-            loc = Locator(doc)
-            line, line_end = (
-                line_range(doc.text, start, end) if doc.kind in LINE_KINDS else (None, None)
-            )
-            out.append(
-                Hit(
-                    h.source,
-                    start,
-                    end,
-                    doc.text[start:end],
-                    h.score,
-                    loc.page(start),
-                    loc.section(start),
-                    h.doc_id,
-                    h.chunk_id,
-                    line=line,
-                    line_end=line_end,
-                    kind=doc.kind,
-                )
-            )
+            # The passage's text widens; its citation stays the hit's (pages, section,
+            # lines): --context 100000000 must not turn "p. 45 § 5.15.1" into "p. 1".
+            out.append(dataclasses.replace(h, start=start, end=end, text=doc.text[start:end]))
         return out
 
     def definitions(self, hit: Hit) -> dict[str, str]:
@@ -440,9 +452,8 @@ class Pipeline:
         return self.index.contains([cid for cid, _ in found])
 
     def _dense(
-        self, query: str, k: int, source: str | None, kind: str | None
+        self, q: np.ndarray, k: int, source: str | None, kind: str | None
     ) -> list[tuple[int, float]]:
-        q = self.encoder.embed_queries([query])
         total = self.index.count()
         want = k if source is None and kind is None else min(total, max(4 * k, 100))
         while True:
@@ -466,6 +477,7 @@ class Pipeline:
         mode: str = "dense",
         source: str | None = None,
         kind: str | None = None,
+        include_toc: bool = False,
         context: int | None = None,
         kv_budget: int | float | None = None,
         kv_method: str | None = None,
@@ -474,7 +486,8 @@ class Pipeline:
         """Answer ``question`` from the ``k`` best chunks, citing them.
 
         ``extractive=True`` quotes the best sentences instead of running the generator;
-        ``mode``, ``source`` and ``kind`` select the chunks as in :meth:`search`;
+        ``mode``, ``source``, ``kind`` and ``include_toc`` select the chunks as in
+        :meth:`search`;
         ``context`` widens them with their neighbours up to that many characters in all
         (:meth:`expand`). ``kv_budget`` compresses the generator's KV cache after
         prefill to that many tokens (an int) or that share of the prompt (a float in
@@ -484,7 +497,9 @@ class Pipeline:
         """
         kv = self._kv_config(kv_budget, kv_method)
         question = clean_text(question)
-        hits = self.search(question, k, mode=mode, source=source, kind=kind)
+        hits = self.search(
+            question, k, mode=mode, source=source, kind=kind, include_toc=include_toc
+        )
         if context is not None:
             hits = self.expand(hits, context)
         if extractive:

@@ -150,9 +150,10 @@ class Hit:
     """A retrieved chunk with its provenance.
 
     ``source`` is the absolute path of the file; ``start``/``end`` index the text of
-    ``Pipeline.document(source)``. ``line``/``line_end``: the 1-based lines of the file
-    the hit covers, for code, text and Markdown documents (None for the others).
-    ``kind`` is its document's kind (``"pdf"``, ``"code"`` …).
+    ``Pipeline.document(source)``. ``page``/``page_end``: the first and last page the hit
+    covers (equal for a one-page hit; None without pages). ``line``/``line_end``: the
+    1-based lines of the file the hit covers, for code, text and Markdown documents (None
+    for the others). ``kind`` is its document's kind (``"pdf"``, ``"code"`` …).
     """
 
     source: str
@@ -167,9 +168,12 @@ class Hit:
     line: int | None = None
     line_end: int | None = None
     kind: str | None = None
+    page_end: int | None = None
 
     def __post_init__(self) -> None:
         _check_range("hit", self.start, self.end)
+        if self.page_end is None and self.page is not None:
+            object.__setattr__(self, "page_end", self.page)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -179,22 +183,33 @@ class Hit:
             "text": self.text,
             "score": self.score,
             "page": self.page,
+            "page_end": self.page_end,
             "section": self.section,
             "line": self.line,
             "line_end": self.line_end,
             "kind": self.kind,
         }
 
+    def pages(self) -> str | None:
+        """``p. 3``, or ``pp. 2460–2461`` for a hit that crosses pages; None without."""
+        if self.page is None:
+            return None
+        if self.page_end is None or self.page_end == self.page:
+            return f"p. {self.page}"
+        return f"pp. {self.page}–{self.page_end}"
+
     def cite(self) -> str:
-        """A short human-readable citation: ``file, p. 3, § 12.3, chars 100-250``, or
-        ``file:12-30, § Parser.parse, chars 100-250`` where the hit has line numbers."""
+        """A short human-readable citation: ``file, p. 3, § 12.3, chars 100-250`` (``pp.
+        3–4`` across pages), or ``file:12-30, § Parser.parse, chars 100-250`` where the hit
+        has line numbers."""
         where = self.source
         if self.line is not None:
             last = self.line_end if self.line_end is not None else self.line
             where += f":{self.line}" if last == self.line else f":{self.line}-{last}"
         parts = [where]
-        if self.page is not None:
-            parts.append(f"p. {self.page}")
+        pages = self.pages()
+        if pages is not None:
+            parts.append(pages)
         if self.section:
             parts.append(f"§ {self.section}")
         parts.append(f"chars {self.start}-{self.end}")

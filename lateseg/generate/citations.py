@@ -28,8 +28,9 @@ def format_passages(passages: Sequence[Hit], budget_chars: int) -> str:
     per = max(200, budget_chars // max(1, len(passages)))
     for n, h in enumerate(passages, start=1):
         where = h.source.rsplit("/", 1)[-1]
-        if h.page is not None:
-            where += f", page {h.page}"
+        pages = h.pages()
+        if pages is not None:
+            where += f", {pages}"
         if h.section:
             where += f", {h.section}"
         body = h.text if len(h.text) <= per else h.text[:per].rsplit(" ", 1)[0] + " ..."

@@ -589,15 +589,22 @@ class DocStore:
         where, extra = _document_filter(source, kind)
         return {int(r[0]) for r in self.db.execute(sql + where, [*ids, *extra])}
 
-    def texts(self, doc_ids: Sequence[str]) -> dict[str, tuple[str, str]]:
-        """``{doc_id: (file_hash, text)}`` of the documents with these IDs (those present)."""
+    def layouts(
+        self, doc_ids: Sequence[str], text_kinds: Sequence[str]
+    ) -> dict[str, tuple[str, str, str | None, str]]:
+        """``{doc_id: (file_hash, kind, text, structure JSON)}`` of the documents with
+        these IDs (those present); ``text`` only for documents of ``text_kinds``, else
+        None (a PDF's text is not read to find its pages)."""
         if not doc_ids:
             return {}
         marks = ",".join("?" * len(doc_ids))
+        kinds = ",".join("?" * len(text_kinds)) or "NULL"
         rows = self.db.execute(
-            f"SELECT id, file_hash, text FROM documents WHERE id IN ({marks})", list(doc_ids)
+            f"SELECT id, file_hash, kind, CASE WHEN kind IN ({kinds}) THEN text END, structure "
+            f"FROM documents WHERE id IN ({marks})",
+            [*text_kinds, *doc_ids],
         )
-        return {r[0]: (r[1], r[2]) for r in rows}
+        return {r[0]: (r[1], r[2], r[3], r[4]) for r in rows}
 
     def document(self, source: str) -> Document | None:
         row = self.db.execute(

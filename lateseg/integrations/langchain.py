@@ -1,7 +1,8 @@
 """lateseg inside LangChain (``pip install 'lateseg[langchain]'``).
 
 * :class:`LatesegRetriever`: a ``BaseRetriever`` over a lateseg index; documents carry
-  ``source``, ``page``, ``section``, ``start``, ``end`` and ``score`` in their metadata;
+  ``source``, ``page``, ``page_end``, ``section``, ``start``, ``end`` and ``score`` in
+  their metadata (``line``/``line_end`` for code and text);
 * :class:`LatesegLoader`: lateseg's ingestors (PDF, DOCX, HTML, Markdown, text, code) as a
   ``BaseLoader``, with the structure they find in the metadata;
 * :class:`LatesegVectorStore`: a ``VectorStore`` backed by a lateseg index: every added
@@ -85,6 +86,7 @@ def hit_document(hit: Hit, kind: str | None = None) -> Document:
     meta: dict[str, Any] = {
         "source": hit.source,
         "page": hit.page,
+        "page_end": hit.page_end,
         "section": hit.section,
         "start": hit.start,
         "end": hit.end,

@@ -13,6 +13,7 @@ than ``max_tokens``.
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -217,6 +218,7 @@ def boundary_bonus(
         (SENTENCE, sentence_starts(text)),
         (PARAGRAPH, [p for p in paragraph_starts(text) if p not in page_starts]),
         (STRUCTURE, [s.start for s in doc.spans(*SECTION_KINDS)]),
+        (STRUCTURE, _toc_edges(doc)),  # contents and body never share a chunk
     ]
     for value, positions in tiers:
         if not positions:
@@ -235,6 +237,18 @@ def boundary_bonus(
                 bonus[i + 1 : j] += INSIDE_UNIT
     bonus[0] = 0.0
     return bonus
+
+
+_VISIBLE = re.compile(r"\S")
+
+
+def _toc_edges(doc: Document) -> list[int]:
+    """Where each table of contents or index starts, and where the text after it does."""
+    out = []
+    for s in doc.spans("toc"):
+        after = _VISIBLE.search(doc.text, s.end)
+        out += [s.start, after.start()] if after else [s.start]
+    return out
 
 
 def semantic_change(vectors: np.ndarray, context: int) -> np.ndarray:
