@@ -83,6 +83,126 @@ def test_two_columns_read_first_column_then_second(tmp_path, paragraph_gap):
     _check_page_spans(text, spans, 1)
 
 
+# Two-column layouts drawn paragraph by paragraph: (kind, text) with kind "h" (a
+# heading line) or "p" (a paragraph wrapped to the column); a region may open with a
+# centred full-width title. The source order of the paragraphs is the reading order.
+LEFT_8 = [
+    ("h", "8. CONFIDENTIALITY"),
+    ("p", "8.1 Each party shall keep the other party's Confidential Information secret "
+     "and use it only to perform this Agreement, and shall protect it with at least "
+     "reasonable care for the whole term and for five years after it ends."),
+    ("p", "8.2 The obligations in clause 8.1 do not apply to information that is public "
+     "through no fault of the receiving party or that it already lawfully knew."),
+    ("p", "8.3 On termination each party shall return or destroy the other party's "
+     "Confidential Information and confirm that it has done so in writing."),
+]  # fmt: skip
+RIGHT_9 = [
+    ("h", "9. GOVERNING LAW"),
+    ("p", "9.1 This Agreement is governed by the laws of Norway."),
+    ("p", "9.2 The courts of Oslo have exclusive jurisdiction."),
+]
+RIGHT_9_LONG = [
+    *RIGHT_9,
+    ("p", "9.3 Nothing in this clause stops a party from seeking urgent interim relief in any "
+     "court that has jurisdiction over the other party or its assets."),
+]  # fmt: skip
+FULL_PAGE = [
+    ("p", "10.1 This page is set in one column across the whole width of the page, after "
+     "a page of two columns, and is read after both of them."),
+    ("p", "10.2 A second paragraph of the one-column page closes the agreement."),
+]  # fmt: skip
+
+
+def _renumbered(paras: list, old: str, new: str) -> list:
+    return [(kind, text.replace(f"{old}.", f"{new}.")) for kind, text in paras]
+
+
+def _draw(page: pymupdf.Page, x: float, y: float, paras: list, width: int) -> float:
+    import textwrap
+
+    for kind, text in paras:
+        size = 11 if kind == "h" else 10
+        for line in textwrap.wrap(text, width) if kind == "p" else [text]:
+            page.insert_text((x, y), line, fontsize=size)
+            y += 13
+        y += 12 if kind == "p" else 4
+    return y
+
+
+def _columns_pdf(path: Path, regions: list, then_full: list | None = None) -> list[str]:
+    """Draw ``regions`` of (title or None, left paragraphs, right paragraphs) down a page,
+    then an optional one-column page; return the paragraphs in reading order."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    order: list[str] = []
+    y = 72.0
+    for title, left, right in regions:
+        if title:
+            width = pymupdf.get_text_length(title, fontsize=14)
+            page.insert_text((page.rect.width / 2 - width / 2, y), title, fontsize=14)
+            order.append(title)
+            y += 26
+        ends = [_draw(page, 72, y, left, 40), _draw(page, 320, y, right, 40)]
+        order += [text for _, text in left + right]
+        y = max(ends) + 24
+    if then_full:
+        _draw(doc.new_page(), 72, 72, then_full, 90)
+        order += [text for _, text in then_full]
+    _save(doc, path)
+    return order
+
+
+def _assert_in_order(text: str, order: list[str]) -> None:
+    flat = squash(text)
+    where = [flat.find(squash(part)) for part in order]
+    assert -1 not in where, [p[:30] for p, w in zip(order, where, strict=True) if w < 0]
+    assert where == sorted(where), [
+        p[:30] for p, _ in sorted(zip(order, where, strict=True), key=lambda t: t[1])
+    ]
+
+
+@pytest.mark.parametrize(
+    "regions",
+    [
+        [(None, LEFT_8, RIGHT_9_LONG)],  # about equal columns
+        [(None, LEFT_8, RIGHT_9)],  # the right column ends first
+        [(None, RIGHT_9, LEFT_8)],  # the left column ends first
+        [("MASTER SERVICES AGREEMENT", LEFT_8, RIGHT_9)],  # a title over the columns
+        [
+            ("PART ONE", LEFT_8, RIGHT_9),
+            ("PART TWO", _renumbered(RIGHT_9, "9", "10"), _renumbered(LEFT_8, "8", "11")),
+        ],  # a title between two column sets
+    ],
+    ids=["equal", "right-shorter", "left-shorter", "title-above", "title-between"],
+)
+def test_columns_of_unequal_height_are_read_column_by_column(tmp_path, regions):
+    order = _columns_pdf(tmp_path / "columns.pdf", regions)
+    text, _, _ = read_pdf(tmp_path / "columns.pdf")
+    _assert_in_order(text, order)
+
+
+def test_a_two_column_page_then_a_one_column_page(tmp_path):
+    order = _columns_pdf(tmp_path / "pages.pdf", [(None, LEFT_8, RIGHT_9)], FULL_PAGE)
+    text, spans, _ = read_pdf(tmp_path / "pages.pdf")
+    _assert_in_order(text, order)
+    second = next(s for s in spans if s.kind == "page" and s.label == "2")
+    assert squash(text[second.start : second.end]) == squash(" ".join(t for _, t in FULL_PAGE))
+
+
+def test_unequal_columns_keep_each_clause_under_its_heading(tmp_path):
+    """The report that started this: with the right column shorter, clause 9.1 was read
+    under § 8 and quoted as "8. CONFIDENTIALITY 9.1 This Agreement is governed ..."."""
+    from lateseg.ingest.contract import clause_spans
+
+    _columns_pdf(tmp_path / "contract.pdf", [(None, LEFT_8, RIGHT_9)])
+    text, _, _ = read_pdf(tmp_path / "contract.pdf")
+    clauses = {s.label: squash(text[s.start : s.end]) for s in clause_spans(text)}
+    governed = [label for label, body in clauses.items() if "laws of Norway" in body]
+    assert governed and all(label.split(" > ")[-1] == "9.1" for label in governed)
+    assert not any(label.startswith("8") for label in governed)
+    assert "laws of Norway" not in clauses["8.3"] and "Confidential" in clauses["8.3"]
+
+
 def test_widely_spaced_heading_is_not_taken_for_columns(tmp_path):
     doc = pymupdf.open()
     page = doc.new_page()

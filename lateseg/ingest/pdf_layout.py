@@ -9,7 +9,11 @@ in reading order:
   separated by newlines and cells by ``" | "``;
 * the remaining lines are split into vertical blocks at full-width gaps; a block with a
   clear gutter is read column by column, and blocks that share a gutter are read as one
-  column set (paragraph gaps in both columns often line up);
+  column set (paragraph gaps in both columns often line up). Columns end where their
+  text ends: a block just below a column set with all its lines on one side (the longer
+  column's last paragraph) goes on with that column, and a block just above one (the
+  columns' first headings side by side, a title) opens it; lines that cross the gutter
+  cut the set into bands read one after the other (``bench/reading_order.py``);
 * lines on the same row of one column are merged left to right;
 * a line starts a paragraph when the gap above it is clearly wider than the page's usual
   line gap.
@@ -33,6 +37,8 @@ MIN_GUTTER = 8.0
 MIN_COLUMN_SHARE = 0.2
 # Lines that may cross a gutter (titles, full-width figures), as a share of the lines.
 MAX_CROSSING_SHARE = 0.125
+# Lines this much taller than a column's are set larger: a heading, not the column's text.
+LARGER = 1.15
 # Extra gap, as a share of the line height, that marks a new paragraph.
 PARAGRAPH_GAP = 0.3
 
@@ -160,10 +166,11 @@ def _coverage_runs(lines: list[Line], limit: int) -> list[tuple[float, float]]:
 def find_gutter(lines: list[Line], text_width: float) -> tuple[float, float] | None:
     """The widest vertical gap that splits ``lines`` into two real columns, or None.
 
-    Candidates are x-ranges that at most :data:`MAX_CROSSING_SHARE` of the lines cross
-    (titles, full-width figures); the gutter is then the gap between the lines ending
-    left of the range's middle and those starting right of it. A real column has at least
-    two lines, most of them starting at one x, and spans at least
+    Candidates are x-ranges that no line crosses, and those that at most
+    :data:`MAX_CROSSING_SHARE` of the lines cross (titles, full-width figures); the
+    gutter is then the gap between the lines ending left of the range's middle and those
+    starting right of it. A real column has at least two lines, most of them starting at
+    one x, and spans at least
     :data:`MIN_COLUMN_SHARE` of ``text_width``.
     """
     if len(lines) < 4:
@@ -171,7 +178,9 @@ def find_gutter(lines: list[Line], text_width: float) -> tuple[float, float] | N
     lo, hi = min(ln.x0 for ln in lines), max(ln.x1 for ln in lines)
     min_width = MIN_COLUMN_SHARE * text_width
     best: tuple[float, float] | None = None
-    for a, b in _coverage_runs(lines, int(len(lines) * MAX_CROSSING_SHARE)):
+    limits = dict.fromkeys((0, int(len(lines) * MAX_CROSSING_SHARE)))
+    # Clear gaps first: a column of a few lines must not pass for lines crossing one.
+    for a, b in (run for limit in limits for run in _coverage_runs(lines, limit)):
         if b - a < MIN_GUTTER or (best and b - a <= best[1] - best[0]):
             continue  # the gap found inside a run is never wider than the run
         mid = (a + b) / 2
@@ -244,10 +253,16 @@ def reading_order(lines: list[Line], text_width: float) -> list[Line]:
     height = statistics.median(ln.height for ln in lines)
     groups: list[tuple[tuple[float, float] | None, list[Line]]] = []
     for block in _blocks(lines, 0.8 * height):
-        gutter = find_gutter(block, text_width)
-        if groups and gutter and groups[-1][0] and _overlap(gutter, groups[-1][0]):
-            prev = groups[-1]
-            groups[-1] = (_intersect(prev[0], gutter), prev[1] + block)  # type: ignore[arg-type]
+        gutter = find_gutter(block, text_width) or _under_title(block, text_width)
+        prev_gutter = groups[-1][0] if groups else None
+        if prev_gutter and gutter and _same_gutter(gutter, prev_gutter):
+            groups[-1] = (_intersect(prev_gutter, gutter), groups[-1][1] + block)
+        elif prev_gutter and not gutter and (
+            narrowed := _continues(block, groups[-1][1], prev_gutter, height)
+        ):
+            groups[-1] = (narrowed, groups[-1][1] + block)
+        elif gutter and groups and not prev_gutter and _opens(groups[-1][1], block, height):
+            groups[-1] = (gutter, groups[-1][1] + block)
         else:
             groups.append((gutter, block))
     if len(groups) == 1 and groups[0][0] is None:
@@ -258,8 +273,67 @@ def reading_order(lines: list[Line], text_width: float) -> list[Line]:
     return out
 
 
-def _overlap(g: tuple[float, float], h: tuple[float, float]) -> bool:
-    return min(g[1], h[1]) - max(g[0], h[0]) > 0
+def _continues(
+    block: list[Line], above: list[Line], gutter: tuple[float, float], height: float
+) -> tuple[float, float] | None:
+    """The gutter, narrowed to clear ``block``, when ``block`` (found without a gutter of
+    its own) goes on with one column of the column set ``above``: all its lines on one
+    side of the gutter's middle, close below (within two line heights), not set larger
+    than that column (a heading over the page), and still a gutter between them and the
+    other column; else None. Where the columns end
+    unequally, the longer one's last paragraph is such a block: read on its own, it came
+    after the other column."""
+    a, b = gutter
+    mid = (a + b) / 2
+    gap = min(ln.y0 for ln in block) - max(ln.y1 for ln in above)
+    if gap > 2 * height:
+        return None
+    if all(ln.x1 <= mid for ln in block):
+        column = [ln for ln in above if ln.x1 <= mid]
+        a = max(a, max(ln.x1 for ln in block))
+    elif all(ln.x0 >= mid for ln in block):
+        column = [ln for ln in above if ln.x0 >= mid]
+        b = min(b, min(ln.x0 for ln in block))
+    else:
+        return None
+    if not column or statistics.median(ln.height for ln in block) > LARGER * statistics.median(
+        ln.height for ln in column
+    ):
+        return None  # set larger than the column: a heading over the page, not a paragraph
+    return (a, b) if b - a >= MIN_GUTTER else None
+
+
+def _under_title(block: list[Line], text_width: float) -> tuple[float, float] | None:
+    """The gutter of the columns under a title that crosses it, in a block too small for
+    :func:`find_gutter` to let a line cross (a title close above the columns' first
+    lines); None when the top row does not cross the gutter of the rest."""
+    top = rows(block)[0]
+    ids = {id(ln) for ln in top}
+    rest = [ln for ln in block if id(ln) not in ids]
+    gutter = find_gutter(rest, text_width)
+    if not gutter or not all(ln.x0 < gutter[0] and ln.x1 > gutter[1] for ln in top):
+        return None
+    mid = (gutter[0] + gutter[1]) / 2
+    for side in ([ln for ln in rest if ln.x1 <= mid], [ln for ln in rest if ln.x0 >= mid]):
+        # columns of text, not the cells of a term | description table
+        if statistics.median(ln.x1 - ln.x0 for ln in side) < MIN_COLUMN_SHARE * text_width:
+            return None
+    return gutter
+
+
+def _opens(block: list[Line], below: list[Line], height: float) -> bool:
+    """A block without a gutter that opens the column set just below it (within two line
+    heights): the two columns' first headings side by side, parted from their text by a
+    gap, or a title above the columns. Read with the set, its lines across the gutter
+    are bands of their own and the others begin their columns."""
+    return min(ln.y0 for ln in below) - max(ln.y1 for ln in block) <= 2 * height
+
+
+def _same_gutter(g: tuple[float, float], h: tuple[float, float]) -> bool:
+    """Two blocks' gutters are one: they overlap by at least half the wider one (a title
+    that ends near the right column narrows a block's gutter to a sliver, which must not
+    join it to the columns above)."""
+    return min(g[1], h[1]) - max(g[0], h[0]) >= 0.5 * max(g[1] - g[0], h[1] - h[0])
 
 
 def _intersect(g: tuple[float, float], h: tuple[float, float]) -> tuple[float, float]:
