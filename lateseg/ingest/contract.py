@@ -158,7 +158,7 @@ def _head(text: str, lines: list[Line], i: int, toc: dict[str, str] | None = Non
         kw = m.group(1).capitalize()
         strong = decorated or m.group(1).isupper() or bool(title)
         return _Head(i, start, "exhibit", (), m.group(2) + m.group(3), kw, title, strong)
-    chapter = _chapter_alone(text, lines, i, raw, p)
+    chapter = _chapter_alone(text, lines, i, raw, p, toc)
     if chapter is not None:
         return chapter
     m = _ARTICLE.match(raw, p)
@@ -170,8 +170,10 @@ def _head(text: str, lines: list[Line], i: int, toc: dict[str, str] | None = Non
             rest = below  # "ARTICLE V" with its title on the next line
         tok = m.group(2)
         num = int(tok) if tok.isdigit() else (roman_value(tok.lower()) or 0)
-        strong = decorated or (m.group(1).isupper() and bool(rest))
-        return _Head(i, start, "article", (num,), "", "", smart_title(rest), strong)
+        confirmed = _confirmed_title(text, lines, i, rest, toc.get(str(num)))
+        strong = decorated or bool(confirmed) or (m.group(1).isupper() and bool(rest))
+        title = confirmed or smart_title(rest)
+        return _Head(i, start, "article", (num,), "", "", title, strong)
     m = _NUMBER.match(raw, p)
     if m:
         rest = raw[m.end() :]
@@ -194,19 +196,23 @@ def _head(text: str, lines: list[Line], i: int, toc: dict[str, str] | None = Non
     return None
 
 
-def _chapter_alone(text: str, lines: list[Line], i: int, raw: str, p: int) -> _Head | None:
+def _chapter_alone(
+    text: str, lines: list[Line], i: int, raw: str, p: int, toc: dict[str, str]
+) -> _Head | None:
     """A ``CHAPTER`` line followed by its number (``ONE``, ``TWENTYTHREE``, ``7``) and
-    its title on the next content lines, as an article head."""
+    its title on the next content lines, as an article head; a title the table of
+    contents shows wrapped onto a further line is taken whole."""
     if not _CHAPTER_ALONE.match(raw, p):
         return None
-    after = [x for x in lines[i + 1 : i + 6] if not x.blank][:2]
+    after = [j for j in range(i + 1, min(i + 6, len(lines))) if not lines[j].blank][:2]
     if len(after) < 2:
         return None
-    number_line, title_line = (text[x.start : x.end].strip(" \t#*_") for x in after)
+    number_line, title_line = (text[lines[j].start : lines[j].end].strip(" \t#*_") for j in after)
     num = int(number_line) if number_line.isdigit() else number_value(number_line)
     if not num or not heading_text(title_line) or len(title_line) > 120:
         return None
-    title = smart_title(title_line.rstrip(".:").strip())
+    whole = _confirmed_title(text, lines, after[1], title_line, toc.get(str(num)))
+    title = smart_title((whole or title_line).rstrip(".:").strip())
     return _Head(i, lines[i].start + lines[i].indent, "article", (num,), "", "", title, True)
 
 

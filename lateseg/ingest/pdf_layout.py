@@ -257,8 +257,10 @@ def reading_order(lines: list[Line], text_width: float) -> list[Line]:
         prev_gutter = groups[-1][0] if groups else None
         if prev_gutter and gutter and _same_gutter(gutter, prev_gutter):
             groups[-1] = (_intersect(prev_gutter, gutter), groups[-1][1] + block)
-        elif prev_gutter and not gutter and (
-            narrowed := _continues(block, groups[-1][1], prev_gutter, height)
+        elif (
+            prev_gutter
+            and not gutter
+            and (narrowed := _continues(block, groups[-1][1], prev_gutter, height))
         ):
             groups[-1] = (narrowed, groups[-1][1] + block)
         elif gutter and groups and not prev_gutter and _opens(groups[-1][1], block, height):
