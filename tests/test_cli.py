@@ -326,3 +326,19 @@ def test_phase_command_writes_json_plots_and_summary(tmp_path):
     assert len(list(tmp_path.glob("*.png"))) == 2
     bad = lateseg("phase", "retrieval", "--out", str(tmp_path), "--text", "/nonexistent")
     assert bad.returncode == 1 and "does not exist" in bad.stderr
+
+
+def test_search_json_carries_page_ranges_and_include_toc(tmp_path):
+    from test_pipeline import _manual_pdf
+
+    pdf = tmp_path / "manual.pdf"
+    _manual_pdf(pdf)
+    index = tmp_path / "idx"
+    assert lateseg("ingest", str(pdf), "--index", str(index)).returncode == 0
+    args = ("search", "Contents Scope Delivery Warranty Notices", "--index", str(index))
+    out = lateseg(*args, "-k", "20", "--json", "--include-toc")
+    assert out.returncode == 0, out.stderr
+    hits = json.loads(out.stdout)
+    assert all(h["page_end"] >= h["page"] for h in hits)
+    assert any(h["page_end"] > h["page"] for h in hits)  # the paragraph across pages 2-3
+    assert any(h["page"] == 1 and h["text"].startswith("Contents") for h in hits)

@@ -105,7 +105,8 @@ def test_retriever_documents_carry_provenance_and_filters_apply():
     docs = retriever.invoke(QUESTION)
     assert len(docs) == 3
     for d in docs:
-        assert set(d.metadata) >= {"source", "page", "section", "start", "end", "score"}
+        assert set(d.metadata) >= {"source", "page", "page_end", "section", "start", "end", "score"}
+        assert d.metadata["page_end"] >= d.metadata["page"]
         assert Path(d.metadata["source"]).parent == CONTRACTS
         text = retriever.pipeline.document(d.metadata["source"]).text
         assert text[d.metadata["start"] : d.metadata["end"]] == d.page_content

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+from pathlib import Path
 
 import pytest
 from conftest import DATA, DEMO_QUESTION, squash
@@ -193,3 +194,79 @@ def test_extractive_quotes_of_code_keep_line_breaks_and_indentation(sample_index
         assert re.search(r"\n[ \t]+\S", block), block  # an indented line, kept
     for h in sample_index.search("termination for convenience", k=2, kind="pdf"):
         assert h.kind == "pdf"
+
+
+def _manual_pdf(path: Path) -> str:
+    """A three-page manual: a table of contents, then a clause whose paragraph runs from
+    page 2 onto page 3; returns the sentence that crosses the page break."""
+    import textwrap
+
+    import pymupdf
+
+    crossing = (
+        "The Supplier shall deliver the replacement parts to the warehouse in Bergen within "
+        "fourteen days of the order, packed on pallets that the carrier can lift."
+    )
+    filler = " ".join(
+        f"Inspection item {i} is checked and signed off by the site lead." for i in range(14)
+    )
+    pages = [
+        ["Contents", "", *(f"{n}. {t} {'.' * 40} {p}" for n, t, p in [
+            (1, "Scope", 2), (2, "Delivery of Parts", 2), (3, "Warranty", 3), (4, "Notices", 3),
+        ])],
+        ["1. Scope", "", *textwrap.wrap(filler, 90), "", "2. Delivery of Parts", "",
+         *textwrap.wrap("Orders are placed in writing. " + crossing, 90)[:-1]],
+        [textwrap.wrap("Orders are placed in writing. " + crossing, 90)[-1], "",
+         "3. Warranty", "", "Parts are warranted for two years from delivery.", "",
+         "4. Notices", "", "Notices are sent by email to the addresses in the order."],
+    ]  # fmt: skip
+    doc = pymupdf.open()
+    for lines in pages:
+        page = doc.new_page()
+        for i, line in enumerate(lines):
+            page.insert_text((72, 72 + 14 * i), line, fontsize=10)
+    doc.save(path)
+    doc.close()
+    return crossing
+
+
+def test_hits_cite_page_ranges_and_contents_stay_out_of_search(tmp_path, encoder):
+    from lateseg.pipeline import Pipeline
+
+    pdf = tmp_path / "docs" / "manual.pdf"
+    pdf.parent.mkdir()
+    crossing = _manual_pdf(pdf)
+    with Pipeline.open(tmp_path / "idx") as pipe:
+        pipe.encoder = encoder
+        pipe.ingest([pdf], progress=False)
+        doc = pipe.document(pdf)
+        (toc,) = doc.spans("toc")
+        pages = doc.spans("page")
+
+        def page_at(pos: int) -> int:
+            return next(int(p.label) for p in pages if p.start <= pos < p.end + 2)
+
+        chunks = pipe.document_hits(pdf)
+        for h in chunks:
+            assert (h.page, h.page_end) == (page_at(h.start), page_at(h.end - 1))
+        across = [h for h in chunks if h.page_end != h.page]
+        assert across and all(
+            h.cite().split(", ")[1] == f"pp. {h.page}–{h.page_end}" for h in across
+        )
+        assert all(h.to_dict()["page_end"] == h.page_end for h in chunks)
+
+        question = "How many days does the supplier have to deliver replacement parts to Bergen?"
+        best = pipe.search(question, k=1)[0]
+        assert squash(crossing) in squash(best.text) and (best.page, best.page_end) == (2, 3)
+        assert best.section and best.section.endswith("2 Delivery of Parts")
+        (grown,) = pipe.expand([best], 100_000)  # the whole manual as context
+        assert grown.start < best.start and grown.end >= best.end
+        assert (grown.page, grown.page_end, grown.section) == (2, 3, best.section)
+
+        in_toc = [h for h in chunks if toc.start <= h.start and h.end <= toc.end]
+        assert in_toc  # the contents are a chunk of their own
+        found = pipe.search("Contents: Scope, Delivery of Parts, Warranty, Notices", k=len(chunks))
+        assert found and not {h.chunk_id for h in found} & {h.chunk_id for h in in_toc}
+        assert len(found) == len(chunks) - len(in_toc)
+        everything = pipe.search("Contents", k=len(chunks), include_toc=True)
+        assert {h.chunk_id for h in in_toc} <= {h.chunk_id for h in everything}
