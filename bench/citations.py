@@ -34,43 +34,16 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "data" / "eval"))
+sys.path.insert(0, str(ROOT / "bench"))
 
 from check_manuals_qa import PDF_DIR, read_records, release_problems  # noqa: E402
+from retrieval import find_squashed  # noqa: E402
 
 OUT = ROOT / "bench" / "results" / "citations.md"
 SECTION_KINDS = ("clause", "heading")
 _NUMBER = re.compile(r"^(?:§\s*)?(\d+(?:\.\d+)*)\.?(?=\s|$)")
 _LEADERS = re.compile(r"\.\s?\.\s?\.")
 _PAGE_TAIL = re.compile(r"\S\s+\d{1,4}$")
-
-
-def collapse_map(text: str) -> tuple[str, list[int]]:
-    """``text`` with whitespace runs collapsed to one space, and each kept character's
-    offset in ``text``."""
-    out: list[str] = []
-    where: list[int] = []
-    space = True
-    for i, ch in enumerate(text):
-        if ch.isspace():
-            if not space:
-                out.append(" ")
-                where.append(i)
-            space = True
-        else:
-            out.append(ch)
-            where.append(i)
-            space = False
-    return "".join(out), where
-
-
-def locate(text: str, gold: str) -> tuple[int, int] | None:
-    """Span of ``gold`` in ``text``, matching with whitespace collapsed."""
-    flat, where = collapse_map(text)
-    g = " ".join(gold.split())
-    i = flat.find(g)
-    if i < 0:
-        return None
-    return where[i], where[i + len(g) - 1] + 1
 
 
 def label_problem(label: str | None) -> str | None:
@@ -108,7 +81,7 @@ def evaluate(pipe: Any, records: list[dict], sources: dict[str, str], k: int) ->
     texts = {name: pipe.document(src).text for name, src in sources.items()}
     rows = []
     for rec in records:
-        span = locate(texts[rec["source"]], rec["gold"])
+        span = find_squashed(texts[rec["source"]], rec["gold"])
         row: dict[str, Any] = {"id": rec["id"], "gold_page": rec["page"], "found": False}
         if span is None:
             row["note"] = "gold not in the extracted text"

@@ -412,15 +412,15 @@ def _run(args: argparse.Namespace) -> int:
     ) as pipe:
         if not pipe.sources():
             raise LatesegError(f"the index {args.index} is empty; run `lateseg ingest` first")
+        # which chunks may answer: the same options for search and ask
+        select = {
+            "mode": args.mode,
+            "source": args.source,
+            "kind": args.kind,
+            "include_toc": args.include_toc,
+        }
         if args.command == "search":
-            hits = pipe.search(
-                args.question,
-                k=args.k,
-                mode=args.mode,
-                source=args.source,
-                kind=args.kind,
-                include_toc=args.include_toc,
-            )
+            hits = pipe.search(args.question, k=args.k, **select)
             if args.context is not None:
                 hits = pipe.expand(hits, args.context)
             if not hits:
@@ -448,14 +448,11 @@ def _run(args: argparse.Namespace) -> int:
             args.question,
             k=args.k,
             extractive=args.extractive,
-            mode=args.mode,
-            source=args.source,
-            kind=args.kind,
-            include_toc=args.include_toc,
             context=args.context,
             kv_budget=None if args.kv_budget is None else parse_budget(args.kv_budget),
             kv_method=args.kv_method,
             stream=show if streaming else None,
+            **select,
         )
         if args.json:
             print(json.dumps(answer.to_dict(), indent=2))
