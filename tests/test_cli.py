@@ -328,17 +328,22 @@ def test_phase_command_writes_json_plots_and_summary(tmp_path):
     assert bad.returncode == 1 and "does not exist" in bad.stderr
 
 
-def test_search_json_carries_page_ranges_and_include_toc(tmp_path):
+def test_search_json_carries_page_ranges_and_include_toc(tmp_path, capsys):
     from test_pipeline import _manual_pdf
+
+    from lateseg.cli import main
 
     pdf = tmp_path / "manual.pdf"
     _manual_pdf(pdf)
     index = tmp_path / "idx"
-    assert lateseg("ingest", str(pdf), "--index", str(index)).returncode == 0
-    args = ("search", "Contents Scope Delivery Warranty Notices", "--index", str(index))
-    out = lateseg(*args, "-k", "20", "--json", "--include-toc")
-    assert out.returncode == 0, out.stderr
-    hits = json.loads(out.stdout)
+    assert main(["ingest", str(pdf), "--index", str(index)]) == 0
+    capsys.readouterr()
+    args = ["search", "Contents Scope Delivery Warranty Notices", "--index", str(index)]
+    assert main([*args, "-k", "20", "--json", "--include-toc"]) == 0
+    hits = json.loads(capsys.readouterr().out)
     assert all(h["page_end"] >= h["page"] for h in hits)
     assert any(h["page_end"] > h["page"] for h in hits)  # the paragraph across pages 2-3
     assert any(h["page"] == 1 and h["text"].startswith("Contents") for h in hits)
+    assert main([*args, "-k", "20"]) == 0  # without the flag: no contents, pages as ranges
+    out = capsys.readouterr().out
+    assert "pp. 2–3" in out and "\n   Contents" not in out
