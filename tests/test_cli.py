@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
 import re
@@ -13,9 +15,25 @@ from conftest import DATA, DEMO_QUESTION, LICENSES, ROOT, squash
 
 
 def lateseg(*args: str) -> subprocess.CompletedProcess:
+    """The installed command in a process of its own: for what only a process shows
+    (``python -m lateseg``, a closed pipe). It reloads torch and the models each time."""
     return subprocess.run(
         [sys.executable, "-m", "lateseg", *args], capture_output=True, text=True, timeout=600
     )
+
+
+def cli(*args: str) -> subprocess.CompletedProcess:
+    """``lateseg ARGS`` run in this process (``main()``, stdout and stderr captured, a
+    usage error's exit status returned): the models stay loaded between calls."""
+    from lateseg.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = main(list(args))
+        except SystemExit as e:
+            code = e.code if isinstance(e.code, int) else 1
+    return subprocess.CompletedProcess(list(args), code, out.getvalue(), err.getvalue())
 
 
 @pytest.fixture(scope="module")
@@ -24,7 +42,7 @@ def license_index(tmp_path_factory):
     for name in ["GPL-3", "Apache-2.0", "BSD"]:
         shutil.copy(LICENSES / name, docs / name)
     index = tmp_path_factory.mktemp("idx") / "licenses"
-    out = lateseg("ingest", str(docs), "--index", str(index), "--json")
+    out = cli("ingest", str(docs), "--index", str(index), "--json")
     assert out.returncode == 0, out.stderr
     report = json.loads(out.stdout)
     assert len(report["added"]) == 3 and not report["failed"]
@@ -33,7 +51,7 @@ def license_index(tmp_path_factory):
 
 def test_search_json_hits_index_the_document_text(license_index):
     docs, index = license_index
-    out = lateseg(
+    out = cli(
         "search",
         "Can I charge a fee for conveying copies?",
         "--index",
@@ -63,27 +81,27 @@ def test_search_json_hits_index_the_document_text(license_index):
 def test_search_mode_and_filters_from_the_command_line(license_index):
     docs, index = license_index
     args = ["search", "patent license", "--index", str(index), "-k", "3", "--json"]
-    out = lateseg(*args, "--mode", "lexical", "--source", "*/Apache-2.0")
+    out = cli(*args, "--mode", "lexical", "--source", "*/Apache-2.0")
     assert out.returncode == 0, out.stderr
     hits = json.loads(out.stdout)
     assert len(hits) == 3 and all(h["source"] == str(docs / "Apache-2.0") for h in hits)
     assert all("patent" in h["text"].lower() for h in hits)
-    wide = lateseg(*args, "--context", "2500")
+    wide = cli(*args, "--context", "2500")
     assert wide.returncode == 0, wide.stderr
     assert 1000 < sum(h["end"] - h["start"] for h in json.loads(wide.stdout)) <= 2500
-    none = lateseg(*args, "--kind", "code")
+    none = cli(*args, "--kind", "code")
     assert none.returncode == 0 and json.loads(none.stdout) == []
-    bad = lateseg(*args, "--mode", "fuzzy")
+    bad = cli(*args, "--mode", "fuzzy")
     assert bad.returncode == 2 and "invalid choice" in bad.stderr
 
 
 def test_human_output_and_reingest(license_index):
     docs, index = license_index
-    out = lateseg("search", "warranty", "--index", str(index), "-k", "2")
+    out = cli("search", "warranty", "--index", str(index), "-k", "2")
     assert out.returncode == 0 and out.stdout.startswith("1. [")
     first = out.stdout.splitlines()[0]  # "1. [0.512] /…/GPL-3:590-601, chars …": path:lines
     assert re.search(rf"{re.escape(str(docs))}/[\w.-]+:\d+-\d+, ", first), first
-    again = lateseg("ingest", str(docs), "--index", str(index))
+    again = cli("ingest", str(docs), "--index", str(index))
     assert again.returncode == 0
     assert "0 added, 0 updated, 3 unchanged, 0 skipped, 0 failed" in again.stdout
 
@@ -187,9 +205,9 @@ def test_output_closed_early_ends_quietly(license_index):
 
 def test_extractive_ask_cites_the_gold_span(tmp_path, sample_questions):
     index = tmp_path / "idx"
-    assert lateseg("ingest", str(DATA / "contracts"), "--index", str(index)).returncode == 0
+    assert cli("ingest", str(DATA / "contracts"), "--index", str(index)).returncode == 0
     q = next(q for q in sample_questions if q["id"] == "msa-01")
-    out = lateseg("ask", DEMO_QUESTION, "--index", str(index), "--extractive", "--json")
+    out = cli("ask", DEMO_QUESTION, "--index", str(index), "--extractive", "--json")
     assert out.returncode == 0, out.stderr
     answer = json.loads(out.stdout)
     assert answer["mode"] == "extractive" and answer["citations"]
@@ -209,12 +227,12 @@ def test_repository_rules_and_their_switches(tmp_path):
     (repo / "src" / "secret.py").write_text("TOKEN = 'x'\n")
     (repo / ".gitignore").write_text("secret.py\n")
     (repo / "yarn.lock").write_text("# lockfile\npkg@1:\n  version 1\n")
-    out = lateseg("ingest", str(repo), "--index", str(tmp_path / "a"), "--json")
+    out = cli("ingest", str(repo), "--index", str(tmp_path / "a"), "--json")
     report = json.loads(out.stdout)
     reasons = {Path(s["path"]).name: s["reason"] for s in report["skipped"]}
     assert [Path(p).name for p in report["added"]] == ["app.py"]
     assert reasons["secret.py"] == "gitignored" and reasons["yarn.lock"].startswith("generated")
-    out = lateseg(
+    out = cli(
         "ingest",
         str(repo),
         "--index",
@@ -279,10 +297,10 @@ def test_index_stats_verify_compact(license_index, tmp_path, capsys):
 def test_ask_streams_a_generated_answer_from_a_compressed_cache(license_index):
     _, index = license_index
     q = "Which license grants a patent license from each contributor?"
-    out = lateseg("ask", q, "--index", str(index), "-k", "2", "--kv-budget", "96")
+    out = cli("ask", q, "--index", str(index), "-k", "2", "--kv-budget", "96")
     assert out.returncode == 0, out.stderr
     assert "KV cache lateseg: 96 of" in out.stderr and "Sources" in out.stdout
-    js = lateseg(
+    js = cli(
         "ask",
         q,
         "--index",
@@ -298,14 +316,14 @@ def test_ask_streams_a_generated_answer_from_a_compressed_cache(license_index):
     stats = json.loads(js.stdout)["kv_stats"]
     assert stats["method"] == "snapkv"
     assert stats["kept_tokens"] == round(0.5 * stats["prompt_tokens"])
-    bad = lateseg("ask", q, "--index", str(index), "--kv-method", "snapkv")
+    bad = cli("ask", q, "--index", str(index), "--kv-method", "snapkv")
     assert bad.returncode == 1 and "needs a kv_budget" in bad.stderr
-    bad = lateseg("ask", q, "--index", str(index), "--kv-budget", "many")
+    bad = cli("ask", q, "--index", str(index), "--kv-budget", "many")
     assert bad.returncode == 1 and "give tokens" in bad.stderr
 
 
 def test_phase_command_writes_json_plots_and_summary(tmp_path):
-    out = lateseg(
+    out = cli(
         "phase",
         "retrieval",
         "--reduced",
@@ -324,7 +342,7 @@ def test_phase_command_writes_json_plots_and_summary(tmp_path):
     assert systems["fixed-16 naive"]["gap"] > systems["lateseg late+dynamic"]["gap"]
     assert "| fixed-16 naive | prefix | 16 |" in out.stdout
     assert len(list(tmp_path.glob("*.png"))) == 2
-    bad = lateseg("phase", "retrieval", "--out", str(tmp_path), "--text", "/nonexistent")
+    bad = cli("phase", "retrieval", "--out", str(tmp_path), "--text", "/nonexistent")
     assert bad.returncode == 1 and "does not exist" in bad.stderr
 
 
