@@ -15,7 +15,6 @@ import hashlib
 import json
 import logging
 import os
-import re
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -24,15 +23,13 @@ from lateseg.encode.late import EncoderConfig, LateEncoder
 from lateseg.encode.models import DEFAULT_GENERATOR
 from lateseg.errors import ConfigError, IndexStoreError, IngestError, LatesegError
 from lateseg.index import Index, Manifest, Writer, read_manifest, write_manifest
-from lateseg.index.provenance import LINE_KINDS, ProvenanceCache
+from lateseg.index.retrieval import SEARCH_MODES, Retriever
 from lateseg.index.vectors import check_policy
 from lateseg.scale.engines import ENGINES, Encoded, encode_document, make_engine
 from lateseg.segment import Chunker, DynamicChunker, chunker_from_dict
 from lateseg.types import Answer, Document, Hit, IngestReport, clean_text
 
 if TYPE_CHECKING:  # these load only when used
-    import numpy as np
-
     from lateseg.generate.local import LocalGenerator
     from lateseg.ingest.folder import Walk, WalkConfig
     from lateseg.kv.compress import KVConfig
@@ -40,10 +37,6 @@ if TYPE_CHECKING:  # these load only when used
 log = logging.getLogger(__name__)
 
 __all__ = ["ENGINES", "SEARCH_MODES", "Encoded", "Pipeline", "chunker_from_dict", "encode_document"]
-
-SEARCH_MODES = ("hybrid", "dense", "lexical")
-RRF_K = 60  # reciprocal rank fusion: score = sum of weight / (RRF_K + rank)
-RRF_POOL = 50  # candidates taken from each ranking before fusing
 
 
 class Pipeline:
@@ -66,7 +59,7 @@ class Pipeline:
         # A format-1 index is migrated on its first write; documents whose vectors an
         # interrupted ingest never saved are encoded again from their stored text.
         index.reencode = lambda doc: encode_document(self.encoder, self.chunker, doc)
-        self._provenance = ProvenanceCache(lambda ids: self.index.store.layouts(ids, LINE_KINDS))
+        self._retriever = Retriever(index, lambda query: self.encoder.embed_queries([query]))
 
     @classmethod
     def open(
@@ -197,12 +190,11 @@ class Pipeline:
         report = IngestReport(skipped=found.skipped, failed=list(found.failed))
         # The writer locks before the known hashes are read: no other writer can change them.
         with self.index.writer() as writer:
-            store = self.index.store
             jobs = [
                 ParseJob(
                     str(f.path),
                     str(f.root) if f.root else None,
-                    store.file_hash(source_name(f.path)),
+                    self.index.file_hash(source_name(f.path)),
                     password,
                     f.identity,
                 )
@@ -245,7 +237,7 @@ class Pipeline:
 
         files = {str(f.path) for f in found.files}
         gone: dict[str, str] = {}
-        for source, real in self.index.store.source_paths():
+        for source, real in self.index.source_paths():
             p = Path(real)
             if not any(p.is_relative_to(r) for r in found.roots) or real in files:
                 continue
@@ -277,7 +269,13 @@ class Pipeline:
         with self.index.writer() as writer:
             return writer.remove(list(sources))
 
-    # -- query -------------------------------------------------------------------
+    # -- query: delegated to the retriever -------------------------------------------
+    @property
+    def retriever(self) -> Retriever:
+        """Search, expand and look-ups over this index (:class:`Retriever`), with this
+        pipeline's encoder for queries."""
+        return self._retriever
+
     def search(
         self,
         query: str,
@@ -289,184 +287,25 @@ class Pipeline:
         weights: tuple[float, float] = (1.0, 1.0),
         include_toc: bool = False,
     ) -> list[Hit]:
-        """The ``k`` best chunks for ``query``.
-
-        ``mode``: ``"dense"`` (exact inner product of the chunk vectors; score = cosine),
-        ``"lexical"`` (BM25 over chunk text, SQLite FTS5 with stemming; score = BM25) or
-        ``"hybrid"`` (both fused by reciprocal rank, ``weights`` = (dense, lexical);
-        score = the fused value). Dense is the default: on the public eval sets hybrid
-        helped on the sample contracts but lost on the license texts, whose questions
-        paraphrase them (``bench/results/hybrid.md``). ``source``: only files whose
-        absolute path matches this glob (``"*/contracts/*.pdf"``); ``kind``: only
-        documents of this kind (``"pdf"``, ``"code"``, ``"text"`` …). Chunks that lie
-        mostly in a table of contents, a list of figures or an index only point at the
-        text; they are left out unless ``include_toc``.
-        """
-        if k < 1:
-            raise ConfigError(f"k={k} must be at least 1")
-        query = clean_text(query)
-        if not query.strip():
-            raise ConfigError("the query is empty")
-        if mode not in SEARCH_MODES:
-            raise ConfigError(f"mode={mode!r}; choose one of {', '.join(SEARCH_MODES)}")
-        if len(weights) != 2 or min(weights) < 0 or max(weights) == 0:
-            raise ConfigError(f"weights={weights} must be two non-negative numbers, not both 0")
-        if self.index.count() == 0:  # brought up to date with other processes' writes
-            return []
-        q = self.encoder.embed_queries([query]) if mode != "lexical" else None
-        want = k
-        while True:  # asks for more until k hits are left once contents are taken out
-            found, more = self._ranked(query, q, mode, want, source, kind, weights)
-            hits = self._hits(found, include_toc)
-            if len(hits) >= k or not more:
-                return hits[:k]
-            want *= 4
-
-    def _ranked(
-        self,
-        query: str,
-        q: np.ndarray | None,
-        mode: str,
-        want: int,
-        source: str | None,
-        kind: str | None,
-        weights: tuple[float, float],
-    ) -> tuple[list[tuple[int, float]], bool]:
-        """The best ``want`` (chunk ID, score) of one search, and whether there may be
-        more."""
-        pool = max(want, RRF_POOL) if mode == "hybrid" else want
-        dense = self._dense(q, pool, source, kind) if q is not None else []
-        store = self.index.store
-        lexical = store.lexical(query, pool, source=source, kind=kind) if mode != "dense" else []
-        if mode == "dense":
-            found = dense
-        elif mode == "lexical":
-            found = lexical
-        else:
-            fused: dict[int, float] = {}
-            for weight, ranked in zip(weights, (dense, lexical), strict=True):
-                for rank, (cid, _) in enumerate(ranked):
-                    fused[cid] = fused.get(cid, 0.0) + weight / (RRF_K + rank + 1)
-            found = sorted(fused.items(), key=lambda kv: (-kv[1], kv[0]))
-        more = max(len(dense), len(lexical)) >= pool
-        with_vector = self._vector_ids(found)
-        return [(cid, score) for cid, score in found if cid in with_vector][:want], more
-
-    def _hits(self, found: Sequence[tuple[int, float]], include_toc: bool = True) -> list[Hit]:
-        """Hits for ranked chunk IDs, with their provenance; chunks inside a table of
-        contents or an index are left out unless ``include_toc``."""
-        rows = self.index.store.chunk_rows([i for i, _ in found])
-        self._provenance.annotate(list(rows.values()))
-        return [
-            Hit(
-                r["source"],
-                r["start"],
-                r["end"],
-                r["text"],
-                score,
-                r["page"],
-                r["section"],
-                r["doc_id"],
-                cid,
-                r["line"],
-                r["line_end"],
-                r["kind"],
-                r["page_end"],
-            )
-            for cid, score in found
-            if (r := rows.get(cid)) is not None and (include_toc or not r["toc"])
-        ]
+        """The ``k`` best chunks for ``query`` (:meth:`Retriever.search`)."""
+        return self._retriever.search(
+            query,
+            k,
+            mode=mode,
+            source=source,
+            kind=kind,
+            weights=weights,
+            include_toc=include_toc,
+        )
 
     def expand(self, hits: Sequence[Hit], budget: int) -> list[Hit]:
-        """Grow hits with their neighbouring chunks to fill ``budget`` characters.
-
-        In rank order, each hit takes the next chunk after it, then the one before, and
-        so on, while the total length of all returned passages stays within ``budget``
-        and no text is given twice (a neighbour already in a passage is skipped). A hit
-        alone longer than what is left is kept as it is. Returns one passage per hit, in
-        the same order: its span and text widened, its citation (``page``/``page_end``,
-        ``section``, ``line``/``line_end``) still the hit's, where the match is.
-        """
-        if budget < 1:
-            raise ConfigError(f"budget={budget} must be at least 1 character")
-        used = sum(h.end - h.start for h in hits)
-        taken: dict[str, set[int]] = {}
-        for h in hits:
-            taken.setdefault(h.doc_id, set()).add(h.chunk_id)
-        out = []
-        for h in hits:
-            chunks = self.index.store.neighbours(h.chunk_id)
-            where = {cid: n for n, (cid, _, _) in enumerate(chunks)}
-            if h.chunk_id not in where:
-                out.append(h)
-                continue
-            lo = hi = where[h.chunk_id]
-            grew = True
-            while grew:
-                grew = False
-                for step in (hi + 1, lo - 1):  # after, then before
-                    if not 0 <= step < len(chunks) or chunks[step][0] in taken[h.doc_id]:
-                        continue
-                    # What the passage grows by: the chunk and the blank text before it.
-                    if step > hi:
-                        size = chunks[step][2] - chunks[hi][2]
-                    else:
-                        size = chunks[lo][1] - chunks[step][1]
-                    if used + size > budget:
-                        continue
-                    used += size
-                    taken[h.doc_id].add(chunks[step][0])
-                    lo, hi = min(lo, step), max(hi, step)
-                    grew = True
-            start, end = chunks[lo][1], chunks[hi][2]
-            if (start, end) == (h.start, h.end):
-                out.append(h)
-                continue
-            doc = self.index.store.document(h.source)
-            if doc is None:
-                out.append(h)
-                continue
-            # The passage's text widens; its citation stays the hit's (pages, section,
-            # lines): --context 100000000 must not turn "p. 45 § 5.15.1" into "p. 1".
-            out.append(dataclasses.replace(h, start=start, end=end, text=doc.text[start:end]))
-        return out
+        """Hits grown with their neighbouring chunks to ``budget`` characters in all
+        (:meth:`Retriever.expand`)."""
+        return self._retriever.expand(hits, budget)
 
     def definitions(self, hit: Hit) -> dict[str, str]:
-        """The definitions (from the contract's structure) of the defined terms that
-        ``hit`` uses but does not itself define: ``{term: defining text}``."""
-        doc = self.index.store.document(hit.source)
-        if doc is None:
-            return {}
-        out: dict[str, str] = {}
-        for span in doc.spans("definition"):
-            inside = hit.start <= span.start and span.end <= hit.end
-            if span.label in out or inside or not span.label:
-                continue
-            if re.search(rf"(?<!\w){re.escape(span.label)}(?!\w)", hit.text):
-                out[span.label] = doc.text[span.start : span.end]
-        return out
-
-    def _vector_ids(self, found: list[tuple[int, float]]) -> set[int]:
-        """IDs that have a vector in the cache (all of them, but in a format-1 index
-        whose chunks an interrupted ingest left without vectors)."""
-        return self.index.contains([cid for cid, _ in found])
-
-    def _dense(
-        self, q: np.ndarray, k: int, source: str | None, kind: str | None
-    ) -> list[tuple[int, float]]:
-        total = self.index.count()
-        want = k if source is None and kind is None else min(total, max(4 * k, 100))
-        while True:
-            scores, ids = self.index.search(q, want)
-            found = [(int(i), float(s)) for i, s in zip(ids[0], scores[0], strict=False) if i >= 0]
-            if source is not None or kind is not None:
-                keep = self.index.store.chunk_filter(
-                    [i for i, _ in found], source=source, kind=kind
-                )
-                found = [(i, s) for i, s in found if i in keep]
-            if len(found) >= k or want >= total:
-                return found[:k]
-            want = min(total, want * 4)
+        """``{term: defining text}`` of the terms ``hit`` uses (:meth:`Retriever.definitions`)."""
+        return self._retriever.definitions(hit)
 
     def ask(
         self,
@@ -553,12 +392,7 @@ class Pipeline:
 
     def document_hits(self, source: str | os.PathLike[str]) -> list[Hit]:
         """Every chunk of the document ``source``, in text order (score 1)."""
-        key = str(Path(source).expanduser().resolve())
-        ids = self.index.store.chunk_ids_of_source(key)
-        if not ids:
-            raise IndexStoreError(f"{key} is not in the index at {self.folder}")
-        hits = self._hits([(i, 1.0) for i in ids])
-        return sorted(hits, key=lambda h: h.start)
+        return self._retriever.document_hits(source)
 
     @property
     def generator(self) -> LocalGenerator:
@@ -581,14 +415,10 @@ class Pipeline:
 
     def document(self, source: str | os.PathLike[str]) -> Document:
         """The stored Document of ``source`` (a path; made absolute)."""
-        key = str(Path(source).expanduser().resolve())
-        doc = self.index.store.document(key)
-        if doc is None:
-            raise IndexStoreError(f"{key} is not in the index at {self.folder}")
-        return doc
+        return self._retriever.document(source)
 
     def sources(self) -> list[str]:
-        return self.index.store.sources()
+        return self._retriever.sources()
 
     def close(self) -> None:
         self.index.close()

@@ -193,6 +193,15 @@ class Index:
             self.refresh()
             return len(self.vectors)
 
+    def file_hash(self, source: str) -> str | None:
+        """The content hash ``source`` was indexed with, or None when it is not indexed
+        (read under the writer's lock, it cannot change before the write)."""
+        return self.store.file_hash(source)
+
+    def source_paths(self) -> list[tuple[str, str]]:
+        """(source, file path) of every indexed document (what ``prune`` compares)."""
+        return self.store.source_paths()
+
     def contains(self, ids: Sequence[int]) -> set[int]:
         """The IDs among ``ids`` that have a vector in the cache."""
         with self._mutex:

@@ -402,7 +402,7 @@ class LatesegVectorStore(VectorStore):
         out = []
         with self._lock:
             for i in ids:
-                doc = self.pipeline.index.store.document(SOURCE_PREFIX + str(i))
+                doc = self.pipeline.retriever.find_document(SOURCE_PREFIX + str(i))
                 if doc is not None:
                     lc = doc.meta.get("langchain", {})
                     out.append(
@@ -420,17 +420,17 @@ class LatesegVectorStore(VectorStore):
     ) -> list[tuple[Document, float]]:
         if kwargs:
             raise TypeError(f"unknown search arguments: {', '.join(sorted(kwargs))}")
+        made: dict[int, tuple[Document, float]] = {}
+
+        def where(hits: list[Hit]) -> list[Hit]:
+            """The hits whose LangChain document matches ``filter`` (documents kept)."""
+            pairs = zip(hits, self._documents(hits), strict=True)
+            made.update((h.chunk_id, found) for h, found in pairs)
+            return [h for h in hits if _matches(made[h.chunk_id][0].metadata, filter)]
+
         with self._lock:
-            total = self.pipeline.index.count()  # up to date with other processes
-            if total == 0:
-                return []
-            pool = k if filter is None else max(4 * k, 32)
-            while True:
-                found = self._documents(self.pipeline.search(query, min(pool, total)))
-                kept = [(d, s) for d, s in found if _matches(d.metadata, filter)]
-                if len(kept) >= k or pool >= total:
-                    return kept[:k]
-                pool *= 4
+            hits = self.pipeline.retriever.search(query, k, where=None if filter is None else where)
+            return [made[h.chunk_id] for h in hits] if filter else self._documents(hits)
 
     def similarity_search(self, query: str, k: int = 4, **kwargs: Any) -> list[Document]:
         return [d for d, _ in self.similarity_search_with_score(query, k, **kwargs)]
@@ -447,7 +447,7 @@ class LatesegVectorStore(VectorStore):
         return lambda cosine: (1.0 + cosine) / 2.0
 
     def _documents(self, hits: list[Hit]) -> list[tuple[Document, float]]:
-        rows = self.pipeline.index.store.document_rows([h.doc_id for h in hits])
+        rows = self.pipeline.retriever.document_rows([h.doc_id for h in hits])
         out = []
         for h in hits:
             row = rows.get(h.doc_id)
