@@ -27,7 +27,7 @@ from lateseg.index.retrieval import SEARCH_MODES, Retriever
 from lateseg.index.vectors import check_policy
 from lateseg.scale.engines import ENGINES, Encoded, encode_document, make_engine
 from lateseg.segment import Chunker, DynamicChunker, chunker_from_dict
-from lateseg.types import Answer, Document, Hit, IngestReport, clean_text
+from lateseg.types import NO_PASSAGE, Answer, Document, Hit, IngestReport, clean_text
 
 if TYPE_CHECKING:  # these load only when used
     from lateseg.generate.local import LocalGenerator
@@ -378,7 +378,7 @@ class Pipeline:
                     seen.setdefault(h.chunk_id, h)
             passages = list(seen.values())
         if not passages:
-            return [Answer("No indexed passage matches the question.", ()) for _ in questions]
+            return [Answer(NO_PASSAGE, ()) for _ in questions]
         # A whole document is given uncut (each passage gets up to budget / count
         # characters); retrieved passages within the generator's usual budget.
         whole = len(passages) * max(len(h.text) for h in passages)

@@ -216,6 +216,10 @@ class Hit:
         return ", ".join(parts)
 
 
+#: The answer when no indexed passage matches (extractive, generated or many at once).
+NO_PASSAGE = "No indexed passage matches the question."
+
+
 @dataclass(frozen=True)
 class Answer:
     """An answer with the hits it cites.

@@ -54,7 +54,11 @@ class EncoderConfig:
     :data:`CPU_BATCH_TOKENS` on a CPU, :data:`GPU_BATCH_TOKENS` on a GPU), and at most
     ``batch_size`` sequences; windows of many documents share a batch
     (:meth:`LateEncoder.encode_documents`).
-    ``trust_remote_code`` must be opted into for models that ship code (jina-v2).
+    ``trust_remote_code`` must be opted into for models that ship code (jina-v2). Like
+    ``device`` and ``backend`` it belongs to the run, never to the index: ``to_dict`` (what
+    a manifest stores) leaves it out, so reopening an index built with it needs
+    ``trust_remote_code=True`` (``--trust-remote-code``) again, each time; an index folder,
+    which may come from anyone, can never turn it on.
     """
 
     model: str = DEFAULT_EMBEDDER

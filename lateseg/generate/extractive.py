@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from lateseg.segment.sentences import sentence_starts
-from lateseg.types import Answer, Hit
+from lateseg.types import NO_PASSAGE, Answer, Hit
 
 if TYPE_CHECKING:
     from lateseg.encode.late import LateEncoder
@@ -64,9 +64,7 @@ def extractive_answer(
     passages quoted. In code, the candidates are blocks of non-blank lines, quoted
     verbatim (line breaks and indentation as in the file)."""
     if not hits:
-        return Answer(
-            "No indexed passage matches the question.", (), (), "extractive", "extractive"
-        )
+        return Answer(NO_PASSAGE, (), (), "extractive", "extractive")
     cands: list[tuple[int, int, int]] = []  # (passage index, start, end) within hit text
     for i, h in enumerate(hits):
         pieces = _code_blocks(h.text) if h.kind == "code" else _sentences(h.text)

@@ -26,7 +26,7 @@ from lateseg.encode.models import (
 )
 from lateseg.errors import GenerationError, ModelError
 from lateseg.generate.citations import format_passages, parse_citations
-from lateseg.types import Answer, Hit
+from lateseg.types import NO_PASSAGE, Answer, Hit
 
 if TYPE_CHECKING:
     from lateseg.encode.late import LateEncoder
@@ -330,7 +330,7 @@ class LocalGenerator:
         so the answer is never left without a source and the caller can tell which.
         """
         if not passages:
-            return Answer("No indexed passage matches the question.", ())
+            return Answer(NO_PASSAGE, ())
         text, stats = self.generate(self.prompt(question, passages), kv=kv, stream=stream)
         return cite(text, passages, encoder, stats)
 
