@@ -25,6 +25,7 @@ from lateseg.errors import ConfigError, IndexStoreError, IngestError, LatesegErr
 from lateseg.index import Index, Manifest, Writer, read_manifest, write_manifest
 from lateseg.index.retrieval import SEARCH_MODES, Retriever
 from lateseg.index.vectors import check_policy
+from lateseg.kv.compress import KVConfig
 from lateseg.scale.engines import ENGINES, Encoded, encode_document, make_engine
 from lateseg.segment import Chunker, DynamicChunker, chunker_from_dict
 from lateseg.types import NO_PASSAGE, Answer, Document, Hit, IngestReport, clean_text
@@ -32,7 +33,6 @@ from lateseg.types import NO_PASSAGE, Answer, Document, Hit, IngestReport, clean
 if TYPE_CHECKING:  # these load only when used
     from lateseg.generate.local import LocalGenerator
     from lateseg.ingest.folder import Walk, WalkConfig
-    from lateseg.kv.compress import KVConfig
 
 log = logging.getLogger(__name__)
 
@@ -334,7 +334,7 @@ class Pipeline:
         chunks; ``chunkkv-fixed``, ``snapkv``, ``streaming``, ``full``); the accounting
         is in ``Answer.kv_stats``. ``stream`` receives the answer's text as it is made.
         """
-        kv = self._kv_config(kv_budget, kv_method)
+        kv = KVConfig.from_options(kv_budget, kv_method)
         question = clean_text(question)
         hits = self.search(
             question, k, mode=mode, source=source, kind=kind, include_toc=include_toc
@@ -368,7 +368,7 @@ class Pipeline:
         back after each answer. ``stream(i, text)`` receives question ``i``'s answer as it
         is made.
         """
-        kv = self._kv_config(kv_budget, kv_method)
+        kv = KVConfig.from_options(kv_budget, kv_method)
         if document is not None:
             passages = self.document_hits(document)
         else:
@@ -402,16 +402,6 @@ class Pipeline:
 
             self._generator = LocalGenerator(self.generator_name, device=self.encoder.config.device)
         return self._generator
-
-    @staticmethod
-    def _kv_config(budget: int | float | None, method: str | None) -> KVConfig | None:
-        from lateseg.kv.compress import KVConfig
-
-        if budget is None:
-            if method not in (None, "full"):
-                raise ConfigError(f"kv_method={method!r} needs a kv_budget (tokens or a share)")
-            return None
-        return KVConfig(method=method or "lateseg", budget=budget)
 
     def document(self, source: str | os.PathLike[str]) -> Document:
         """The stored Document of ``source`` (a path; made absolute)."""

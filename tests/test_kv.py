@@ -200,3 +200,48 @@ def test_content_chunks_follow_the_text_not_the_position(gen):
     for pad in (1, 2, 3, 7):  # shift the text by a few tokens
         shifted = chunk_texts("= " * pad + "\n\n" + body)
         assert shifted[-len(plain) + 1 :] == plain[1:]
+
+
+def test_keydiff_keeps_per_head_the_keys_least_like_the_mean_key(gen):
+    config = KVConfig(method="keydiff", budget=80)
+    prompt, cache, obs, window = _prefill(gen, _haystack(1500), config)
+    n = len(prompt.ids)
+    keys = [layer.keys[0].float().clone() for layer in cache.layers]  # [H, T, D] before
+    done = compress(cache, obs, config, window_tokens=window)
+    capacity = 80 - 4 - window
+    for layer_keys, kept in zip(keys, done.kept, strict=True):
+        unit = torch.nn.functional.normalize(layer_keys, dim=-1)
+        cosine = (unit * unit.mean(dim=1, keepdim=True)).sum(-1) / unit.mean(dim=1).norm(
+            dim=-1, keepdim=True
+        )
+        for h, heads in enumerate(kept):
+            middle = [p for p in heads.tolist() if 4 <= p < n - window]
+            assert len(middle) == capacity
+            # every kept middle key is at least as unlike the mean as every dropped one
+            dropped = sorted(set(range(4, n - window)) - set(middle))
+            assert cosine[h, middle].max() <= cosine[h, dropped].min() + 1e-5
+
+
+def test_a_new_kv_method_is_one_class_and_its_registry_line():
+    """What adding a press takes: the class and ``register``; KVConfig then accepts the
+    name, and an unknown name lists every registered one."""
+    from lateseg.kv import PRESSES, Press, register
+    from lateseg.kv.compress import select
+
+    class EveryOther(Press):
+        name = "every-other-test"
+        scored = False
+
+        def choose(self, config, scores, slots, chunks):
+            return np.arange(slots.sinks, slots.win_start, 2)[: slots.capacity]
+
+    register(EveryOther)
+    try:
+        config = KVConfig(method="every-other-test", budget=20)
+        (kept,) = select(config, [np.zeros((2, 40))], 40, 8)
+        assert kept.tolist() == [[0, 1, 2, 3, 4, 6, 8, 10, 12, 14, 16, 18, *range(32, 40)]] * 2
+        with pytest.raises(ConfigError, match="every-other-test") as e:
+            KVConfig(method="nope")
+        assert all(name in str(e.value) for name in PRESSES)
+    finally:
+        del PRESSES["every-other-test"]

@@ -59,6 +59,7 @@ except ImportError as e:  # pragma: no cover - exercised in a subprocess test
 from lateseg.encode.late import EncoderConfig, LateEncoder
 from lateseg.encode.models import DEFAULT_GENERATOR
 from lateseg.errors import ConfigError
+from lateseg.kv.compress import KVConfig
 from lateseg.pipeline import Pipeline
 from lateseg.types import Document as LatesegDocument
 from lateseg.types import Hit
@@ -562,7 +563,7 @@ class LatesegChatModel(BaseChatModel):
     def _check(self) -> LatesegChatModel:
         if self.temperature is not None and self.temperature < 0:
             raise ConfigError(f"temperature={self.temperature} must be >= 0")
-        Pipeline._kv_config(self.kv_budget, self.kv_method)  # validates the pair
+        KVConfig.from_options(self.kv_budget, self.kv_method)  # validates the pair
         return self
 
     @property
@@ -600,7 +601,7 @@ class LatesegChatModel(BaseChatModel):
         if unknown:
             raise TypeError(f"unknown generation arguments: {', '.join(sorted(unknown))}")
         model = kwargs.get("model", self.model)
-        kv = Pipeline._kv_config(
+        kv = KVConfig.from_options(
             kwargs.get("kv_budget", self.kv_budget), kwargs.get("kv_method", self.kv_method)
         )
         gen = _generator(model, self.device)

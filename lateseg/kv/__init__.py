@@ -1,6 +1,7 @@
 """KV-cache compression for the generator: whole content-defined chunks (ChunkKV with
-chunks from the text), with the fixed-chunk, SnapKV, StreamingLLM and full-cache baselines
-behind the same protocol. See :mod:`lateseg.kv.compress`."""
+chunks from the text), with the fixed-chunk, SnapKV, KeyDiff, StreamingLLM and full-cache
+baselines behind the same protocol. See :mod:`lateseg.kv.compress`; each method is a
+press in :mod:`lateseg.kv.presses`."""
 
 from __future__ import annotations
 
@@ -14,15 +15,19 @@ from lateseg.kv.compress import (
     parse_budget,
     truncate,
 )
+from lateseg.kv.presses import PRESSES, Press, register
 
 __all__ = [
     "METHODS",
+    "PRESSES",
     "Compressed",
     "KVConfig",
     "ObservationWindow",
+    "Press",
     "compress",
     "content_chunks",
     "fixed_chunks",
     "parse_budget",
+    "register",
     "truncate",
 ]

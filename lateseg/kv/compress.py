@@ -10,12 +10,14 @@ each layer's keys and values by the kept slots. Kept tokens keep their original 
 (their keys were rotated at prefill), so the next tokens must be fed with ``position_ids``
 continuing the *original* length (:class:`Compressed` carries it).
 
-Methods:
+Methods are presses (:mod:`lateseg.kv.presses`, one small class each, in a registry):
 
 * ``lateseg``: whole content-defined chunks (``lateseg.kv.chunks``), the set with the
   most attention that fills the budget exactly (0/1 knapsack over chunk lengths);
 * ``chunkkv-fixed``: ChunkKV's fixed-length chunks (``fixed_chunk`` tokens), best first;
 * ``snapkv``: the best single tokens per KV head after 1-D pooling (SnapKV);
+* ``keydiff``: per KV head, the tokens whose keys differ most from the mean key
+  (KeyDiff; query-agnostic);
 * ``streaming``: the sinks and the most recent tokens (StreamingLLM);
 * ``full``: nothing removed.
 
@@ -36,9 +38,12 @@ from typing import Any
 import numpy as np
 
 from lateseg.errors import ConfigError
-from lateseg.kv.chunks import content_chunks, fixed_chunks
+from lateseg.kv.chunks import content_chunks
+from lateseg.kv.presses import PRESSES, Slots, knapsack, press
 
-METHODS = ("lateseg", "chunkkv-fixed", "snapkv", "streaming", "full")
+#: The registered methods' names (:data:`lateseg.kv.presses.PRESSES`).
+METHODS = tuple(PRESSES)
+__all__ = ["METHODS", "KVConfig", "knapsack"]
 
 
 @dataclass(frozen=True)
@@ -56,8 +61,7 @@ class KVConfig:
     pool_kernel: int = 7  # SnapKV's pooling
 
     def __post_init__(self) -> None:
-        if self.method not in METHODS:
-            raise ConfigError(f"kv_method={self.method!r}; choose one of {', '.join(METHODS)}")
+        press(self.method)  # an unknown name lists the registered ones
         b = self.budget
         if isinstance(b, bool) or not isinstance(b, (int, float)):
             raise ConfigError(f"kv_budget={b!r}; give tokens (an int) or a share in (0, 1)")
@@ -70,6 +74,17 @@ class KVConfig:
                 raise ConfigError(f"{name}={getattr(self, name)}; must be at least 1")
         if self.sinks < 0:
             raise ConfigError(f"sinks={self.sinks}; must be at least 0")
+
+    @classmethod
+    def from_options(cls, budget: int | float | None, method: str | None) -> KVConfig | None:
+        """The config for a ``kv_budget`` / ``kv_method`` pair as users give them (the
+        CLI, ``Pipeline.ask``, LangChain): None without a budget (no compression, which
+        only ``full`` or no method may ask for); the ``lateseg`` method by default."""
+        if budget is None:
+            if method not in (None, "full"):
+                raise ConfigError(f"kv_method={method!r} needs a kv_budget (tokens or a share)")
+            return None
+        return cls(method=method or "lateseg", budget=budget)
 
     def tokens(self, length: int) -> int:
         """The budget in slots for a prompt of ``length`` tokens."""
@@ -231,34 +246,6 @@ def window_scores(window: ObservationWindow, cache: Any) -> list[np.ndarray]:
     return out
 
 
-def knapsack(lengths: Sequence[int], values: Sequence[float], capacity: int) -> list[int]:
-    """Indices of items with total length exactly ``capacity`` (or the largest reachable
-    total below it) and the largest total value among such sets."""
-    n = len(lengths)
-    if capacity <= 0 or n == 0:
-        return []
-    neg = -np.inf
-    best = np.full(capacity + 1, neg)
-    best[0] = 0.0
-    take = np.zeros((n, capacity + 1), dtype=bool)
-    for i, (ln, val) in enumerate(zip(lengths, values, strict=True)):
-        if ln > capacity:
-            continue
-        cand = np.full(capacity + 1, neg)
-        cand[ln:] = best[: capacity + 1 - ln] + val
-        better = cand > best
-        take[i] = better
-        best = np.where(better, cand, best)
-    reach = np.flatnonzero(best > neg)
-    c = int(reach.max())
-    chosen = []
-    for i in range(n - 1, -1, -1):
-        if take[i, c]:
-            chosen.append(i)
-            c -= lengths[i]
-    return sorted(chosen)
-
-
 def select(
     config: KVConfig,
     scores: list[np.ndarray],
@@ -266,7 +253,9 @@ def select(
     window: int,
     chunks: list[tuple[int, int]] | None = None,
 ) -> list[np.ndarray]:
-    """Original positions to keep per layer, ``[kv_heads, budget]`` each (sorted)."""
+    """Original positions to keep per layer, ``[kv_heads, budget]`` each (sorted): the
+    sinks and the last ``window`` tokens, and what the method's press chooses for the
+    rest of the budget, one choice per group of ``layer_group`` layers."""
     budget = config.tokens(length)
     heads = scores[0].shape[0]
     if config.method == "full" or budget >= length:
@@ -279,75 +268,18 @@ def select(
             f"kv budget {budget} is smaller than the {sinks} sink and {length - win_start} "
             "window tokens that are always kept"
         )
-    fixed = np.r_[np.arange(sinks), np.arange(win_start, length)]
-    if config.method == "streaming":
-        keep = np.r_[np.arange(sinks), np.arange(length - (budget - sinks), length)]
-        return [np.tile(np.sort(keep), (heads, 1)) for _ in scores]
+    slots = Slots(length, sinks, win_start, capacity, heads)
+    chooser = press(config.method)
     out: list[np.ndarray] = []
     for g in range(0, len(scores), config.layer_group):
         group = np.mean(scores[g : g + config.layer_group], axis=0)  # [Hkv, T]
-        if config.method == "snapkv":
-            keep = _snapkv(group, sinks, win_start, capacity, config.pool_kernel, fixed)
+        middle = chooser.choose(config, group, slots, chunks)
+        if middle.ndim == 1:
+            keep = np.tile(np.sort(np.r_[slots.fixed, middle]), (heads, 1))
         else:
-            if config.method == "chunkkv-fixed":
-                pieces = fixed_chunks(sinks, win_start, config.fixed_chunk)
-            else:
-                if chunks is None:
-                    raise ConfigError("the lateseg method needs the prompt's content chunks")
-                pieces = chunks
-            token = group.mean(axis=0)
-            sums = [float(token[a:b].sum()) for a, b in pieces]
-            if config.method == "chunkkv-fixed":
-                chosen = _best_first(pieces, sums, capacity, token)
-            else:
-                idx = knapsack([b - a for a, b in pieces], sums, capacity)
-                chosen = np.concatenate(
-                    [np.arange(*pieces[i]) for i in idx] or [np.zeros(0, np.int64)]
-                )
-            keep = np.tile(np.sort(np.r_[fixed, chosen]), (heads, 1))
+            keep = np.sort(np.concatenate([np.tile(slots.fixed, (heads, 1)), middle], axis=1))
         out += [keep] * len(scores[g : g + config.layer_group])
     return out
-
-
-def _best_first(
-    pieces: list[tuple[int, int]], sums: list[float], capacity: int, token: np.ndarray
-) -> np.ndarray:
-    """ChunkKV: whole chunks by score while they fit; the rest of the budget from the
-    best tokens of the next chunk (so every method keeps the same number of slots)."""
-    chosen: list[np.ndarray] = []
-    left = capacity
-    for i in np.argsort(-np.asarray(sums), kind="stable"):
-        a, b = pieces[i]
-        if left == 0:
-            break
-        if b - a <= left:
-            chosen.append(np.arange(a, b))
-            left -= b - a
-        else:
-            part = a + np.sort(np.argsort(-token[a:b], kind="stable")[:left])
-            chosen.append(part)
-            left = 0
-    return np.concatenate(chosen) if chosen else np.zeros(0, np.int64)
-
-
-def _snapkv(
-    group: np.ndarray, sinks: int, win_start: int, capacity: int, kernel: int, fixed: np.ndarray
-) -> np.ndarray:
-    import torch
-
-    pooled = torch.nn.functional.avg_pool1d(
-        torch.from_numpy(group[:, None, :]).float(),
-        kernel,
-        stride=1,
-        padding=kernel // 2,
-        count_include_pad=False,
-    )[:, 0, : group.shape[1]].numpy()
-    rows = []
-    for h in range(group.shape[0]):
-        middle = pooled[h, sinks:win_start]
-        best = sinks + np.argsort(-middle, kind="stable")[:capacity]
-        rows.append(np.sort(np.r_[fixed, best]))
-    return np.stack(rows)
 
 
 def compress(
@@ -375,13 +307,14 @@ def compress(
     w = min(w, length)
     budget = config.tokens(length)
     chunks: list[tuple[int, int]] = []
-    if config.method in ("full", "streaming") or budget >= length:
+    chooser = press(config.method)
+    if not chooser.scored or budget >= length:
         scores = [np.zeros((layers[0].keys.shape[1], length))] * len(layers)
     else:
-        scores = window_scores(window, cache)
-    if config.method == "lateseg" and budget < length:
+        scores = chooser.scores(cache) or window_scores(window, cache)
+    if chooser.chunked and budget < length:
         if text is None or offsets is None:
-            raise ConfigError("the lateseg method needs the prompt text and token offsets")
+            raise ConfigError(f"the {config.method} method needs the prompt text and token offsets")
         sinks = min(config.sinks, length)
         chunks = content_chunks(
             text, offsets, sinks, max(sinks, length - w), config.chunk_max_tokens

@@ -1,0 +1,241 @@
+"""KV compression methods: one small class each, behind a registry.
+
+A method (a *press*, as kvpress calls them) decides only which middle slots to keep.
+What every method shares is decided once, in :func:`lateseg.kv.compress.select`: the
+first ``sinks`` tokens and the observation window are always kept, every layer gets
+exactly the budget (``capacity`` middle slots, :class:`Slots`), and layers in groups of
+``layer_group`` share one choice made from their averaged scores.
+
+A press says what it needs: ``scored`` (per-slot scores; by default the attention the
+observation window's queries give each slot, or its own :meth:`Press.scores`) and
+``chunked`` (the prompt's content-defined chunks). Its :meth:`Press.choose` returns the
+middle positions to keep: one row for all KV heads, or one row per head.
+
+Adding a method is one class and its :func:`register` line; ``KVConfig`` then accepts its
+name, the CLI lists it and an unknown name lists the registered ones.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import numpy as np
+
+from lateseg.errors import ConfigError
+from lateseg.kv.chunks import fixed_chunks
+
+if TYPE_CHECKING:
+    from lateseg.kv.compress import KVConfig
+
+PRESSES: dict[str, type[Press]] = {}
+
+
+def register(cls: type[Press]) -> type[Press]:
+    """Class decorator: make a press known by its ``name``."""
+    PRESSES[cls.name] = cls
+    return cls
+
+
+def press(name: str) -> Press:
+    """The registered press called ``name``; an unknown name lists the known ones."""
+    if name not in PRESSES:
+        raise ConfigError(f"kv_method={name!r}; choose one of {', '.join(PRESSES)}")
+    return PRESSES[name]()
+
+
+@dataclass(frozen=True)
+class Slots:
+    """The slots of one prompt: ``length`` tokens, of which ``[0, sinks)`` and
+    ``[win_start, length)`` (the observation window) are always kept and ``capacity``
+    more are chosen from ``[sinks, win_start)``; ``heads`` KV heads."""
+
+    length: int
+    sinks: int
+    win_start: int
+    capacity: int
+    heads: int
+
+    @property
+    def fixed(self) -> np.ndarray:
+        return np.r_[np.arange(self.sinks), np.arange(self.win_start, self.length)]
+
+
+class Press:
+    """One KV compression method: its name, what it needs, and its choice."""
+
+    name: ClassVar[str] = ""
+    scored: ClassVar[bool] = True  # needs per-slot scores
+    chunked: ClassVar[bool] = False  # needs the prompt's content-defined chunks
+
+    def scores(self, cache: Any) -> list[np.ndarray] | None:
+        """Per layer ``[kv_heads, T]`` scores from the cache alone, or None for the
+        observation window's attention (the default)."""
+        return None
+
+    def choose(
+        self,
+        config: KVConfig,
+        scores: np.ndarray,
+        slots: Slots,
+        chunks: Sequence[tuple[int, int]] | None,
+    ) -> np.ndarray:
+        """Middle positions to keep for one layer group (``scores``: ``[kv_heads, T]``):
+        ``[n]`` for all heads or ``[kv_heads, n]``, ``n <= slots.capacity``."""
+        raise NotImplementedError
+
+
+@register
+class FullPress(Press):
+    """Nothing removed (the reference)."""
+
+    name = "full"
+    scored = False
+
+    def choose(self, config, scores, slots, chunks):  # type: ignore[no-untyped-def]
+        return np.arange(slots.sinks, slots.win_start)
+
+
+@register
+class LatesegPress(Press):
+    """Whole content-defined chunks: the set with the most attention that fills the
+    budget exactly (0/1 knapsack over chunk lengths)."""
+
+    name = "lateseg"
+    chunked = True
+
+    def choose(self, config, scores, slots, chunks):  # type: ignore[no-untyped-def]
+        if chunks is None:
+            raise ConfigError("the lateseg method needs the prompt's content chunks")
+        token = scores.mean(axis=0)
+        sums = [float(token[a:b].sum()) for a, b in chunks]
+        idx = knapsack([b - a for a, b in chunks], sums, slots.capacity)
+        return np.concatenate([np.arange(*chunks[i]) for i in idx] or [np.zeros(0, np.int64)])
+
+
+@register
+class ChunkKVFixedPress(Press):
+    """ChunkKV: fixed-length chunks of ``fixed_chunk`` tokens, best first."""
+
+    name = "chunkkv-fixed"
+
+    def choose(self, config, scores, slots, chunks):  # type: ignore[no-untyped-def]
+        pieces = fixed_chunks(slots.sinks, slots.win_start, config.fixed_chunk)
+        token = scores.mean(axis=0)
+        sums = [float(token[a:b].sum()) for a, b in pieces]
+        return best_first(pieces, sums, slots.capacity, token)
+
+
+@register
+class SnapKVPress(Press):
+    """SnapKV: the best single tokens per KV head after 1-D pooling of the scores."""
+
+    name = "snapkv"
+
+    def choose(self, config, scores, slots, chunks):  # type: ignore[no-untyped-def]
+        return top_per_head(pool(scores, config.pool_kernel), slots)
+
+
+@register
+class StreamingPress(Press):
+    """StreamingLLM: the sinks and the most recent tokens."""
+
+    name = "streaming"
+    scored = False
+
+    def choose(self, config, scores, slots, chunks):  # type: ignore[no-untyped-def]
+        return np.arange(slots.win_start - slots.capacity, slots.win_start)
+
+
+@register
+class KeyDiffPress(Press):
+    """KeyDiff (Park et al., 2025): query-agnostic; per KV head, keep the tokens whose
+    keys differ most from the head's mean direction (lowest cosine similarity to the
+    mean of the normalised keys)."""
+
+    name = "keydiff"
+
+    def scores(self, cache: Any) -> list[np.ndarray]:
+        import torch
+
+        out = []
+        for layer in cache.layers:
+            keys = torch.nn.functional.normalize(layer.keys[0].float(), dim=-1)  # [H, T, D]
+            anchor = keys.mean(dim=1, keepdim=True)
+            out.append((-torch.nn.functional.cosine_similarity(keys, anchor, dim=-1)).numpy())
+        return out
+
+    def choose(self, config, scores, slots, chunks):  # type: ignore[no-untyped-def]
+        return top_per_head(scores, slots)
+
+
+# -- shared pieces of the choices -------------------------------------------------------
+
+
+def knapsack(lengths: Sequence[int], values: Sequence[float], capacity: int) -> list[int]:
+    """Indices of items with total length exactly ``capacity`` (or the largest reachable
+    total below it) and the largest total value among such sets."""
+    n = len(lengths)
+    if capacity <= 0 or n == 0:
+        return []
+    neg = -np.inf
+    best = np.full(capacity + 1, neg)
+    best[0] = 0.0
+    take = np.zeros((n, capacity + 1), dtype=bool)
+    for i, (ln, val) in enumerate(zip(lengths, values, strict=True)):
+        if ln > capacity:
+            continue
+        cand = np.full(capacity + 1, neg)
+        cand[ln:] = best[: capacity + 1 - ln] + val
+        better = cand > best
+        take[i] = better
+        best = np.where(better, cand, best)
+    reach = np.flatnonzero(best > neg)
+    c = int(reach.max())
+    chosen = []
+    for i in range(n - 1, -1, -1):
+        if take[i, c]:
+            chosen.append(i)
+            c -= lengths[i]
+    return sorted(chosen)
+
+
+def best_first(
+    pieces: list[tuple[int, int]], sums: list[float], capacity: int, token: np.ndarray
+) -> np.ndarray:
+    """Whole pieces by score while they fit; the rest of the budget from the best tokens
+    of the next piece (so every method keeps the same number of slots)."""
+    chosen: list[np.ndarray] = []
+    left = capacity
+    for i in np.argsort(-np.asarray(sums), kind="stable"):
+        a, b = pieces[i]
+        if left == 0:
+            break
+        if b - a <= left:
+            chosen.append(np.arange(a, b))
+            left -= b - a
+        else:
+            part = a + np.sort(np.argsort(-token[a:b], kind="stable")[:left])
+            chosen.append(part)
+            left = 0
+    return np.concatenate(chosen) if chosen else np.zeros(0, np.int64)
+
+
+def pool(scores: np.ndarray, kernel: int) -> np.ndarray:
+    """``[heads, T]`` scores averaged over a sliding window of ``kernel`` slots."""
+    import torch
+
+    return torch.nn.functional.avg_pool1d(
+        torch.from_numpy(scores[:, None, :]).float(),
+        kernel,
+        stride=1,
+        padding=kernel // 2,
+        count_include_pad=False,
+    )[:, 0, : scores.shape[1]].numpy()
+
+
+def top_per_head(scores: np.ndarray, slots: Slots) -> np.ndarray:
+    """Per head, the ``capacity`` middle slots with the highest scores ``[heads, n]``."""
+    middle = scores[:, slots.sinks : slots.win_start]
+    return slots.sinks + np.argsort(-middle, axis=1, kind="stable")[:, : slots.capacity]
