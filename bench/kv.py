@@ -45,7 +45,7 @@ def haystack(gen: LocalGenerator, tokens: int) -> str:
     text = "\n\n".join(
         (LICENSES / name).read_text() for name in TEXTS if (LICENSES / name).exists()
     )
-    enc = gen._tokenizer(text, add_special_tokens=False, return_offsets_mapping=True)
+    enc = gen.tokenizer(text, add_special_tokens=False, return_offsets_mapping=True)
     end = enc["offset_mapping"][min(tokens, len(enc["input_ids"])) - 1][1]
     return text[: text.rfind("\n\n", 0, end)]
 
@@ -83,7 +83,7 @@ def run_case(
                     offsets=prompt.offsets,
                     window_tokens=window,
                 )
-                text, made, secs = gen._decode(work, logits, len(prompt.ids), None)
+                text, made, secs = gen.decode(work, logits, len(prompt.ids), None)
             st = done.stats()
             rows.append(
                 {
@@ -110,7 +110,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = ap.parse_args(argv)
     torch.manual_seed(0)
     gen = LocalGenerator(max_new_tokens=16, context_chars=10**8)  # the haystack uncut
-    gen._load()
+    gen.load()
     rng = np.random.default_rng(0)
     rows: list[dict[str, Any]] = []
     t_all = time.perf_counter()

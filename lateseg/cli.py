@@ -21,9 +21,12 @@ from collections.abc import Callable, Sequence
 
 from lateseg.encode.backends import BACKENDS
 from lateseg.errors import LatesegError
+from lateseg.index.retrieval import SEARCH_MODES
 from lateseg.index.vectors import POLICIES
 from lateseg.kv.compress import METHODS, parse_budget
 from lateseg.scale.engines import ENGINES
+from lateseg.segment import CHUNKERS
+from lateseg.types import DOCUMENT_KINDS
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_PARTIAL = 0, 1, 2, 3
 EXIT_INTERRUPTED, EXIT_BROKEN_PIPE = 130, 141
@@ -104,7 +107,7 @@ def _parser() -> argparse.ArgumentParser:
     def filters(sp: argparse.ArgumentParser) -> None:
         sp.add_argument(
             "--mode",
-            choices=("dense", "hybrid", "lexical"),
+            choices=SEARCH_MODES,
             default="dense",
             help="dense vectors (default), BM25 over chunk text, or both fused by rank",
         )
@@ -118,7 +121,7 @@ def _parser() -> argparse.ArgumentParser:
         )
         sp.add_argument(
             "--kind",
-            choices=("pdf", "docx", "html", "markdown", "text", "code"),
+            choices=DOCUMENT_KINDS,
             default=None,
             help="only documents of this kind",
         )
@@ -154,7 +157,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     ing.add_argument(
         "--chunker",
-        choices=["dynamic", "fixed"],
+        choices=CHUNKERS,
         default=None,
         help="chunker for a NEW index (default: dynamic)",
     )
@@ -273,8 +276,13 @@ def _parser() -> argparse.ArgumentParser:
         choices=METHODS,
         default=None,
         help="how to compress: lateseg (whole content-defined chunks, the default), "
-        "chunkkv-fixed (10-token chunks), snapkv (single tokens), streaming (sinks + "
-        "recent), full (none)",
+        "chunkkv-fixed (10-token chunks), snapkv (single tokens), keydiff (keys least like "
+        "the mean key), streaming (sinks + recent), full (none)",
+    )
+    ask.add_argument(
+        "--no-stream",
+        action="store_true",
+        help="print the answer when it is complete instead of token by token",
     )
     ph = sub.add_parser(
         "phase",
@@ -310,12 +318,6 @@ def _parser() -> argparse.ArgumentParser:
     ph.add_argument("--reduced", action="store_true", help="the small, fast version")
     ph.add_argument("--no-progress", action="store_true", help="hide progress bars")
     ph.add_argument("--json", action="store_true", help="print the results as JSON")
-
-    ask.add_argument(
-        "--no-stream",
-        action="store_true",
-        help="print the answer when it is complete instead of token by token",
-    )
     return p
 
 

@@ -24,7 +24,7 @@ QUESTION = "What is the secret access code for the vault?"
 @pytest.fixture(scope="module")
 def gen():
     g = LocalGenerator(max_new_tokens=16, context_chars=50_000)
-    g._load()
+    g.load()
     return g
 
 
@@ -91,17 +91,17 @@ def test_scores_match_the_models_own_attention_weights(gen):
     attention probabilities an eager forward returns."""
     prompt = gen.render(gen.prompt(QUESTION, [_haystack(1200)]))
     window = len(prompt.ids) - prompt.tail_token
-    cache = gen._new_cache()
+    cache = gen.new_cache()
     ids = torch.tensor([prompt.ids])
-    with torch.inference_mode(), ObservationWindow(gen._model, window) as obs:
-        gen._model(input_ids=ids, cache=cache, use_cache=True, logits_to_keep=1)
+    with torch.inference_mode(), ObservationWindow(gen.model, window) as obs:
+        gen.model(input_ids=ids, cache=cache, use_cache=True, logits_to_keep=1)
     ours = window_scores(obs, cache)
-    gen._model.config._attn_implementation = "eager"
+    gen.model.config._attn_implementation = "eager"
     try:
         with torch.inference_mode():
-            out = gen._model(input_ids=ids, output_attentions=True, logits_to_keep=1)
+            out = gen.model(input_ids=ids, output_attentions=True, logits_to_keep=1)
     finally:
-        gen._model.config._attn_implementation = "sdpa"
+        gen.model.config._attn_implementation = "sdpa"
     hkv = cache.layers[0].keys.shape[1]
     for layer, att in enumerate(out.attentions):
         a = att[0, :, -window:, :].float()  # [Hq, w, T]
@@ -125,12 +125,12 @@ def test_generates_the_needle_from_a_compressed_cache(gen):
 
 
 def test_hooks_are_removed_on_exit_and_on_error(gen):
-    layers = [layer.self_attn for layer in gen._model.model.layers]
+    layers = [layer.self_attn for layer in gen.model.model.layers]
     assert not any(a._forward_pre_hooks for a in layers)
-    with ObservationWindow(gen._model, 8):
+    with ObservationWindow(gen.model, 8):
         assert all(len(a._forward_pre_hooks) == 1 for a in layers)
     assert not any(a._forward_pre_hooks for a in layers)
-    with pytest.raises(RuntimeError, match="boom"), ObservationWindow(gen._model, 8):
+    with pytest.raises(RuntimeError, match="boom"), ObservationWindow(gen.model, 8):
         raise RuntimeError("boom")
     assert not any(a._forward_pre_hooks for a in layers)
 
@@ -186,7 +186,7 @@ def test_knapsack_is_exact_and_optimal(items, capacity):
 
 def test_content_chunks_follow_the_text_not_the_position(gen):
     body = (LICENSES / "MPL-2.0").read_text()[:3000]
-    tok = gen._tokenizer
+    tok = gen.tokenizer
 
     def chunk_texts(text):
         enc = tok(text, add_special_tokens=False, return_offsets_mapping=True)

@@ -123,11 +123,11 @@ def test_reduced_kv_study_fixed_chunks_are_periodic_lateseg_is_flat():
     from lateseg.phase.probes import kv_system
 
     gen = LocalGenerator(max_new_tokens=4)
-    gen._load()
+    gen.load()
     text = (LICENSES / "Apache-2.0").read_text()[:1000]
     probe = NeedleProbe.from_text(text, max_offset=16)
     # Each unit is one generator token too.
-    tok = gen._tokenizer
+    tok = gen.tokenizer
     lengths = [
         len(tok(probe.case(o, "inside", 0).text[: probe.case(o, "inside", 0).start])["input_ids"])
         for o in (0, 1, 5)

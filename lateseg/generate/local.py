@@ -69,6 +69,17 @@ class Completion:
     kv_stats: dict[str, Any] | None = None
 
 
+@dataclass
+class Prefilled:
+    """A prompt in a new cache: the cache, the last token's logits, the compression
+    (None without a KV config) and the prefill's seconds."""
+
+    cache: Any
+    logits: Any
+    compressed: Compressed | None
+    seconds: float
+
+
 class LocalGenerator:
     """A causal LM loaded lazily from a name or folder (default: SmolLM2-135M-Instruct)."""
 
@@ -87,7 +98,8 @@ class LocalGenerator:
         self._tokenizer: Any = None
         self._lock = threading.RLock()
 
-    def _load(self) -> None:
+    def load(self) -> None:
+        """Load the model and tokenizer (once; later calls return at once)."""
         if self._model is not None:
             return
         import torch
@@ -121,7 +133,7 @@ class LocalGenerator:
     def render(self, messages: list[dict[str, str]], max_new_tokens: int | None = None) -> Prompt:
         """The chat template applied to ``messages``, tokenized with character offsets.
         The tail starts at the last question marker (or is empty)."""
-        self._load()
+        self.load()
         tok = self._tokenizer
         if not getattr(tok, "chat_template", None):
             raise GenerationError(f"generator {self.model_name!r} has no chat template")
@@ -146,8 +158,22 @@ class LocalGenerator:
             text, head["input_ids"] + tail["input_ids"], offsets, cut, len(head["input_ids"])
         )
 
-    def _forward(self, ids: Sequence[int], cache: Any, position: int) -> Any:
-        """Feed ``ids`` at original positions ``position...``; the last token's logits."""
+    @property
+    def model(self) -> Any:
+        """The loaded causal LM (for hooks such as the KV observation window)."""
+        self.load()
+        return self._model
+
+    @property
+    def tokenizer(self) -> Any:
+        """The generator's tokenizer (the model is loaded first)."""
+        self.load()
+        return self._tokenizer
+
+    def feed(self, ids: Sequence[int], cache: Any, position: int) -> Any:
+        """Feed ``ids`` into ``cache`` at original positions ``position...`` (after a
+        compressed prompt these continue its original length); the last token's logits.
+        Call under ``torch.inference_mode()``."""
         import torch
 
         x = torch.tensor([list(ids)], device=self.device)
@@ -157,12 +183,13 @@ class LocalGenerator:
         )
         return out.logits[0, -1]
 
-    def _new_cache(self) -> Any:
+    def new_cache(self) -> Any:
+        """An empty KV cache for this model."""
         from transformers import DynamicCache
 
         return DynamicCache(config=self._model.config)
 
-    def _decode(
+    def decode(
         self,
         cache: Any,
         logits: Any,
@@ -212,7 +239,7 @@ class LocalGenerator:
                     if safe > len(shown):
                         stream(text[len(shown) : safe])
                         shown = text[:safe]
-            logits = self._forward([nxt], cache, position)
+            logits = self.feed([nxt], cache, position)
             position += 1
         if not stopped:  # no stop string cut the text: it is all the tokens made
             text = tok.decode(out, skip_special_tokens=True)
@@ -244,14 +271,12 @@ class LocalGenerator:
         temperature: float = 0.0,
         seed: int | None = None,
     ) -> Completion:
-        """Completion of a chat (see :meth:`_decode` for the decoding options), its KV
+        """Completion of a chat (see :meth:`decode` for the decoding options), its KV
         cache compressed by ``kv`` after prefill. The observation window is the question
         tail (after the last ``Question:`` marker) when there is one, else the prompt's
         last ``kv.window`` tokens. Calls are serialised: one model, one forward at a
         time (the observation hooks sit on the shared model)."""
         import torch
-
-        from lateseg.kv.compress import compress
 
         with self._lock:
             prompt = self.render(messages, max_new_tokens)
@@ -259,23 +284,12 @@ class LocalGenerator:
             if window <= 0:
                 window = min(len(prompt.ids), kv.window if kv else 1)
             with torch.inference_mode():
-                t0 = time.perf_counter()
-                cache, logits, obs = self.prefill(prompt.ids, window if kv else None)
-                prefill = time.perf_counter() - t0
-                stats = None
-                if kv is not None and obs is not None:
-                    done = compress(
-                        cache,
-                        obs,
-                        kv,
-                        text=prompt.text,
-                        offsets=prompt.offsets,
-                        window_tokens=window,
-                    )
-                    stats = done.stats()
-                text, made, secs = self._decode(
-                    cache,
-                    logits,
+                done = self.prefill_and_compress(prompt, kv, window)
+                prefill = done.seconds
+                stats = done.compressed.stats() if done.compressed else None
+                text, made, secs = self.decode(
+                    done.cache,
+                    done.logits,
                     len(prompt.ids),
                     stream,
                     max_new_tokens=max_new_tokens,
@@ -296,13 +310,38 @@ class LocalGenerator:
         :func:`lateseg.kv.compress.compress`. Call under ``torch.inference_mode()``."""
         from lateseg.kv.compress import ObservationWindow
 
-        self._load()
-        cache = self._new_cache()
+        self.load()
+        cache = self.new_cache()
         if observe is None:
-            return cache, self._forward(ids, cache, 0), None
+            return cache, self.feed(ids, cache, 0), None
         with ObservationWindow(self._model, observe) as obs:
-            logits = self._forward(ids, cache, 0)
+            logits = self.feed(ids, cache, 0)
         return cache, logits, obs
+
+    def prefill_and_compress(
+        self, prompt: Prompt, kv: KVConfig | None, window: int, *, context_only: bool = False
+    ) -> Prefilled:
+        """Prefill ``prompt`` (only its context, before the question tail, with
+        ``context_only``) into a new cache and, with ``kv``, compress it using the
+        observation window of its last ``window`` tokens: the one place where "prefill,
+        then compress" is written. Call under ``torch.inference_mode()``."""
+        from lateseg.kv.compress import compress
+
+        end = prompt.tail_token if context_only else len(prompt.ids)
+        t0 = time.perf_counter()
+        cache, logits, obs = self.prefill(prompt.ids[:end], window if kv else None)
+        seconds = time.perf_counter() - t0
+        done = None
+        if kv is not None and obs is not None:
+            done = compress(
+                cache,
+                obs,
+                kv,
+                text=prompt.text[: prompt.tail_char if context_only else len(prompt.text)],
+                offsets=prompt.offsets[:end],
+                window_tokens=window,
+            )
+        return Prefilled(cache, logits, done, seconds)
 
     def session(
         self,
@@ -349,8 +388,6 @@ class KVSession:
     ) -> None:
         import torch
 
-        from lateseg.kv.compress import compress
-
         if not passages:
             raise GenerationError("a session needs at least one passage")
         self.generator = generator
@@ -359,21 +396,11 @@ class KVSession:
         self.context_chars = context_chars
         prompt = generator.render(generator.prompt("?", passages, context_chars))
         self.context_ids = prompt.ids[: prompt.tail_token]
-        self.compressed: Compressed | None = None
+        window = min(len(self.context_ids), kv.window) if kv else 1
         with torch.inference_mode():
-            t0 = time.perf_counter()
-            self.cache, _, obs = generator.prefill(
-                self.context_ids, None if kv is None else kv.window
-            )
-            self.prefill_s = time.perf_counter() - t0
-            if kv is not None and obs is not None:
-                self.compressed = compress(
-                    self.cache,
-                    obs,
-                    kv,
-                    text=prompt.text[: prompt.tail_char],
-                    offsets=prompt.offsets[: prompt.tail_token],
-                )
+            done = generator.prefill_and_compress(prompt, kv, window, context_only=True)
+        self.cache, self.prefill_s = done.cache, done.seconds
+        self.compressed: Compressed | None = done.compressed
         self.slots = int(self.cache.layers[0].keys.shape[-2])
 
     def answer(self, question: str, encoder: LateEncoder, stream: Stream | None = None) -> Answer:
@@ -389,8 +416,8 @@ class KVSession:
         length = len(self.context_ids)
         try:
             with torch.inference_mode():
-                logits = gen._forward(tail, self.cache, length)
-                text, made, secs = gen._decode(self.cache, logits, length + len(tail), stream)
+                logits = gen.feed(tail, self.cache, length)
+                text, made, secs = gen.decode(self.cache, logits, length + len(tail), stream)
         finally:
             truncate(self.cache, self.slots)
         stats: dict[str, Any] = self.compressed.stats() if self.compressed else {"method": "full"}

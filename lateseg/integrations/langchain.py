@@ -61,6 +61,7 @@ from lateseg.encode.models import DEFAULT_GENERATOR
 from lateseg.errors import ConfigError
 from lateseg.kv.compress import KVConfig
 from lateseg.pipeline import Pipeline
+from lateseg.segment.spans import SECTION_KINDS
 from lateseg.types import Document as LatesegDocument
 from lateseg.types import Hit
 
@@ -156,9 +157,9 @@ class LatesegRetriever(BaseRetriever):
 
 # -- loader ------------------------------------------------------------------------------
 LOADER_MODES = ("document", "page", "section")
-SECTION_KINDS = frozenset(
-    {"heading", "clause", "exhibit", "recital", "signature", "class", "function", "method"}
-)
+# A file's sections as citations know them, less the module: a source file's module span
+# covers the whole file, so per-section pieces start at its classes and functions.
+LOADER_SECTION_KINDS = frozenset(SECTION_KINDS) - {"module"}
 
 
 class LatesegLoader(BaseLoader):
@@ -240,7 +241,7 @@ class LatesegLoader(BaseLoader):
         else:
             tops: list[Any] = []
             for s in doc.structure:  # outer spans come first at equal starts
-                if s.kind in SECTION_KINDS and not any(t.end >= s.end for t in tops):
+                if s.kind in LOADER_SECTION_KINDS and not any(t.end >= s.end for t in tops):
                     tops.append(s)
             cuts = [(0, None)] + [(s.start, s) for s in tops if s.start > 0]
             if tops and tops[0].start == 0:
@@ -522,7 +523,7 @@ def _generator(model: str, device: str | None) -> Any:
         key = (model, device)
         if key not in _GENERATORS:
             gen = LocalGenerator(model, device=device)
-            gen._load()
+            gen.load()
             _GENERATORS[key] = gen
         return _GENERATORS[key]
 

@@ -97,7 +97,7 @@ def run_kv(
     offsets = offsets or (20 if reduced else 40)
     probe = NeedleProbe.from_text(haystack(text, chars), depth=0.5, max_offset=offsets)
     gen = LocalGenerator(max_new_tokens=16)  # the answer sentence reaches the code
-    gen._load()
+    gen.load()
     methods: dict[str, KVConfig | None] = {"full cache": None}
     for c in (4, 8) if reduced else (4, 8, 10):
         methods[f"chunkkv-fixed c={c}"] = KVConfig("chunkkv-fixed", budget, fixed_chunk=c)
