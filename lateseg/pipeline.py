@@ -1,40 +1,31 @@
-"""Pipeline: the one object users start from.
+"""Pipeline: the one object users start from, a facade over the index folder
+(:mod:`lateseg.index.folder`), ingest (:mod:`lateseg.scale.ingest`), retrieval
+(:mod:`lateseg.index.retrieval`) and answering (:mod:`lateseg.generate.answering`).
 
-pipe = Pipeline.open("my_index")
-report = pipe.ingest(["contracts/", "repo/"])
-hits = pipe.search("What is the notice period?", k=5)
-answer = pipe.ask("What is the notice period?", k=5)
-doc = pipe.document(hits[0].source)
+``pipe = Pipeline.open("idx"); pipe.ingest(["contracts/"]); pipe.ask("Notice period?")``
 """
 
 from __future__ import annotations
 
-import dataclasses
-import functools
-import hashlib
-import json
-import logging
 import os
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from lateseg.encode.late import EncoderConfig, LateEncoder
 from lateseg.encode.models import DEFAULT_GENERATOR
-from lateseg.errors import ConfigError, IndexStoreError, IngestError, LatesegError
-from lateseg.index import Index, Manifest, Writer, read_manifest, write_manifest
+from lateseg.generate.answering import Answerer
+from lateseg.index import Index
+from lateseg.index.folder import open_folder
 from lateseg.index.retrieval import SEARCH_MODES, Retriever
-from lateseg.index.vectors import check_policy
-from lateseg.kv.compress import KVConfig
-from lateseg.scale.engines import ENGINES, Encoded, encode_document, make_engine
-from lateseg.segment import Chunker, DynamicChunker, chunker_from_dict
-from lateseg.types import NO_PASSAGE, Answer, Document, Hit, IngestReport, clean_text
+from lateseg.scale.engines import ENGINES, Encoded, encode_document
+from lateseg.scale.ingest import add_documents, ingest_paths
+from lateseg.segment import Chunker, chunker_from_dict
+from lateseg.types import Answer, Document, Hit, IngestReport
 
 if TYPE_CHECKING:  # these load only when used
     from lateseg.generate.local import LocalGenerator
-    from lateseg.ingest.folder import Walk, WalkConfig
-
-log = logging.getLogger(__name__)
+    from lateseg.ingest.folder import WalkConfig
 
 __all__ = ["ENGINES", "SEARCH_MODES", "Encoded", "Pipeline", "chunker_from_dict", "encode_document"]
 
@@ -55,11 +46,10 @@ class Pipeline:
         self.chunker = chunker
         self.index = index
         self.generator_name = generator
-        self._generator: Any = None
-        # A format-1 index is migrated on its first write; documents whose vectors an
-        # interrupted ingest never saved are encoded again from their stored text.
+        # A format-1 index's first write (migration) re-encodes documents left without vectors.
         index.reencode = lambda doc: encode_document(self.encoder, self.chunker, doc)
         self._retriever = Retriever(index, lambda query: self.encoder.embed_queries([query]))
+        self._answerer = Answerer(self._retriever, lambda: self.encoder, generator)
 
     @classmethod
     def open(
@@ -77,77 +67,30 @@ class Pipeline:
         trust_remote_code: bool = False,
         backend: str | None = None,
     ) -> Pipeline:
-        """Create or open the index folder ``folder``.
+        """Create or open the index folder ``folder`` (policy: :mod:`lateseg.index.folder`).
 
         A new index records the embedder and chunker in its manifest; an existing one is
-        reopened with them. Giving a different embedder than the index was built with
-        raises :class:`IndexStoreError` (vectors of two models cannot be mixed).
-        ``create=False`` opens an existing index only; ``readonly=True`` also never
-        writes to it (what ``search``, ``ask`` and ``index verify`` do). ``vectors`` sets
-        the vector index policy, kept in the manifest: ``auto`` (exact search, HNSW from 100,000
-        vectors; the default), ``flat``, ``hnsw``, ``ivf`` or ``ivfpq``; a changed
-        policy is written and applied at the next write.
-
-        The folder is untrusted input: its manifest is validated and can never enable
-        remote model code. ``trust_remote_code=True`` lets the embedder run the code its
-        model folder ships (jina-v2), for this process only. Opening never modifies the
-        folder (``repair`` is accepted for compatibility and does nothing: a missing or
-        damaged vector cache is rebuilt in memory from the docstore, and saved by the
-        next write). A folder that cannot be written opens read-only, for search.
-        ``backend`` runs the embedder (``torch``, or on the CPU ``onnx``, ``onnx-int8``,
-        ``openvino``; see :class:`EncoderConfig`), for this process only, like ``device``.
+        reopened with them (a different embedder raises :class:`IndexStoreError`).
+        ``create=False`` opens an existing index only; ``readonly=True`` never writes.
+        ``vectors``: the vector index policy kept in the manifest (``auto``, ``flat``,
+        ``hnsw``, ``ivf``, ``ivfpq``). ``device``, ``backend`` (``torch``, ``openvino``,
+        ``onnx`` …) and ``trust_remote_code`` belong to this process, never to the folder,
+        which is untrusted input and is never modified by opening it (``repair`` is kept
+        for compatibility and does nothing).
         """
-        if vectors is not None:
-            check_policy(vectors)
-        path = Path(folder).expanduser().resolve()
-        if path.exists() and not path.is_dir():
-            raise IndexStoreError(f"{path} exists and is not a folder")
-        manifest = read_manifest(path, device=device) if path.is_dir() else None
-        if manifest is None:
-            if path.is_dir() and any(path.iterdir()):
-                raise IndexStoreError(
-                    f"{path} is a non-empty folder without a lateseg manifest; "
-                    "choose an empty or new folder for the index"
-                )
-            if not create or readonly:
-                raise IndexStoreError(
-                    f"no index at {path}; create it with `lateseg ingest PATH --index {path}`"
-                )
-        if isinstance(embedder, str):
-            enc_cfg = EncoderConfig(model=embedder, device=device)
-        elif embedder is not None:
-            enc_cfg = embedder
-        elif manifest is not None:
-            enc_cfg = manifest.embedder
-        else:
-            enc_cfg = EncoderConfig(device=device)
-        if trust_remote_code:
-            enc_cfg = dataclasses.replace(enc_cfg, trust_remote_code=True)
-        if backend is not None:
-            enc_cfg = dataclasses.replace(enc_cfg, backend=backend)
-        if manifest is not None and manifest.embedder.model != enc_cfg.model:
-            raise IndexStoreError(
-                f"{path} was built with embedder {manifest.embedder.model!r}, not "
-                f"{enc_cfg.model!r}; open it without an embedder or re-index into a new folder"
-            )
-        if chunker is None:
-            chunker = manifest.chunker if manifest else DynamicChunker()
-        elif manifest is not None and chunker.to_dict() != manifest.chunker.to_dict():
-            raise IndexStoreError(
-                f"{path} was built with chunker {manifest.chunker.to_dict()}; re-index into "
-                "a new folder to use another"
-            )
-        encoder = LateEncoder(enc_cfg)
-        if manifest is None:
-            manifest = Manifest(enc_cfg, encoder.dim, chunker, vectors or "auto", 2)
-            path.mkdir(parents=True, exist_ok=True)
-            write_manifest(path, manifest)
-        index = Index(path, manifest, writable=not readonly)
-        if vectors is not None and vectors != index.policy:
-            index.set_policy(vectors)
+        path, index, encoder, chunker = open_folder(
+            folder,
+            embedder=embedder,
+            chunker=chunker,
+            device=device,
+            vectors=vectors,
+            create=create,
+            readonly=readonly,
+            trust_remote_code=trust_remote_code,
+            backend=backend,
+        )
         return cls(path, encoder, chunker, index, generator or DEFAULT_GENERATOR)
 
-    # -- ingest ------------------------------------------------------------------
     def ingest(
         self,
         paths: Iterable[str | os.PathLike[str]] | str,
@@ -160,108 +103,35 @@ class Pipeline:
         engine: str = "local",
         address: str | None = None,
     ) -> IngestReport:
-        """Add or update every supported file under ``paths``.
+        """Add or update every supported file under ``paths`` (:mod:`lateseg.scale.ingest`).
 
-        Unchanged files (same content hash) are not parsed again; skipped paths (ignored,
-        binary, too large, ...) and failed files are reported with their reasons and the
-        others go on. Each file is opened once, refusing a symlink swapped in after the
-        walk, so what is indexed is what was walked. ``workers`` parse in that many
-        processes (None: automatic, 0: none); ``progress`` shows a bar (None: only on a
-        terminal). ``prune`` removes the indexed documents under the folders in
-        ``paths`` that this walk no longer yields (gone, now a folder, now ignored ...;
-        ``report.removed`` with the reasons); a folder that does not exist or cannot be
-        listed prunes nothing.
-
-        ``engine="ray"`` parses in Ray tasks and encodes on a pool of Ray actors (one
-        model load each, a GPU each where the cluster has them) of the cluster at
-        ``address`` (None: a running one, else a local one started for this call); this
-        process stays the index's only writer, in file order, so the index is the one
-        the local engine builds (``lateseg[ray]``, :mod:`lateseg.scale`).
+        Unchanged files (same content hash) are not parsed again; skipped and failed files
+        are reported with their reasons and the others go on. ``workers``: parse
+        processes (None: automatic, 0: none); ``progress``: a bar (None: on a terminal);
+        ``prune``: remove the indexed documents under ``paths`` that the walk no longer
+        yields (``report.removed``, with reasons). ``engine="ray"`` parses and encodes
+        on the Ray cluster at ``address`` (``lateseg[ray]``); this process stays the only
+        writer, in file order.
         """
-        runner = make_engine(engine, self.encoder, self.chunker, workers=workers, address=address)
-        from tqdm.auto import tqdm
-
-        from lateseg.ingest.folder import walk
-        from lateseg.ingest.parallel import ParseJob
-        from lateseg.ingest.paths import source_name
-
-        paths = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
-        found = walk(paths, walk_config)
-        report = IngestReport(skipped=found.skipped, failed=list(found.failed))
-        # The writer locks before the known hashes are read: no other writer can change them.
-        with self.index.writer() as writer:
-            jobs = [
-                ParseJob(
-                    str(f.path),
-                    str(f.root) if f.root else None,
-                    self.index.file_hash(source_name(f.path)),
-                    password,
-                    f.identity,
-                )
-                for f in found.files
-            ]
-            results = tqdm(
-                runner.run(jobs),
-                total=len(jobs),
-                desc="ingest",
-                unit="file",
-                disable=None if progress is None else not progress,
-            )
-            if prune:
-                report.removed = self._prune(found, writer)
-            for job, (parsed, encoded) in zip(jobs, results, strict=True):
-                if parsed.unchanged:
-                    report.unchanged.append(parsed.source)
-                    continue
-                try:
-                    if parsed.doc is None or parsed.digest is None:
-                        raise IngestError(parsed.error or "not parsed")
-                    if encoded is None or isinstance(encoded, str):  # the engine's error
-                        raise IngestError(encoded or "not encoded")
-                    chunks, vecs = encoded
-                    report.chunks += writer.add(
-                        parsed.doc, parsed.digest, chunks, vecs, os.fsencode(job.path)
-                    )
-                except LatesegError as e:
-                    log.warning("failed %s: %s", parsed.source, e)
-                    report.failed.append((parsed.source, str(e)))
-                    continue
-                (report.added if job.known_hash is None else report.updated).append(parsed.source)
-        log.info("ingest: %s", report.summary())
-        return report
-
-    def _prune(self, found: Walk, writer: Writer) -> list[tuple[str, str]]:
-        """Remove the indexed documents under the walked folders that the walk no longer
-        yields, with the reason (see :meth:`ingest`)."""
-        from lateseg.ingest.folder import why_not_walked
-
-        files = {str(f.path) for f in found.files}
-        gone: dict[str, str] = {}
-        for source, real in self.index.source_paths():
-            p = Path(real)
-            if not any(p.is_relative_to(r) for r in found.roots) or real in files:
-                continue
-            if any(p.is_relative_to(u) for u in found.unlisted):
-                continue  # a folder that could not be listed: nothing known about it
-            reason = why_not_walked(p, found)
-            if reason is not None:
-                gone[source] = reason
-        writer.remove(list(gone))
-        return sorted(gone.items())
+        return ingest_paths(
+            self.index,
+            self.encoder,
+            self.chunker,
+            paths,
+            progress=progress,
+            password=password,
+            workers=workers,
+            walk_config=walk_config,
+            prune=prune,
+            engine=engine,
+            address=address,
+        )
 
     def add_documents(self, docs: Iterable[Document]) -> int:
         """Index documents made in memory (not read from files): each is encoded whole,
         chunked and stored under its ``source``, replacing a document of the same source.
         All or nothing per document. Returns the number of chunks added."""
-        added = 0
-        with self.index.writer() as writer:
-            for doc in docs:
-                digest = hashlib.sha256(
-                    json.dumps([doc.text, doc.kind, doc.meta], default=str).encode()
-                ).hexdigest()
-                chunks, vecs = encode_document(self.encoder, self.chunker, doc)
-                added += writer.add(doc, digest, chunks, vecs)
-        return added
+        return add_documents(self.index, self.encoder, self.chunker, docs)
 
     def remove(self, sources: Iterable[str]) -> list[str]:
         """Remove the documents of these sources (those not indexed are ignored);
@@ -269,11 +139,9 @@ class Pipeline:
         with self.index.writer() as writer:
             return writer.remove(list(sources))
 
-    # -- query: delegated to the retriever -------------------------------------------
     @property
     def retriever(self) -> Retriever:
-        """Search, expand and look-ups over this index (:class:`Retriever`), with this
-        pipeline's encoder for queries."""
+        """Search, expand and look-ups over this index, queries embedded by ``encoder``."""
         return self._retriever
 
     def search(
@@ -289,13 +157,7 @@ class Pipeline:
     ) -> list[Hit]:
         """The ``k`` best chunks for ``query`` (:meth:`Retriever.search`)."""
         return self._retriever.search(
-            query,
-            k,
-            mode=mode,
-            source=source,
-            kind=kind,
-            weights=weights,
-            include_toc=include_toc,
+            query, k, mode=mode, source=source, kind=kind, weights=weights, include_toc=include_toc
         )
 
     def expand(self, hits: Sequence[Hit], budget: int) -> list[Hit]:
@@ -322,32 +184,21 @@ class Pipeline:
         kv_method: str | None = None,
         stream: Callable[[str], None] | None = None,
     ) -> Answer:
-        """Answer ``question`` from the ``k`` best chunks, citing them.
-
-        ``extractive=True`` quotes the best sentences instead of running the generator;
-        ``mode``, ``source``, ``kind`` and ``include_toc`` select the chunks as in
-        :meth:`search`;
-        ``context`` widens them with their neighbours up to that many characters in all
-        (:meth:`expand`). ``kv_budget`` compresses the generator's KV cache after
-        prefill to that many tokens (an int) or that share of the prompt (a float in
-        (0, 1)) with ``kv_method`` (``lateseg``, the default: whole content-defined
-        chunks; ``chunkkv-fixed``, ``snapkv``, ``streaming``, ``full``); the accounting
-        is in ``Answer.kv_stats``. ``stream`` receives the answer's text as it is made.
-        """
-        kv = KVConfig.from_options(kv_budget, kv_method)
-        question = clean_text(question)
-        hits = self.search(
-            question, k, mode=mode, source=source, kind=kind, include_toc=include_toc
+        """Answer ``question`` from the ``k`` best chunks, citing them
+        (:meth:`Answerer.ask`: extractive or generated, KV compression, context)."""
+        return self._answerer.ask(
+            question,
+            k,
+            extractive=extractive,
+            mode=mode,
+            source=source,
+            kind=kind,
+            include_toc=include_toc,
+            context=context,
+            kv_budget=kv_budget,
+            kv_method=kv_method,
+            stream=stream,
         )
-        if context is not None:
-            hits = self.expand(hits, context)
-        if extractive:
-            if kv is not None:
-                raise ConfigError("kv_budget/kv_method apply to the generator, not --extractive")
-            from lateseg.generate.extractive import extractive_answer
-
-            return extractive_answer(question, hits, self.encoder)
-        return self.generator.answer(question, hits, self.encoder, kv=kv, stream=stream)
 
     def ask_many(
         self,
@@ -360,35 +211,17 @@ class Pipeline:
         kv_method: str | None = None,
         stream: Callable[[int, str], None] | None = None,
     ) -> list[Answer]:
-        """Answer several questions from one context, prefilled and compressed once.
-
-        The context is the whole of ``document`` (its chunks, numbered, in order) or else
-        the union of each question's ``k`` best chunks. The KV cache is compressed without
-        knowing the questions (the observation window is the context's end) and truncated
-        back after each answer. ``stream(i, text)`` receives question ``i``'s answer as it
-        is made.
-        """
-        kv = KVConfig.from_options(kv_budget, kv_method)
-        if document is not None:
-            passages = self.document_hits(document)
-        else:
-            seen: dict[int, Hit] = {}
-            for q in questions:
-                for h in self.search(q, k, mode=mode):
-                    seen.setdefault(h.chunk_id, h)
-            passages = list(seen.values())
-        if not passages:
-            return [Answer(NO_PASSAGE, ()) for _ in questions]
-        # A whole document is given uncut (each passage gets up to budget / count
-        # characters); retrieved passages within the generator's usual budget.
-        whole = len(passages) * max(len(h.text) for h in passages)
-        session = self.generator.session(passages, kv, None if document is None else whole)
-        return [
-            session.answer(
-                q, self.encoder, None if stream is None else functools.partial(stream, i)
-            )
-            for i, q in enumerate(questions)
-        ]
+        """Answer several questions from one context, prefilled and compressed once
+        (:meth:`Answerer.ask_many`)."""
+        return self._answerer.ask_many(
+            questions,
+            document=document,
+            k=k,
+            mode=mode,
+            kv_budget=kv_budget,
+            kv_method=kv_method,
+            stream=stream,
+        )
 
     def document_hits(self, source: str | os.PathLike[str]) -> list[Hit]:
         """Every chunk of the document ``source``, in text order (score 1)."""
@@ -397,11 +230,7 @@ class Pipeline:
     @property
     def generator(self) -> LocalGenerator:
         """The local generator, loaded on first use."""
-        if self._generator is None:
-            from lateseg.generate.local import LocalGenerator
-
-            self._generator = LocalGenerator(self.generator_name, device=self.encoder.config.device)
-        return self._generator
+        return self._answerer.local_generator()
 
     def document(self, source: str | os.PathLike[str]) -> Document:
         """The stored Document of ``source`` (a path; made absolute)."""

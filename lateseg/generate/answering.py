@@ -1,0 +1,133 @@
+"""Answering: the one place that needs the retriever, the encoder and the generator.
+
+:class:`Answerer` turns a question into a cited :class:`~lateseg.types.Answer`: it
+retrieves (and widens) passages, then quotes them (extractive, the encoder picks the
+sentences) or lets the local generator answer from them, its KV cache compressed by a
+``KVConfig`` made from the user's budget and method; several questions can share one
+prefilled, compressed context. ``Pipeline.ask`` and ``Pipeline.ask_many`` delegate here.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import threading
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+from lateseg.errors import ConfigError
+from lateseg.kv.compress import KVConfig
+from lateseg.types import NO_PASSAGE, Answer, Hit, clean_text
+
+if TYPE_CHECKING:
+    from lateseg.encode.late import LateEncoder
+    from lateseg.generate.local import LocalGenerator
+    from lateseg.index.retrieval import Retriever
+
+
+class Answerer:
+    """Answers from ``retriever``'s passages. ``encoder`` is called when needed (the
+    caller may swap its encoder); the generator ``generator`` (a name or folder) is
+    made on first use, on the encoder's device."""
+
+    def __init__(
+        self, retriever: Retriever, encoder: Callable[[], LateEncoder], generator: str
+    ) -> None:
+        self.retriever = retriever
+        self.encoder = encoder
+        self.generator_name = generator
+        self._generator: LocalGenerator | None = None
+        self._lock = threading.Lock()
+
+    def local_generator(self) -> LocalGenerator:
+        """The local generator, made (not yet loaded) on first use."""
+        with self._lock:
+            if self._generator is None:
+                from lateseg.generate.local import LocalGenerator
+
+                device = self.encoder().config.device
+                self._generator = LocalGenerator(self.generator_name, device=device)
+            return self._generator
+
+    def ask(
+        self,
+        question: str,
+        k: int = 5,
+        *,
+        extractive: bool = False,
+        mode: str = "dense",
+        source: str | None = None,
+        kind: str | None = None,
+        include_toc: bool = False,
+        context: int | None = None,
+        kv_budget: int | float | None = None,
+        kv_method: str | None = None,
+        stream: Callable[[str], None] | None = None,
+    ) -> Answer:
+        """Answer ``question`` from the ``k`` best chunks, citing them.
+
+        ``extractive=True`` quotes the best sentences instead of running the generator;
+        ``mode``, ``source``, ``kind`` and ``include_toc`` select the chunks as in
+        :meth:`Retriever.search`; ``context`` widens them with their neighbours up to that
+        many characters in all (:meth:`Retriever.expand`). ``kv_budget`` compresses the
+        generator's KV cache after prefill to that many tokens (an int) or that share of
+        the prompt (a float in (0, 1)) with ``kv_method`` (``lateseg``, the default: whole
+        content-defined chunks; or any registered press, :mod:`lateseg.kv.presses`); the
+        accounting is in ``Answer.kv_stats``. ``stream`` receives the answer's text as it
+        is made.
+        """
+        kv = KVConfig.from_options(kv_budget, kv_method)
+        question = clean_text(question)
+        hits = self.retriever.search(
+            question, k, mode=mode, source=source, kind=kind, include_toc=include_toc
+        )
+        if context is not None:
+            hits = self.retriever.expand(hits, context)
+        if extractive:
+            if kv is not None:
+                raise ConfigError("kv_budget/kv_method apply to the generator, not --extractive")
+            from lateseg.generate.extractive import extractive_answer
+
+            return extractive_answer(question, hits, self.encoder())
+        return self.local_generator().answer(question, hits, self.encoder(), kv=kv, stream=stream)
+
+    def ask_many(
+        self,
+        questions: Sequence[str],
+        *,
+        document: str | os.PathLike[str] | None = None,
+        k: int = 5,
+        mode: str = "dense",
+        kv_budget: int | float | None = None,
+        kv_method: str | None = None,
+        stream: Callable[[int, str], None] | None = None,
+    ) -> list[Answer]:
+        """Answer several questions from one context, prefilled and compressed once.
+
+        The context is the whole of ``document`` (its chunks, numbered, in order) or else
+        the union of each question's ``k`` best chunks. The KV cache is compressed without
+        knowing the questions (the observation window is the context's end) and truncated
+        back after each answer. ``stream(i, text)`` receives question ``i``'s answer as it
+        is made.
+        """
+        kv = KVConfig.from_options(kv_budget, kv_method)
+        if document is not None:
+            passages = self.retriever.document_hits(document)
+        else:
+            seen: dict[int, Hit] = {}
+            for q in questions:
+                for h in self.retriever.search(q, k, mode=mode):
+                    seen.setdefault(h.chunk_id, h)
+            passages = list(seen.values())
+        if not passages:
+            return [Answer(NO_PASSAGE, ()) for _ in questions]
+        # A whole document is given uncut (each passage gets up to budget / count
+        # characters); retrieved passages within the generator's usual budget.
+        whole = len(passages) * max(len(h.text) for h in passages)
+        session = self.local_generator().session(passages, kv, None if document is None else whole)
+        return [
+            session.answer(
+                q, self.encoder(), None if stream is None else functools.partial(stream, i)
+            )
+            for i, q in enumerate(questions)
+        ]

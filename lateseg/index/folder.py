@@ -1,0 +1,88 @@
+"""Opening an index folder: the policy for what a folder, a manifest and the caller's
+settings decide together (``Pipeline.open`` is this and nothing more).
+
+* A folder without a manifest is a new index only if it is empty (or missing) and the
+  caller may create one; a non-empty folder without a manifest is refused, never adopted.
+* The manifest decides the embedder and the chunker of an existing index; a caller's
+  different embedder or chunker is refused (vectors of two models cannot be mixed).
+* ``device``, ``backend`` and ``trust_remote_code`` belong to the run: they never come
+  from, nor go into, the manifest (an index folder is untrusted input).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from pathlib import Path
+
+from lateseg.encode.late import EncoderConfig, LateEncoder
+from lateseg.errors import IndexStoreError
+from lateseg.index import Index, Manifest, read_manifest, write_manifest
+from lateseg.index.vectors import check_policy
+from lateseg.segment import Chunker, DynamicChunker
+
+
+def open_folder(
+    folder: str | os.PathLike[str],
+    *,
+    embedder: str | EncoderConfig | None = None,
+    chunker: Chunker | None = None,
+    device: str | None = None,
+    vectors: str | None = None,
+    create: bool = True,
+    readonly: bool = False,
+    trust_remote_code: bool = False,
+    backend: str | None = None,
+) -> tuple[Path, Index, LateEncoder, Chunker]:
+    """The folder's absolute path, its index, the encoder and the chunker it is built
+    with (see ``Pipeline.open`` for the arguments). A new index's manifest is written
+    here; an existing folder is never modified by opening it."""
+    if vectors is not None:
+        check_policy(vectors)
+    path = Path(folder).expanduser().resolve()
+    if path.exists() and not path.is_dir():
+        raise IndexStoreError(f"{path} exists and is not a folder")
+    manifest = read_manifest(path, device=device) if path.is_dir() else None
+    if manifest is None:
+        if path.is_dir() and any(path.iterdir()):
+            raise IndexStoreError(
+                f"{path} is a non-empty folder without a lateseg manifest; "
+                "choose an empty or new folder for the index"
+            )
+        if not create or readonly:
+            raise IndexStoreError(
+                f"no index at {path}; create it with `lateseg ingest PATH --index {path}`"
+            )
+    if isinstance(embedder, str):
+        enc_cfg = EncoderConfig(model=embedder, device=device)
+    elif embedder is not None:
+        enc_cfg = embedder
+    elif manifest is not None:
+        enc_cfg = manifest.embedder
+    else:
+        enc_cfg = EncoderConfig(device=device)
+    if trust_remote_code:
+        enc_cfg = dataclasses.replace(enc_cfg, trust_remote_code=True)
+    if backend is not None:
+        enc_cfg = dataclasses.replace(enc_cfg, backend=backend)
+    if manifest is not None and manifest.embedder.model != enc_cfg.model:
+        raise IndexStoreError(
+            f"{path} was built with embedder {manifest.embedder.model!r}, not "
+            f"{enc_cfg.model!r}; open it without an embedder or re-index into a new folder"
+        )
+    if chunker is None:
+        chunker = manifest.chunker if manifest else DynamicChunker()
+    elif manifest is not None and chunker.to_dict() != manifest.chunker.to_dict():
+        raise IndexStoreError(
+            f"{path} was built with chunker {manifest.chunker.to_dict()}; re-index into "
+            "a new folder to use another"
+        )
+    encoder = LateEncoder(enc_cfg)
+    if manifest is None:
+        manifest = Manifest(enc_cfg, encoder.dim, chunker, vectors or "auto", 2)
+        path.mkdir(parents=True, exist_ok=True)
+        write_manifest(path, manifest)
+    index = Index(path, manifest, writable=not readonly)
+    if vectors is not None and vectors != index.policy:
+        index.set_policy(vectors)
+    return path, index, encoder, chunker

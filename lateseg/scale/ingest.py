@@ -1,0 +1,136 @@
+"""Ingest orchestration: walk, parse and encode on an engine, write in file order.
+
+:func:`ingest_paths` is what ``Pipeline.ingest`` runs: the walk (every skip with its
+reason), the parse jobs with each file's known hash (read under the writer's lock, so no
+other writer can change it before the write), the engine's results written in file order
+by this process (the index's only writer), failures reported and skipped, and the
+optional prune of what the walk no longer yields. :func:`add_documents` indexes
+documents made in memory.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+from collections.abc import Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from lateseg.errors import IngestError, LatesegError
+from lateseg.scale.engines import encode_document, make_engine
+from lateseg.types import Document, IngestReport
+
+if TYPE_CHECKING:
+    from lateseg.encode.late import LateEncoder
+    from lateseg.index import Index, Writer
+    from lateseg.ingest.folder import Walk, WalkConfig
+    from lateseg.segment import Chunker
+
+log = logging.getLogger(__name__)
+
+
+def ingest_paths(
+    index: Index,
+    encoder: LateEncoder,
+    chunker: Chunker,
+    paths: Iterable[str | os.PathLike[str]] | str,
+    *,
+    progress: bool | None = None,
+    password: str | None = None,
+    workers: int | None = None,
+    walk_config: WalkConfig | None = None,
+    prune: bool = False,
+    engine: str = "local",
+    address: str | None = None,
+) -> IngestReport:
+    """Add or update every supported file under ``paths`` in ``index`` (see
+    ``Pipeline.ingest`` for the options)."""
+    runner = make_engine(engine, encoder, chunker, workers=workers, address=address)
+    from tqdm.auto import tqdm
+
+    from lateseg.ingest.folder import walk
+    from lateseg.ingest.parallel import ParseJob
+    from lateseg.ingest.paths import source_name
+
+    paths = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
+    found = walk(paths, walk_config)
+    report = IngestReport(skipped=found.skipped, failed=list(found.failed))
+    # The writer locks before the known hashes are read: no other writer can change them.
+    with index.writer() as writer:
+        jobs = [
+            ParseJob(
+                str(f.path),
+                str(f.root) if f.root else None,
+                index.file_hash(source_name(f.path)),
+                password,
+                f.identity,
+            )
+            for f in found.files
+        ]
+        results = tqdm(
+            runner.run(jobs),
+            total=len(jobs),
+            desc="ingest",
+            unit="file",
+            disable=None if progress is None else not progress,
+        )
+        if prune:
+            report.removed = _prune(index, found, writer)
+        for job, (parsed, encoded) in zip(jobs, results, strict=True):
+            if parsed.unchanged:
+                report.unchanged.append(parsed.source)
+                continue
+            try:
+                if parsed.doc is None or parsed.digest is None:
+                    raise IngestError(parsed.error or "not parsed")
+                if encoded is None or isinstance(encoded, str):  # the engine's error
+                    raise IngestError(encoded or "not encoded")
+                chunks, vecs = encoded
+                report.chunks += writer.add(
+                    parsed.doc, parsed.digest, chunks, vecs, os.fsencode(job.path)
+                )
+            except LatesegError as e:
+                log.warning("failed %s: %s", parsed.source, e)
+                report.failed.append((parsed.source, str(e)))
+                continue
+            (report.added if job.known_hash is None else report.updated).append(parsed.source)
+    log.info("ingest: %s", report.summary())
+    return report
+
+
+def _prune(index: Index, found: Walk, writer: Writer) -> list[tuple[str, str]]:
+    """Remove the indexed documents under the walked folders that the walk no longer
+    yields, with the reason (see :func:`ingest_paths`)."""
+    from lateseg.ingest.folder import why_not_walked
+
+    files = {str(f.path) for f in found.files}
+    gone: dict[str, str] = {}
+    for source, real in index.source_paths():
+        p = Path(real)
+        if not any(p.is_relative_to(r) for r in found.roots) or real in files:
+            continue
+        if any(p.is_relative_to(u) for u in found.unlisted):
+            continue  # a folder that could not be listed: nothing known about it
+        reason = why_not_walked(p, found)
+        if reason is not None:
+            gone[source] = reason
+    writer.remove(list(gone))
+    return sorted(gone.items())
+
+
+def add_documents(
+    index: Index, encoder: LateEncoder, chunker: Chunker, docs: Iterable[Document]
+) -> int:
+    """Index documents made in memory, each all or nothing, replacing a document of the
+    same source; the number of chunks added."""
+    added = 0
+    with index.writer() as writer:
+        for doc in docs:
+            digest = hashlib.sha256(
+                json.dumps([doc.text, doc.kind, doc.meta], default=str).encode()
+            ).hexdigest()
+            chunks, vecs = encode_document(encoder, chunker, doc)
+            added += writer.add(doc, digest, chunks, vecs)
+    return added
