@@ -215,11 +215,18 @@ def _parser() -> argparse.ArgumentParser:
         "--keep-generated", action="store_true", help="keep generated, minified and lock files"
     )
 
-    se = sub.add_parser("search", help="print the chunks closest to a question")
-    se.add_argument("question")
-    common(se)
-    se.add_argument("-k", type=_count, default=5, help="number of hits (default 5)")
-    filters(se)
+    def question_command(name: str, about: str, k_help: str) -> argparse.ArgumentParser:
+        """``search`` and ``ask``: a question, the index options, ``-k`` and the filters."""
+        sp = sub.add_parser(name, help=about)
+        sp.add_argument("question")
+        common(sp)
+        sp.add_argument("-k", type=_count, default=5, help=k_help)
+        filters(sp)
+        return sp
+
+    se = question_command(
+        "search", "print the chunks closest to a question", "number of hits (default 5)"
+    )
     se.add_argument(
         "--definitions",
         action="store_true",
@@ -249,11 +256,9 @@ def _parser() -> argparse.ArgumentParser:
         "default keep (compact still drops removed HNSW nodes)",
     )
 
-    ask = sub.add_parser("ask", help="answer a question with citations")
-    ask.add_argument("question")
-    common(ask)
-    ask.add_argument("-k", type=_count, default=5, help="passages given to the answerer")
-    filters(ask)
+    ask = question_command(
+        "ask", "answer a question with citations", "passages given to the answerer"
+    )
     ask.add_argument(
         "--extractive",
         action="store_true",

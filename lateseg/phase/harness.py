@@ -82,13 +82,7 @@ def measure(
     if offsets < period:
         raise ConfigError(f"offsets={offsets} cover less than one period ({period})")
     offs, outcomes = collect(
-        system,
-        probe,
-        offsets=offsets,
-        scheme=scheme,
-        repeats=repeats,
-        name=name,
-        progress=progress,
+        system, probe, offsets=offsets, scheme=scheme, repeats=repeats, name=name, progress=progress
     )
     return analyse(
         offs,
@@ -117,13 +111,7 @@ def measure_many(
     dict), e.g. several KV compressors sharing a prefill; each sub-system is analysed
     for every period in ``periods``."""
     offs, outcomes = collect(
-        system,
-        probe,
-        offsets=offsets,
-        scheme=scheme,
-        repeats=repeats,
-        name=name,
-        progress=progress,
+        system, probe, offsets=offsets, scheme=scheme, repeats=repeats, name=name, progress=progress
     )
     return [
         analyse(
