@@ -374,6 +374,22 @@ class LocalGenerator:
         return cite(text, passages, encoder, stats)
 
 
+_SHARED: dict[tuple[str, str | None], LocalGenerator] = {}
+_SHARED_LOCK = threading.Lock()
+
+
+def shared_generator(model: str = DEFAULT_GENERATOR, device: str | None = None) -> LocalGenerator:
+    """One loaded generator per (model, device) in this process, for callers that do not
+    own one (LangChain chat models): the model is loaded once, not once per caller."""
+    with _SHARED_LOCK:
+        key = (model, device)
+        if key not in _SHARED:
+            gen = LocalGenerator(model, device=device)
+            gen.load()
+            _SHARED[key] = gen
+        return _SHARED[key]
+
+
 class KVSession:
     """A context prefilled once and compressed without knowing the questions (the
     observation window is the context's last tokens); each :meth:`answer` feeds its
