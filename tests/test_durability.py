@@ -138,13 +138,18 @@ def corpus(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def reference(corpus, zygote, tmp_path_factory):
-    """The uninterrupted result (ingested by a forked process), and how long it took."""
-    index = tmp_path_factory.mktemp("ref") / "idx"
-    t0 = time.monotonic()
-    assert _ingest_in_child(zygote, index, [corpus], None) == 0
-    took = time.monotonic() - t0
+    """The uninterrupted result (ingested by a forked process), and how long an ingest
+    takes once warm: the faster of two runs (a first run can pay one-off costs, such as
+    compiling the model, that later ones do not; kills timed from a slow first run
+    came after faster later ingests had ended)."""
+    times = []
+    for run in range(2):
+        index = tmp_path_factory.mktemp("ref") / f"idx{run}"
+        t0 = time.monotonic()
+        assert _ingest_in_child(zygote, index, [corpus], None) == 0
+        times.append(time.monotonic() - t0)
     with Pipeline.open(index) as pipe:
-        return _state(pipe), took
+        return _state(pipe), min(times)
 
 
 def test_an_ingest_killed_at_ten_random_points_verifies_clean_at_once(
