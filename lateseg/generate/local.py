@@ -80,6 +80,12 @@ class Prefilled:
     seconds: float
 
 
+# Loaded models per (name, device), and one run lock per model name, for this process.
+_MODELS: dict[tuple[str, str], tuple[Any, Any]] = {}
+_RUN_LOCKS: dict[str, threading.RLock] = {}
+_MODELS_LOCK = threading.Lock()
+
+
 class LocalGenerator:
     """A causal LM loaded lazily from a name or folder (default: SmolLM2-135M-Instruct)."""
 
@@ -96,10 +102,14 @@ class LocalGenerator:
         self.context_chars = context_chars
         self._model: Any = None
         self._tokenizer: Any = None
-        self._lock = threading.RLock()
+        # One lock per model name: instances share the loaded model (and its hooks).
+        with _MODELS_LOCK:
+            self._lock = _RUN_LOCKS.setdefault(model, threading.RLock())
 
     def load(self) -> None:
-        """Load the model and tokenizer (once; later calls return at once)."""
+        """Load the model and tokenizer: once per (model, device) in this process, shared
+        by every generator of that model (a pipeline, a chat model, a test), which
+        differ only in their settings. Later calls return at once."""
         if self._model is not None:
             return
         import torch
@@ -107,17 +117,21 @@ class LocalGenerator:
         quiet_transformers()
         from transformers import AutoModelForCausalLM, AutoTokenizer
 
-        where = resolve_generator(self.model_name)
-        self.device = pick_device(self.device)
-        dtype = torch.bfloat16 if self.device.startswith("cuda") else torch.float32
-        try:
-            self._tokenizer = AutoTokenizer.from_pretrained(where)
-            model = AutoModelForCausalLM.from_pretrained(where, dtype=dtype)
-        except Exception as e:
-            raise ModelError(
-                f"cannot load generator {self.model_name!r} from {where!r}: {e}"
-            ) from e
-        self._model = model.to(self.device).eval()  # type: ignore[arg-type]
+        with _MODELS_LOCK:
+            self.device = pick_device(self.device)
+            key = (self.model_name, self.device)
+            if key not in _MODELS:
+                where = resolve_generator(self.model_name)
+                dtype = torch.bfloat16 if self.device.startswith("cuda") else torch.float32
+                try:
+                    tokenizer = AutoTokenizer.from_pretrained(where)
+                    model = AutoModelForCausalLM.from_pretrained(where, dtype=dtype)
+                except Exception as e:
+                    raise ModelError(
+                        f"cannot load generator {self.model_name!r} from {where!r}: {e}"
+                    ) from e
+                _MODELS[key] = (model.to(self.device).eval(), tokenizer)  # type: ignore[arg-type]
+            self._model, self._tokenizer = _MODELS[key]
 
     def prompt(
         self, question: str, passages: Sequence[Hit], context_chars: int | None = None
@@ -374,20 +388,12 @@ class LocalGenerator:
         return cite(text, passages, encoder, stats)
 
 
-_SHARED: dict[tuple[str, str | None], LocalGenerator] = {}
-_SHARED_LOCK = threading.Lock()
-
-
 def shared_generator(model: str = DEFAULT_GENERATOR, device: str | None = None) -> LocalGenerator:
-    """One loaded generator per (model, device) in this process, for callers that do not
-    own one (LangChain chat models): the model is loaded once, not once per caller."""
-    with _SHARED_LOCK:
-        key = (model, device)
-        if key not in _SHARED:
-            gen = LocalGenerator(model, device=device)
-            gen.load()
-            _SHARED[key] = gen
-        return _SHARED[key]
+    """A loaded generator with the default settings, for callers that do not keep one
+    (LangChain chat models); its model is the process's one copy (:meth:`load`)."""
+    gen = LocalGenerator(model, device=device)
+    gen.load()
+    return gen
 
 
 class KVSession:
