@@ -1,0 +1,93 @@
+"""The ``lateseg`` command: ingest folders, search them, ask questions with citations.
+
+Data goes to stdout (``--json`` for machines), logs and progress to stderr. Exit codes:
+0 success (an empty result says "no results" on stderr), 1 error (one-line reason on
+stderr), 2 bad usage (a bad value: one line naming it), 3 ingest had failed files and
+indexed none (or any failure with ``--strict``; failed files are always listed), or
+``index verify`` found problems, 130 interrupted, 141 output closed early (``| head``:
+no traceback, no message, as for a program stopped by SIGPIPE).
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+from collections.abc import Sequence
+
+from lateseg.cli import index, ingest, phase, query
+from lateseg.cli.options import (
+    EXIT_BROKEN_PIPE,
+    EXIT_ERROR,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    EXIT_PARTIAL,
+    EXIT_USAGE,
+)
+from lateseg.errors import LatesegError
+
+__all__ = [
+    "EXIT_BROKEN_PIPE",
+    "EXIT_ERROR",
+    "EXIT_INTERRUPTED",
+    "EXIT_OK",
+    "EXIT_PARTIAL",
+    "EXIT_USAGE",
+    "main",
+]
+
+#: Each command's module: ``add(sub)`` builds its parser, ``run(args)`` runs it.
+RUNS = {
+    "ingest": ingest.run,
+    "search": query.run,
+    "ask": query.run,
+    "index": index.run,
+    "phase": phase.run,
+}
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="lateseg",
+        description="Question answering over long documents (contracts, codebases) with "
+        "late + dynamic chunking and cited answers. Runs offline with packaged models.",
+        epilog="Example: lateseg ingest contracts/ --index idx && "
+        'lateseg ask "What is the notice period?" --index idx',
+    )
+    p.add_argument("-v", "--verbose", action="count", default=0, help="more logs on stderr")
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    ingest.add(sub)
+    query.add_search(sub)
+    index.add(sub)
+    query.add_ask(sub)
+    phase.add(sub)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if args.command == "phase" and os.path.exists(args.out) and not os.path.isdir(args.out):
+        parser.error(f"--out {args.out} exists and is not a folder")
+    level = logging.WARNING - 10 * min(args.verbose, 2)
+    logging.basicConfig(level=level, stream=sys.stderr, format="lateseg: %(levelname)s %(message)s")
+    if args.verbose < 2:
+        os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
+    try:
+        return RUNS[args.command](args)
+    except LatesegError as e:
+        print(f"lateseg: error: {e}", file=sys.stderr)
+        return EXIT_ERROR
+    except FileNotFoundError as e:
+        print(f"lateseg: error: {e}", file=sys.stderr)
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        print("lateseg: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        # The reader went away (`| head`): stop quietly; point stdout at /dev/null so
+        # the interpreter's final flush does not fail again.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_BROKEN_PIPE

@@ -1,0 +1,137 @@
+"""``lateseg ingest``: add or update files and folders in an index."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from lateseg.cli.options import EXIT_OK, EXIT_PARTIAL, common, megabytes, workers
+from lateseg.index.vectors import POLICIES
+from lateseg.scale.engines import ENGINES
+from lateseg.segment import CHUNKERS
+
+
+def add(sub: argparse._SubParsersAction) -> None:
+    ing = sub.add_parser(
+        "ingest",
+        help="add or update files and folders in an index",
+        description="Walk PATHs (files or folders), parse every supported file (.pdf .docx "
+        ".html .txt .md, source code, other plain text), chunk and embed it, and store it. "
+        "Folders honour .gitignore and skip caches, virtualenvs, vendored, generated and "
+        "binary files. Unchanged files are not parsed again; every skip and failure is "
+        "reported with its reason and never stops the other files.",
+    )
+    ing.add_argument("paths", nargs="+", metavar="PATH")
+    common(ing)
+    ing.add_argument(
+        "--embedder",
+        default=None,
+        help="embedding model name or folder for a NEW index (default: packaged all-MiniLM-L6-v2)",
+    )
+    ing.add_argument(
+        "--chunker",
+        choices=CHUNKERS,
+        default=None,
+        help="chunker for a NEW index (default: dynamic)",
+    )
+    ing.add_argument(
+        "--vectors",
+        choices=POLICIES,
+        default=None,
+        help="vector index policy, kept in the index: auto (exact search, HNSW from "
+        "100,000 vectors; the default for a new index), flat (always exact), hnsw or ivf "
+        "(approximate), ivfpq (compressed codes of dim/8 bytes for very large corpora; "
+        "exact search until 10,000 vectors train it)",
+    )
+    ing.add_argument(
+        "--engine",
+        choices=ENGINES,
+        default="local",
+        help="local (this machine; the default) or ray: parse and encode on a Ray "
+        "cluster, this process writing the index (needs lateseg[ray] on every node)",
+    )
+    ing.add_argument(
+        "--address",
+        default=None,
+        help="Ray cluster to use with --engine ray, e.g. 10.0.0.5:6379 (default: "
+        "$RAY_ADDRESS, a running local cluster, else a new one on this machine)",
+    )
+    ing.add_argument("--password", default=None, help="password for encrypted PDFs")
+    ing.add_argument(
+        "--prune",
+        action="store_true",
+        help="remove indexed documents under the folders among PATHs that the walk no "
+        "longer yields (file gone, now a folder, now gitignored ...), each with its "
+        "reason; a folder that does not exist or cannot be listed prunes nothing",
+    )
+    ing.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    ing.add_argument("--strict", action="store_true", help="exit with status 3 if any file failed")
+    ing.add_argument(
+        "--workers",
+        type=workers,
+        default=None,
+        help="processes that parse files (default: none on 2 cores or fewer, else one per "
+        "core but one, for 16+ files; 0: none)",
+    )
+    ing.add_argument(
+        "--max-file-mb",
+        type=megabytes,
+        default=20.0,
+        help="skip files larger than this inside folders (default 20)",
+    )
+    ing.add_argument("--include-hidden", action="store_true", help="walk dot-files too")
+    ing.add_argument("--no-gitignore", action="store_true", help="do not apply .gitignore files")
+    ing.add_argument(
+        "--keep-vendored", action="store_true", help="walk vendor/, third_party/ and the like"
+    )
+    ing.add_argument(
+        "--keep-generated", action="store_true", help="keep generated, minified and lock files"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    from lateseg.ingest.folder import WalkConfig
+    from lateseg.pipeline import Pipeline
+    from lateseg.segment import DynamicChunker, FixedChunker
+
+    chunker = (
+        {"dynamic": DynamicChunker, "fixed": FixedChunker}[args.chunker]() if args.chunker else None
+    )
+    with Pipeline.open(
+        args.index,
+        embedder=args.embedder,
+        chunker=chunker,
+        device=args.device,
+        vectors=args.vectors,
+        trust_remote_code=args.trust_remote_code,
+        backend=args.backend,
+    ) as pipe:
+        walk = WalkConfig(
+            max_bytes=int(args.max_file_mb * 1_000_000),
+            include_hidden=args.include_hidden,
+            honour_gitignore=not args.no_gitignore,
+            skip_vendored=not args.keep_vendored,
+            skip_generated=not args.keep_generated,
+        )
+        report = pipe.ingest(
+            args.paths,
+            progress=False if args.no_progress else None,
+            password=args.password,
+            workers=args.workers,
+            walk_config=walk,
+            prune=args.prune,
+            engine=args.engine,
+            address=args.address,
+        )
+    if args.json:
+        print(json.dumps(report.to_dict(), indent=2))
+    else:
+        print(report.summary())
+        for path, reason in report.removed:
+            print(f"removed: {path}: {reason}")
+        for path, reason in report.failed:
+            print(f"failed: {path}: {reason}")
+    indexed = report.added or report.updated or report.unchanged
+    if report.failed and (args.strict or not indexed):
+        return EXIT_PARTIAL
+    return EXIT_OK

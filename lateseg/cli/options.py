@@ -1,0 +1,113 @@
+"""What every command shares: exit codes, argument types, and the option groups."""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+from collections.abc import Callable
+
+from lateseg.encode.backends import BACKENDS
+from lateseg.index.retrieval import SEARCH_MODES
+from lateseg.types import DOCUMENT_KINDS
+
+EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_PARTIAL = 0, 1, 2, 3
+EXIT_INTERRUPTED, EXIT_BROKEN_PIPE = 130, 141
+
+
+def _number(
+    kind: Callable[[str], float], low: float, *, inclusive: bool = True
+) -> Callable[[str], float]:
+    """An argparse type: a finite number of ``kind`` at least (or above) ``low``."""
+    word = "at least" if inclusive else "above"
+
+    def parse(text: str) -> float:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+        if not math.isfinite(value) or value < low or (value == low and not inclusive):
+            raise argparse.ArgumentTypeError(f"{text} must be a finite number {word} {low:g}")
+        return value
+
+    parse.__name__ = kind.__name__  # argparse names the type in its messages
+    return parse
+
+
+count = _number(int, 1)  # -k, --context
+workers = _number(int, 0)
+megabytes = _number(float, 0, inclusive=False)
+
+
+def source_glob(pattern: str) -> str:
+    """A relative ``--source`` glob is relative to the current folder; one that starts
+    with a wildcard matches anywhere, as written."""
+    if os.path.isabs(pattern) or pattern[:1] in ("*", "?", "["):
+        return pattern
+    return os.path.join(os.getcwd(), pattern)
+
+
+def common(sp: argparse.ArgumentParser) -> None:
+    sp.add_argument(
+        "--index",
+        required=True,
+        metavar="DIR",
+        help="index folder (created by ingest if missing; search and ask never create one)",
+    )
+    sp.add_argument(
+        "--device",
+        default=None,
+        help="torch device for the models (default: cuda if present, else cpu)",
+    )
+    sp.add_argument(
+        "--backend",
+        choices=BACKENDS,
+        default=None,
+        help="how the embedder runs (default: torch on a GPU, openvino on a CPU: the same "
+        "vectors, about 2x faster); CPU opt-ins: openvino-bf16, onnx, onnx-int8 (int8 "
+        "weights: fastest, lower recall; needs lateseg[onnx]). Exports are made once and "
+        "cached under the lateseg home",
+    )
+    sp.add_argument("--json", action="store_true", help="print machine-readable JSON")
+    sp.add_argument(
+        "--trust-remote-code",
+        action="store_true",
+        help="let the embedding model run the Python code its folder ships (only for "
+        "models you trust; an index folder can never turn this on)",
+    )
+
+
+def filters(sp: argparse.ArgumentParser) -> None:
+    sp.add_argument(
+        "--mode",
+        choices=SEARCH_MODES,
+        default="dense",
+        help="dense vectors (default), BM25 over chunk text, or both fused by rank",
+    )
+    sp.add_argument(
+        "--source",
+        metavar="GLOB",
+        type=source_glob,
+        default=None,
+        help="only files whose path matches GLOB: '*/contracts/*.pdf' anywhere, "
+        "'contracts/*.pdf' under the current folder",
+    )
+    sp.add_argument(
+        "--kind",
+        choices=DOCUMENT_KINDS,
+        default=None,
+        help="only documents of this kind",
+    )
+    sp.add_argument(
+        "--include-toc",
+        action="store_true",
+        help="also return chunks from tables of contents, lists of figures and indexes "
+        "(left out by default: they only point at the text)",
+    )
+    sp.add_argument(
+        "--context",
+        type=count,
+        metavar="CHARS",
+        default=None,
+        help="widen the hits with their neighbouring chunks up to CHARS characters in all",
+    )

@@ -1,0 +1,150 @@
+"""``lateseg search`` and ``lateseg ask``: the chunks closest to a question, or a cited
+answer from them."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import textwrap
+
+from lateseg.cli.options import EXIT_OK, common, count, filters
+from lateseg.errors import LatesegError
+from lateseg.kv.compress import METHODS, parse_budget
+
+
+def question_command(
+    sub: argparse._SubParsersAction, name: str, about: str, k_help: str
+) -> argparse.ArgumentParser:
+    """``search`` and ``ask``: a question, the index options, ``-k`` and the filters."""
+    sp = sub.add_parser(name, help=about)
+    sp.add_argument("question")
+    common(sp)
+    sp.add_argument("-k", type=count, default=5, help=k_help)
+    filters(sp)
+    return sp
+
+
+def add_search(sub: argparse._SubParsersAction) -> None:
+    se = question_command(
+        sub, "search", "print the chunks closest to a question", "number of hits (default 5)"
+    )
+    se.add_argument(
+        "--definitions",
+        action="store_true",
+        help="attach the definitions of the defined terms each hit uses (contracts)",
+    )
+
+
+def add_ask(sub: argparse._SubParsersAction) -> None:
+    ask = question_command(
+        sub, "ask", "answer a question with citations", "passages given to the answerer"
+    )
+    ask.add_argument(
+        "--extractive",
+        action="store_true",
+        help="quote the best sentences instead of running the generator",
+    )
+    ask.add_argument(
+        "--generator",
+        default=None,
+        help="causal LM name or folder (default: packaged SmolLM2-135M-Instruct)",
+    )
+    ask.add_argument(
+        "--kv-budget",
+        metavar="N|R",
+        default=None,
+        help="compress the generator's KV cache after prefill to N tokens (128) or a "
+        "share R of the prompt (0.25); default: full cache",
+    )
+    ask.add_argument(
+        "--kv-method",
+        choices=METHODS,
+        default=None,
+        help="how to compress: lateseg (whole content-defined chunks, the default), "
+        "chunkkv-fixed (10-token chunks), snapkv (single tokens), keydiff (keys least like "
+        "the mean key), streaming (sinks + recent), full (none)",
+    )
+    ask.add_argument(
+        "--no-stream",
+        action="store_true",
+        help="print the answer when it is complete instead of token by token",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    from lateseg.pipeline import Pipeline
+
+    with Pipeline.open(
+        args.index,
+        device=args.device,
+        generator=getattr(args, "generator", None),
+        readonly=True,
+        trust_remote_code=args.trust_remote_code,
+        backend=args.backend,
+    ) as pipe:
+        if not pipe.sources():
+            raise LatesegError(f"the index {args.index} is empty; run `lateseg ingest` first")
+        # which chunks may answer: the same options for search and ask
+        select = {
+            "mode": args.mode,
+            "source": args.source,
+            "kind": args.kind,
+            "include_toc": args.include_toc,
+        }
+        if args.command == "search":
+            hits = pipe.search(args.question, k=args.k, **select)
+            if args.context is not None:
+                hits = pipe.expand(hits, args.context)
+            if not hits:
+                print("no results", file=sys.stderr)
+            defs = [pipe.definitions(h) if args.definitions else {} for h in hits]
+            if args.json:
+                rows = [
+                    {**h.to_dict(), **({"definitions": d} if args.definitions else {})}
+                    for h, d in zip(hits, defs, strict=True)
+                ]
+                print(json.dumps(rows, indent=2))
+            else:
+                for n, (h, d) in enumerate(zip(hits, defs, strict=True), start=1):
+                    print(f"{n}. [{h.score:.3f}] {h.cite()}")
+                    print(textwrap.indent(textwrap.shorten(h.text, 300), "   "))
+                    for term, text in d.items():
+                        print(f"   defined: {term}: {textwrap.shorten(text, 200)}")
+            return EXIT_OK
+        streaming = not (args.json or args.extractive or args.no_stream)
+
+        def show(piece: str) -> None:
+            print(piece, end="", flush=True)
+
+        answer = pipe.ask(
+            args.question,
+            k=args.k,
+            extractive=args.extractive,
+            context=args.context,
+            kv_budget=None if args.kv_budget is None else parse_budget(args.kv_budget),
+            kv_method=args.kv_method,
+            stream=show if streaming else None,
+            **select,
+        )
+        if args.json:
+            print(json.dumps(answer.to_dict(), indent=2))
+        else:
+            print() if streaming else print(answer.text)
+            if answer.kv_stats:
+                st = answer.kv_stats
+                print(
+                    f"(KV cache {st['method']}: {st['kept_tokens']} of {st['prompt_tokens']} "
+                    f"tokens, {st['bytes_after'] / 1e6:.1f} of {st['bytes_before'] / 1e6:.1f} MB)",
+                    file=sys.stderr,
+                )
+            print()
+            label = {
+                "model": "Sources",
+                "attribution": "Sources (attributed)",
+                "extractive": "Sources",
+            }[answer.cited_by]
+            print(f"{label}:")
+            for n, h in enumerate(answer.citations, start=1):
+                print(f"  [{n}] {h.cite()}")
+        return EXIT_OK
