@@ -168,6 +168,8 @@ def test_a_manifest_cannot_turn_on_remote_code(small_index, evil_model, tmp_path
         (lambda m: m["chunker"].update(code=5), "chunker.code: 5 is not an object"),
         (lambda m: m.update(vectors="annoy"), "vectors: 'annoy'; choose one of"),
         (lambda m: m.update(version=9), "version: index format 9"),
+        (lambda m: m.update(segmenter=-1), "segmenter: -1 is not an integer"),
+        (lambda m: m.update(segmenter="1"), "segmenter: '1' is not an integer"),
         (lambda m: m.update(extra=1), "extra: unknown field"),
     ],
 )
@@ -181,6 +183,26 @@ def test_every_manifest_field_is_checked_and_a_bad_one_named(small_index, tmp_pa
         read_manifest(folder)
     assert message in str(e.value) and "\n" not in str(e.value)
     assert str(e.value).startswith(str(folder / "manifest.json"))
+
+
+def test_the_manifest_records_the_segmenter_and_an_older_one_is_said(
+    small_index, tmp_path, encoder, caplog
+):
+    """A new index records SEGMENTER_VERSION; a manifest from before it was recorded
+    reads as 0, still opens, and a write to it warns that its documents keep their
+    older structure (unchanged files are not parsed again)."""
+    from lateseg.segment import SEGMENTER_VERSION
+
+    manifest = json.loads((small_index[0] / "manifest.json").read_text())
+    assert manifest["segmenter"] == SEGMENTER_VERSION >= 1
+    folder = tmp_path / "old"
+    shutil.copytree(small_index[0], folder)
+    del manifest["segmenter"]
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+    assert read_manifest(folder).segmenter == 0
+    with caplog.at_level("WARNING"), _open(folder, encoder) as pipe:
+        assert pipe.search("warranty", k=1)
+    assert "older segmenter (0 < " in caplog.text
 
 
 def test_a_manifest_that_is_not_json_or_too_large_is_refused(tmp_path):

@@ -20,6 +20,7 @@ from lateseg.anchors import local_maxima
 from lateseg.encode.backends import Embedder, check_backend, default_backend, load_embedder
 from lateseg.encode.models import DEFAULT_EMBEDDER, pick_device
 from lateseg.errors import ConfigError, ModelError, OffsetError
+from lateseg.text.boundaries import window_tiers
 from lateseg.types import clean_text
 
 log = logging.getLogger(__name__)
@@ -471,28 +472,6 @@ class _Plan:
             )
         window = encoder.window_for(code=code)
         overlap = min(encoder.config.overlap, window // 2 - 1)
-        windows = plan_windows(n, window, overlap, *_boundaries(text, ids, offsets))
+        windows = plan_windows(n, window, overlap, *window_tiers(text, ids, offsets))
         vectors = np.zeros((n, encoder.dim), dtype=np.float32)
         return cls(ids, offsets, windows, assign_tokens(n, windows), vectors)
-
-
-def _boundaries(
-    text: str, ids: Sequence[int], offsets: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    """Per token: boundary tier ``[n]`` (2 starts a paragraph, 1 a sentence, 0 neither)
-    and a content key ``[n]`` (hash of the token and its two neighbours' IDs)."""
-    n = offsets.shape[0]
-    tier = np.zeros(n, dtype=np.int8)
-    for i in range(1, n):
-        gap = text[offsets[i - 1, 1] : offsets[i, 0]]
-        if "\n\n" in gap or ("\n" in gap and not gap.strip(" \t\n")):
-            tier[i] = 2 if gap.count("\n") >= 2 else 1
-        elif gap and text[offsets[i - 1, 1] - 1] in ".!?:;":
-            tier[i] = 1
-    a = np.asarray(ids, dtype=np.uint64)
-    prev = np.concatenate([[np.uint64(0)], a[:-1]])
-    nxt = np.concatenate([a[1:], [np.uint64(0)]])
-    with np.errstate(over="ignore"):
-        keys = (prev * np.uint64(0x9E3779B97F4A7C15)) ^ (a * np.uint64(0xC2B2AE3D27D4EB4F)) ^ nxt
-        keys = keys * np.uint64(0x165667B19E3779F9)
-    return tier, keys

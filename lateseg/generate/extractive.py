@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from lateseg.segment.sentences import sentence_starts
+from lateseg.text.boundaries import sentence_starts
 from lateseg.types import NO_PASSAGE, Answer, Hit
 
 if TYPE_CHECKING:

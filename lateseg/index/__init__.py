@@ -16,6 +16,7 @@ Readers take no lock and never modify the folder, so a read-only index opens for
 
 from __future__ import annotations
 
+import dataclasses
 import fcntl
 import logging
 import threading
@@ -272,9 +273,7 @@ class Index:
         log.info("migrated %s to index format 2 (vectors in the docstore)", self.folder)
         self.vectors = self._rebuild(kind)
         self.save()
-        self.manifest = Manifest(
-            self.manifest.embedder, self.dim, self.manifest.chunker, self.manifest.vectors, 2
-        )
+        self.manifest = dataclasses.replace(self.manifest, dim=self.dim, version=2)
         write_manifest(self.folder, self.manifest)
 
     def set_policy(self, policy: str) -> None:
@@ -287,7 +286,7 @@ class Index:
     def _write_policy(self, policy: str) -> None:
         if policy != self.manifest.vectors:
             m = self.manifest
-            self.manifest = Manifest(m.embedder, m.dim, m.chunker, policy, m.version)
+            self.manifest = dataclasses.replace(m, vectors=policy)
             write_manifest(self.folder, self.manifest)
         self._wanted_policy = None
 

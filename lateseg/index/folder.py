@@ -12,6 +12,7 @@ settings decide together (``Pipeline.open`` is this and nothing more).
 from __future__ import annotations
 
 import dataclasses
+import logging
 import os
 from pathlib import Path
 
@@ -19,7 +20,9 @@ from lateseg.encode.late import EncoderConfig, LateEncoder
 from lateseg.errors import IndexStoreError
 from lateseg.index import Index, Manifest, read_manifest, write_manifest
 from lateseg.index.vectors import check_policy
-from lateseg.segment import Chunker, DynamicChunker
+from lateseg.segment import SEGMENTER_VERSION, Chunker, DynamicChunker
+
+log = logging.getLogger(__name__)
 
 
 def open_folder(
@@ -79,9 +82,18 @@ def open_folder(
         )
     encoder = LateEncoder(enc_cfg)
     if manifest is None:
-        manifest = Manifest(enc_cfg, encoder.dim, chunker, vectors or "auto", 2)
+        manifest = Manifest(enc_cfg, encoder.dim, chunker, vectors or "auto", 2, SEGMENTER_VERSION)
         path.mkdir(parents=True, exist_ok=True)
         write_manifest(path, manifest)
+    elif manifest.segmenter < SEGMENTER_VERSION:
+        (log.info if readonly else log.warning)(
+            "%s was created by an older segmenter (%d < %d): its documents keep the structure "
+            "they were ingested with (tables of contents as clauses, older section labels) "
+            "until their files change; re-index into a new folder for current citations",
+            path,
+            manifest.segmenter,
+            SEGMENTER_VERSION,
+        )
     index = Index(path, manifest, writable=not readonly)
     if vectors is not None and vectors != index.policy:
         index.set_policy(vectors)

@@ -42,8 +42,9 @@ EMBEDDER_FIELDS = (
     "query_prefix",
     "document_prefix",
 )
-TOP_FIELDS = ("format", "version", "embedder", "dim", "chunker", "vectors")
+TOP_FIELDS = ("format", "version", "embedder", "dim", "chunker", "vectors", "segmenter")
 MAX_DIM = 65536
+MAX_SEGMENTER = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -55,6 +56,7 @@ class Manifest:
     chunker: Chunker
     vectors: str
     version: int
+    segmenter: int = 0  # lateseg.segment.SEGMENTER_VERSION the index was created with
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -62,6 +64,7 @@ class Manifest:
             "dim": self.dim,
             "chunker": self.chunker.to_dict(),
             "vectors": self.vectors,
+            "segmenter": self.segmenter,
         }
 
 
@@ -120,7 +123,10 @@ def parse_manifest(data: Any, *, device: str | None = None) -> Manifest:
     vectors = data.get("vectors", "auto")
     if vectors not in POLICIES:
         raise ConfigError(f"vectors: {vectors!r}; choose one of {', '.join(POLICIES)}")
-    return Manifest(embedder, dim, chunker, vectors, version)
+    segmenter = data.get("segmenter", 0)
+    if not is_int(segmenter) or not 0 <= segmenter <= MAX_SEGMENTER:
+        raise ConfigError(f"segmenter: {segmenter!r} is not an integer in [0, {MAX_SEGMENTER}]")
+    return Manifest(embedder, dim, chunker, vectors, version, segmenter)
 
 
 def _embedder(raw: Any, device: str | None) -> EncoderConfig:

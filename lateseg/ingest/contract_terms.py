@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from lateseg.text.boundaries import MAX_SENTENCE, DefinitionSentences
 from lateseg.types import Span
 
 LEAD = re.compile(r"[ \t]*(#{1,6}[ \t]+)?(\*\*|__)?[ \t]*")
@@ -301,39 +302,7 @@ _REFERRED = re.compile(  # referred to as a "Party" and together as the "Parties
     r'\b(?:referred\s+to|known)\b[^."“]{0,60}?\bas\s+(?:(?:a|an|the)\s+)?TERM'
     r'(?:[^."“]{0,40}?\bas\s+(?:(?:a|an|the)\s+)?TERM)?'.replace("TERM", _TERM)
 )
-_SENTENCE_END = re.compile(r"[.!?][\"”’'*_)]*(?=\s|$)|\n[ \t]*\n")
-_ABBREVIATIONS = _words("inc corp co ltd llc no nos vs mr ms mrs dr st jr sr sec art")
-_SPACE = re.compile(r"\s*")
-_MAX_SENTENCE = 2000
 _DEF_HEAD = re.compile(r"[#*_\s]*(?:Section\s+|§\s*)?[0-9.]*(?:\([a-z]{1,5}\))?[\s*_]*")
-
-
-class _Sentences:
-    """Sentence ends of a text (positions just after ``.``/``!``/``?`` or a blank line),
-    skipping abbreviations such as ``Inc.``, ``No.`` and ``a.m.``."""
-
-    def __init__(self, text: str) -> None:
-        self.ends: list[int] = []
-        for m in _SENTENCE_END.finditer(text):
-            if m.group().startswith("."):
-                word = text[max(0, m.start() - 12) : m.start()].split()
-                w = word[-1].lower() if word else ""
-                if len(w) == 1 or "." in w or w in _ABBREVIATIONS:
-                    continue
-            self.ends.append(m.end())
-
-    def end_after(self, pos: int, default: int) -> int:
-        i = bisect.bisect_left(self.ends, pos + 1)
-        return min(self.ends[i], default) if i < len(self.ends) else default
-
-    def start_before(self, text: str, pos: int) -> int:
-        """Start of the sentence holding ``pos``, at most ``_MAX_SENTENCE`` back."""
-        i = bisect.bisect_right(self.ends, pos) - 1
-        start = self.ends[i] if i >= 0 else 0
-        if start < pos - _MAX_SENTENCE:
-            start = text.find(" ", pos - _MAX_SENTENCE, pos) + 1 or pos - _MAX_SENTENCE
-        m = _SPACE.match(text, start, pos)
-        return m.end() if m else start
 
 
 def _term(raw: str | None) -> str | None:
@@ -345,7 +314,7 @@ def _term(raw: str | None) -> str | None:
 def term_definition_spans(text: str, clauses: Sequence[Clause]) -> list[Span]:
     """``definition`` spans labelled with the defined term (no quotes)."""
     found: list[tuple[int, int, str]] = []
-    sentences: _Sentences | None = None
+    sentences: DefinitionSentences | None = None
     starts = [c.start for c in clauses]
 
     def enclosing(pos: int) -> Clause | None:
@@ -356,23 +325,23 @@ def term_definition_spans(text: str, clauses: Sequence[Clause]) -> list[Span]:
         return node if node is not None and node.kind not in ("root", "exhibit") else None
 
     for m in _MEANS.finditer(text):
-        sentences = sentences or _Sentences(text)
+        sentences = sentences or DefinitionSentences(text)
         node = enclosing(m.start())
-        limit = min(node.end if node else len(text), m.end() + 2 * _MAX_SENTENCE)
+        limit = min(node.end if node else len(text), m.end() + 2 * MAX_SENTENCE)
         if node and _DEF_HEAD.fullmatch(text, node.start, m.start()):
             end = node.end  # "1.1 "Affiliate" means ...": the whole clause defines it
         else:
             end = trim(text, m.start(), sentences.end_after(m.end(), limit))
         found += [(m.start(), end, t) for t in (_term(m.group(1)), _term(m.group(2))) if t]
     for m in _PAREN.finditer(text):
-        sentences = sentences or _Sentences(text)
+        sentences = sentences or DefinitionSentences(text)
         start = sentences.start_before(text, m.start())
         found += [(start, m.end(), t) for t in (_term(m.group(1)), _term(m.group(2))) if t]
     for m in _REFERRED.finditer(text):
-        sentences = sentences or _Sentences(text)
+        sentences = sentences or DefinitionSentences(text)
         start = sentences.start_before(text, m.start())
         end = trim(
-            text, start, sentences.end_after(m.end(), min(len(text), m.end() + _MAX_SENTENCE))
+            text, start, sentences.end_after(m.end(), min(len(text), m.end() + MAX_SENTENCE))
         )
         found += [(start, end, t) for t in (_term(m.group(1)), _term(m.group(2))) if t]
     return [Span(s, e, "definition", t) for s, e, t in sorted(set(found))]

@@ -15,31 +15,16 @@ from collections.abc import Sequence
 import numpy as np
 
 from lateseg.errors import ConfigError
-from lateseg.segment.sentences import (
+from lateseg.text.boundaries import (
     clause_starts,
     line_starts,
     paragraph_starts,
     sentence_starts,
+    token_span,
+    token_starts,
 )
 
-
-def token_starts(offsets: Sequence[tuple[int, int]]) -> np.ndarray:
-    """Start character of every token, made non-decreasing (an empty token takes the
-    start of the token before it)."""
-    out = np.zeros(len(offsets), dtype=np.int64)
-    last = 0
-    for i, (start, end) in enumerate(offsets):
-        if end > start:
-            last = max(last, start)
-        out[i] = last
-    return out
-
-
-def token_span(offsets: Sequence[tuple[int, int]], start: int, end: int) -> tuple[int, int]:
-    """Tokens ``[first, last)`` that hold characters ``start..end``."""
-    starts = token_starts(offsets)
-    first = int(np.searchsorted(starts, start, side="right")) - 1
-    return max(0, first), int(np.searchsorted(starts, end, side="left"))
+__all__ = ["content_chunks", "fixed_chunks", "token_span", "token_starts"]
 
 
 def content_chunks(

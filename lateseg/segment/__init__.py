@@ -28,6 +28,14 @@ class Chunker(Protocol):
 
 CHUNKERS = ("dynamic", "fixed")
 
+#: What an index's manifest records as ``segmenter``: the version of the rules that decide
+#: a document's structure and boundaries (``ingest/`` structure, ``text/boundaries``,
+#: ``segment/``). 0: an index from before it was recorded; 1: tables of contents and
+#: indexes are ``toc`` spans, chapters are clauses, a chunk is cited by the section holding
+#: most of it. Documents keep the structure they were ingested with until their file
+#: changes, so a manifest below this version means older citations may remain.
+SEGMENTER_VERSION = 1
+
 
 def chunker_from_dict(d: Any) -> Chunker:
     """Rebuild a chunker from its ``to_dict()`` (as stored in an index manifest, which
@@ -52,6 +60,7 @@ def chunker_from_dict(d: Any) -> Chunker:
 
 __all__ = [
     "CHUNKERS",
+    "SEGMENTER_VERSION",
     "Chunker",
     "DynamicChunker",
     "DynamicConfig",

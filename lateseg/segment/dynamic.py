@@ -22,13 +22,14 @@ import numpy as np
 
 from lateseg.anchors import local_maxima, text_keys
 from lateseg.errors import ConfigError
-from lateseg.segment.sentences import (
+from lateseg.segment.spans import SECTION_KINDS, chunks_from_boundaries
+from lateseg.text.boundaries import (
     clause_starts,
     line_starts,
     paragraph_starts,
     sentence_starts,
+    tokens_at,
 )
-from lateseg.segment.spans import SECTION_KINDS, chunks_from_boundaries
 
 if TYPE_CHECKING:
     from lateseg.encode.late import TokenEmbeddings
@@ -223,13 +224,8 @@ def boundary_bonus(
     for value, positions in tiers:
         if not positions:
             continue
-        pos = np.asarray(positions, dtype=np.int64)
-        idx = np.searchsorted(starts, pos, side="left")
-        ok = idx < n
-        # Only candidates that fall on a token start (never inside a token).
-        ok[ok] &= starts[idx[ok]] >= pos[ok]
-        ok[ok] &= (idx[ok] == 0) | (ends[np.maximum(idx[ok] - 1, 0)] <= pos[ok])
-        np.maximum.at(bonus, idx[ok], value)
+        idx = tokens_at(starts, ends, positions)  # never inside a token
+        np.maximum.at(bonus, idx[idx >= 0], value)
     if whole_units_up_to is not None:
         for unit in doc.spans(*CODE_UNITS):
             i, j = np.searchsorted(starts, [unit.start, unit.end], side="left")
