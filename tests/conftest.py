@@ -16,6 +16,17 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "data"
 LICENSES = Path("/usr/share/common-licenses")
+
+
+def license_file(name: str) -> Path:
+    """A license text of ``/usr/share/common-licenses`` (Debian/Ubuntu ``base-files``), or
+    skip what needs it, saying why."""
+    path = LICENSES / name
+    if not path.is_file():
+        pytest.skip(f"{path} is missing (Debian and Ubuntu ship it in base-files)")
+    return path
+
+
 # The README/Makefile demo question; its answer is the gold span of sample question msa-01.
 DEMO_QUESTION = (
     "How many days' notice must the Client give to terminate the Master Services "

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import DATA, DEMO_QUESTION, LICENSES, ROOT, squash
+from conftest import DATA, DEMO_QUESTION, ROOT, license_file, squash
 
 
 def lateseg(*args: str) -> subprocess.CompletedProcess:
@@ -40,7 +40,7 @@ def cli(*args: str) -> subprocess.CompletedProcess:
 def license_index(tmp_path_factory):
     docs = tmp_path_factory.mktemp("licenses")
     for name in ["GPL-3", "Apache-2.0", "BSD"]:
-        shutil.copy(LICENSES / name, docs / name)
+        shutil.copy(license_file(name), docs / name)
     index = tmp_path_factory.mktemp("idx") / "licenses"
     out = cli("ingest", str(docs), "--index", str(index), "--json")
     assert out.returncode == 0, out.stderr

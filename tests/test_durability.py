@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from conftest import LICENSES, ROOT
+from conftest import ROOT, license_file
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -127,7 +127,7 @@ def corpus(tmp_path_factory):
     """Licence texts cut into parts: many small documents, so many commits to kill."""
     src = tmp_path_factory.mktemp("licenses")
     for name in NAMES:
-        paragraphs = (LICENSES / name).read_text().split("\n\n")
+        paragraphs = license_file(name).read_text().split("\n\n")
         step = max(1, len(paragraphs) // 4)
         for i in range(0, len(paragraphs), step):
             part = "\n\n".join(paragraphs[i : i + step]).strip()

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import LICENSES
+from conftest import license_file
 
 from lateseg.encode.late import EncoderConfig, assign_tokens, plan_windows
 from lateseg.errors import ConfigError, OffsetError
@@ -86,7 +86,7 @@ def test_short_document_equals_one_plain_forward_pass(encoder):
 
 
 def test_long_document_is_read_in_windows_with_late_context(encoder):
-    text = (LICENSES / "GPL-3").read_text()
+    text = license_file("GPL-3").read_text()
     tokens = encoder.encode_document(text)
     assert len(tokens) > 4 * encoder.window
     assert tokens.vectors.shape == (len(tokens), encoder.dim)
@@ -118,7 +118,7 @@ def test_queries_and_documents_are_normalised(encoder):
 def test_chunk_vectors_mix_late_and_naive_by_weight(encoder):
     from lateseg.encode.late import LateEncoder
 
-    text = (LICENSES / "Apache-2.0").read_text()
+    text = license_file("Apache-2.0").read_text()
     tokens = encoder.encode_document(text)
     spans = [(text.index("4. Redistribution."), text.index("5. Submission of Contributions."))]
     spans[0] = (spans[0][0], spans[0][0] + len(text[slice(*spans[0])].rstrip()))
@@ -144,7 +144,7 @@ def test_chunk_vectors_mix_late_and_naive_by_weight(encoder):
 def test_texts_embedded_alone_use_the_full_trained_length(encoder):
     """The late window (128) is not a limit on naive embedding (254 for MiniLM)."""
     assert encoder.window == 128 < encoder.max_length == 254
-    text = (LICENSES / "GPL-3").read_text()
+    text = license_file("GPL-3").read_text()
     offsets = encoder.tokenize(text)
     t200, t128 = text[: offsets[200, 0]], text[: offsets[128, 0]]
     a, b = encoder.embed_texts([t200, t128])
@@ -196,6 +196,6 @@ def test_models_that_ship_code_run_it_only_when_the_user_opts_in(tmp_path, encod
     assert not marker.exists()  # its code never ran
     trusted = LateEncoder(EncoderConfig(model=str(folder), window=None, trust_remote_code=True))
     assert trusted.max_length == 510 and trusted.window == 510  # all 512 positions
-    tokens = trusted.encode_document((LICENSES / "Apache-2.0").read_text())
+    tokens = trusted.encode_document(license_file("Apache-2.0").read_text())
     assert len(tokens) > 3 * 510  # read in several full-length windows
     assert marker.exists() and tokens.vectors.shape == (len(tokens), encoder.dim)

@@ -7,7 +7,7 @@ import shutil
 
 import numpy as np
 import pytest
-from conftest import DATA, LICENSES
+from conftest import DATA, license_file
 
 from lateseg.encode.late import LateEncoder
 from lateseg.errors import ConfigError
@@ -24,7 +24,7 @@ def docs():
         DATA / "contracts" / "nda.pdf",
         DATA / "sample_repo" / "billing" / "tax.py",
         DATA / "sample_repo" / "billing" / "__init__.py",
-        LICENSES / "BSD",
+        license_file("BSD"),
     ]
     return [load_document(p, root=p.parent) for p in paths]
 
@@ -50,7 +50,7 @@ def test_the_local_engine_builds_the_index_of_one_document_at_a_time(tmp_path, e
     corpus = tmp_path / "docs"
     corpus.mkdir()
     for name in ("BSD", "CC0-1.0"):
-        shutil.copy(LICENSES / name, corpus / f"{name}.txt")
+        shutil.copy(license_file(name), corpus / f"{name}.txt")
     shutil.copytree(DATA / "sample_repo", corpus / "repo")
     indexes = {}
     for budget in (64, 1 << 15):

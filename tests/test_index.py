@@ -4,7 +4,7 @@ import shutil
 
 import numpy as np
 import pytest
-from conftest import LICENSES
+from conftest import license_file
 
 from lateseg.errors import ConfigError, IndexStoreError
 from lateseg.ingest import load_document
@@ -17,7 +17,7 @@ def corpus(tmp_path):
     src = tmp_path / "docs"
     src.mkdir()
     for name in ["Apache-2.0", "MPL-2.0", "BSD"]:
-        shutil.copy(LICENSES / name, src / f"{name}.txt")
+        shutil.copy(license_file(name), src / f"{name}.txt")
     (src / "broken.pdf").write_bytes(b"%PDF-1.4 this is not really a pdf")
     return src
 

@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import LICENSES, ROOT
+from conftest import ROOT, license_file
 
 from lateseg.errors import IndexStoreError
 from lateseg.index import Index, read_manifest
@@ -39,7 +39,7 @@ def small_index(tmp_path_factory, encoder):
     folder = tmp_path_factory.mktemp("small") / "idx"
     docs = tmp_path_factory.mktemp("docs")
     for name in ("BSD", "Apache-2.0"):
-        shutil.copy(LICENSES / name, docs / f"{name}.txt")
+        shutil.copy(license_file(name), docs / f"{name}.txt")
     with _open(folder, encoder) as pipe:
         pipe.ingest([docs], progress=False)
     return folder, docs

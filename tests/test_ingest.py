@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pymupdf
 import pytest
-from conftest import DATA, LICENSES, squash
+from conftest import DATA, LICENSES, license_file, squash
 
 from lateseg.errors import IngestError, UnsupportedFormatError
 from lateseg.ingest import iter_files, load_document
@@ -146,5 +146,5 @@ def test_license_files_without_suffix_are_text():
     names = {p.name for p in files}
     assert {"GPL-3", "Apache-2.0"} <= names
     assert len(files) == len({p.resolve() for p in files})  # symlinks counted once
-    doc = load_document(LICENSES / "GPL-3")
+    doc = load_document(license_file("GPL-3"))
     assert any(c.label.startswith("14 ") for c in doc.spans("clause"))

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pymupdf
 import pytest
-from conftest import DATA, LICENSES
+from conftest import DATA, license_file
 
 from lateseg.ingest.parallel import ParseJob, parse
 from lateseg.pipeline import Pipeline
@@ -33,7 +33,7 @@ def bad_folder(tmp_path: Path) -> tuple[Path, dict[str, str], list[Path]]:
     and the paths given beside it that are neither files nor folders."""
     root = tmp_path / "inbox"
     root.mkdir()
-    shutil.copy(LICENSES / "BSD", root / "good-license.txt")
+    shutil.copy(license_file("BSD"), root / "good-license.txt")
     shutil.copy(DATA / "contracts" / "nda.pdf", root / "good-contract.pdf")
     (root / "good-notes.md").write_text("# Notes\n\nPayment is due in thirty days.\n")
     (root / "latin1.txt").write_bytes("Loyer payé à l'échéance, déjà réglé.".encode("latin-1"))
@@ -62,7 +62,7 @@ def bad_folder(tmp_path: Path) -> tuple[Path, dict[str, str], list[Path]]:
     (root / "loop-a.txt").symlink_to(root / "loop-b.txt")
     (root / "loop-b.txt").symlink_to(root / "loop-a.txt")
     os.mkfifo(root / "pipe.txt")
-    (root / "escape.txt").symlink_to(LICENSES / "GPL-3")  # leaves the folder
+    (root / "escape.txt").symlink_to(license_file("GPL-3"))  # leaves the folder
     (root / "inside.txt").symlink_to(root / "good-license.txt")  # same file, counted once
     fifo = tmp_path / "a-fifo"
     os.mkfifo(fifo)

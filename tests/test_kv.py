@@ -7,7 +7,7 @@ import itertools
 import numpy as np
 import pytest
 import torch
-from conftest import LICENSES
+from conftest import license_file
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -29,7 +29,7 @@ def gen():
 
 
 def _haystack(chars=4000, at=0.5):
-    text = (LICENSES / "Apache-2.0").read_text()[:chars]
+    text = license_file("Apache-2.0").read_text()[:chars]
     cut = text.index("\n\n", int(len(text) * at))
     doc = text[:cut] + "\n\n" + NEEDLE + text[cut:]
     return Hit(source="/docs/apache.txt", start=0, end=len(doc), text=doc, score=1.0)
@@ -185,7 +185,7 @@ def test_knapsack_is_exact_and_optimal(items, capacity):
 
 
 def test_content_chunks_follow_the_text_not_the_position(gen):
-    body = (LICENSES / "MPL-2.0").read_text()[:3000]
+    body = license_file("MPL-2.0").read_text()[:3000]
     tok = gen.tokenizer
 
     def chunk_texts(text):

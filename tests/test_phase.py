@@ -6,7 +6,7 @@ import json
 
 import numpy as np
 import pytest
-from conftest import LICENSES
+from conftest import license_file
 
 from lateseg.errors import ConfigError
 from lateseg.phase import (
@@ -81,7 +81,7 @@ def test_assert_phase_robust_fails_with_the_table_and_passes_flat_systems(tmp_pa
 
 
 def test_each_padding_unit_is_one_token_and_inside_padding_moves_only_the_needle(encoder):
-    text = (LICENSES / "Apache-2.0").read_text()[:2000]
+    text = license_file("Apache-2.0").read_text()[:2000]
     probe = NeedleProbe.from_text(text, max_offset=12)
     tok = encoder.tokenizer
 
@@ -105,7 +105,7 @@ def test_each_padding_unit_is_one_token_and_inside_padding_moves_only_the_needle
 
 
 def test_reduced_retrieval_study_fixed_chunks_are_periodic_lateseg_is_flat(encoder):
-    text = (LICENSES / "Apache-2.0").read_text()[:1000]
+    text = license_file("Apache-2.0").read_text()[:1000]
     probe = NeedleProbe.from_text(text, max_offset=32)
     systems = retrieval_systems(encoder, fixed_tokens=16, k=3, rcts_chars=None)
     fixed = measure(systems["fixed-16 naive"], probe, period=16, offsets=32, name="fixed-16")
@@ -124,7 +124,7 @@ def test_reduced_kv_study_fixed_chunks_are_periodic_lateseg_is_flat():
 
     gen = LocalGenerator(max_new_tokens=4)
     gen.load()
-    text = (LICENSES / "Apache-2.0").read_text()[:1000]
+    text = license_file("Apache-2.0").read_text()[:1000]
     probe = NeedleProbe.from_text(text, max_offset=16)
     # Each unit is one generator token too.
     tok = gen.tokenizer

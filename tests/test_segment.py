@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import DATA, LICENSES
+from conftest import DATA, license_file
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -80,7 +80,7 @@ def test_dynamic_chunks_of_a_contract_follow_clauses(encoder, name):
 
 
 def test_fixed_chunker_cuts_at_absolute_token_positions(encoder):
-    doc = load_document(LICENSES / "Apache-2.0")
+    doc = load_document(license_file("Apache-2.0"))
     tokens = encoder.encode_document(doc.text)
     chunks = FixedChunker(size=100).chunk(doc, tokens)
     check_chunks(doc, chunks)
@@ -90,7 +90,7 @@ def test_fixed_chunker_cuts_at_absolute_token_positions(encoder):
 
 def test_boundaries_are_translation_invariant(encoder):
     """Prepending an unrelated paragraph shifts later boundaries by exactly its length."""
-    base = (LICENSES / "Apache-2.0").read_text()
+    base = license_file("Apache-2.0").read_text()
     prefix = (
         "Editorial note. This copy of the license was collected for an internal archive "
         "of third-party notices; it has not been modified in any way.\n\n"

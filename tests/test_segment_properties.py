@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import LICENSES
+from conftest import license_file
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -19,7 +19,7 @@ from lateseg.types import Document, check_chunks
 def _paragraphs(*names: str) -> list[str]:
     out = []
     for name in names:
-        text = (LICENSES / name).read_text("utf-8")
+        text = license_file(name).read_text("utf-8")
         out += [p.strip() for p in text.split("\n\n") if len(p.split()) >= 5]
     return out
 
@@ -106,7 +106,7 @@ def test_token_embeddings_past_the_change_are_identical(encoder, name):
     """The encoder half of the property: once the windows resynchronise, every token
     embedding is what it was without the prefix (up to float rounding: windows are
     batched with different neighbours)."""
-    base = (LICENSES / name).read_text("utf-8")
+    base = license_file(name).read_text("utf-8")
     prefix = _doc([0, 1], PREFACE) + "\n"
     plain = encoder.encode_document(base)
     shifted = encoder.encode_document(prefix + base)
