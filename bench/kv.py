@@ -83,7 +83,7 @@ def run_case(
                     offsets=prompt.offsets,
                     window_tokens=window,
                 )
-                text, made, secs = gen.decode(work, logits, len(prompt.ids), None)
+                text, made, secs, _ = gen.decode(work, logits, len(prompt.ids), None)
             st = done.stats()
             rows.append(
                 {

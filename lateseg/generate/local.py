@@ -14,7 +14,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
@@ -40,6 +40,8 @@ SYSTEM_PROMPT = (
     "square brackets, for example [1]. If the passages do not answer the question, say so."
 )
 QUESTION_MARK = "\n\nQuestion: "
+# An answer ends where the model starts inventing the next turn of the exchange.
+ANSWER_STOPS = ("\nQuestion:", "\nPassages:")
 
 Stream = Callable[[str], None]
 
@@ -60,13 +62,26 @@ class Prompt:
 class Completion:
     """What :meth:`LocalGenerator.complete` made: the text, the prompt and completion
     token counts, why it stopped (``"stop"``: end token or stop string; ``"length"``:
-    the token limit) and the KV statistics (None without compression)."""
+    the token limit; ``"repetition"``, ``"time"``: see :class:`Decoded`) and the KV
+    statistics (None without compression)."""
 
     text: str
     prompt_tokens: int
     completion_tokens: int
     finish_reason: str
     kv_stats: dict[str, Any] | None = None
+
+
+class Decoded(NamedTuple):
+    """What :meth:`LocalGenerator.decode` made: the text, the tokens made, the seconds
+    spent and why it stopped: ``"stop"`` (end token or stop string), ``"length"`` (the
+    token limit), ``"repetition"`` (the same stretch of tokens looping; the text keeps
+    one copy of it) or ``"time"`` (the time limit)."""
+
+    text: str
+    tokens: int
+    seconds: float
+    finish: str
 
 
 @dataclass
@@ -95,10 +110,12 @@ class LocalGenerator:
         device: str | None = None,
         max_new_tokens: int = 160,
         context_chars: int = 6000,
+        max_seconds: float = 120.0,
     ) -> None:
         self.model_name = model
         self.device = device
         self.max_new_tokens = max_new_tokens
+        self.max_seconds = max_seconds
         self.context_chars = context_chars
         self._model: Any = None
         self._tokenizer: Any = None
@@ -214,23 +231,27 @@ class LocalGenerator:
         stop: Sequence[str] = (),
         temperature: float = 0.0,
         seed: int | None = None,
-    ) -> tuple[str, int, float]:
+        max_seconds: float | None = None,
+    ) -> Decoded:
         """Decoding from ``logits``: greedy, or sampled at ``temperature`` > 0 (``seed``
         fixes the draw). Stops at the end token, after ``max_new_tokens`` (default the
-        generator's) or before the first of the ``stop`` strings (not included; text that
-        could begin one is held back from ``stream`` until it cannot). Returns the text,
-        the tokens made and the seconds spent."""
+        generator's), before the first of the ``stop`` strings (not included; text that
+        could begin one is held back from ``stream`` until it cannot), when the tokens
+        loop (:func:`looping`: one copy of the loop is kept), or after ``max_seconds``
+        (default the generator's :attr:`max_seconds`)."""
         import torch
 
         tok = self._tokenizer
         ends = {tok.eos_token_id, *_as_list(self._model.generation_config.eos_token_id)}
         limit = self.max_new_tokens if max_new_tokens is None else max_new_tokens
+        budget = self.max_seconds if max_seconds is None else max_seconds
         draw = None
         if temperature > 0:
             draw = torch.Generator(device=logits.device)
             draw.manual_seed(int(seed) if seed is not None else int(time.time_ns()))
         out: list[int] = []
         shown = text = ""
+        finish = "length"
         stopped = False
         t0 = time.perf_counter()
         for _ in range(limit):
@@ -240,26 +261,36 @@ class LocalGenerator:
                 probs = torch.softmax(logits.float() / temperature, dim=-1)
                 nxt = int(torch.multinomial(probs, 1, generator=draw))
             if nxt in ends:
+                finish = "stop"
                 break
             out.append(nxt)
+            loop = looping(out)
+            if loop:
+                del out[len(out) - loop :]  # keep one copy of the repeated stretch
+                finish = "repetition"
+                break
             if stop or stream is not None:  # the text so far is needed only for these
                 text = tok.decode(out, skip_special_tokens=True)
                 cut = _first_stop(text, stop)
                 if cut is not None:
-                    text, stopped = text[:cut], True
+                    text, stopped, finish = text[:cut], True, "stop"
                     break
                 if stream is not None and not text.endswith("\ufffd"):  # a multi-byte char
                     safe = len(text) - _held_back(text, stop)
                     if safe > len(shown):
                         stream(text[len(shown) : safe])
                         shown = text[:safe]
+            if time.perf_counter() - t0 > budget:
+                finish = "time"
+                log.warning("the answer stopped after %.0f s (max_seconds)", budget)
+                break
             logits = self.feed([nxt], cache, position)
             position += 1
-        if not stopped:  # no stop string cut the text: it is all the tokens made
+        if not stopped:  # no stop string cut the text: it is all the tokens kept
             text = tok.decode(out, skip_special_tokens=True)
         if stream is not None and len(text) > len(shown):
             stream(text[len(shown) :])
-        return text.strip(), len(out), time.perf_counter() - t0
+        return Decoded(text.strip(), len(out), time.perf_counter() - t0, finish)
 
     def generate(
         self,
@@ -301,7 +332,7 @@ class LocalGenerator:
                 done = self.prefill_and_compress(prompt, kv, window)
                 prefill = done.seconds
                 stats = done.compressed.stats() if done.compressed else None
-                text, made, secs = self.decode(
+                text, made, secs, finish = self.decode(
                     done.cache,
                     done.logits,
                     len(prompt.ids),
@@ -313,8 +344,7 @@ class LocalGenerator:
                 )
         if stats is not None:
             stats.update(_timing(prefill, made, secs))
-        limit = self.max_new_tokens if max_new_tokens is None else max_new_tokens
-        return Completion(text, len(prompt.ids), made, "length" if made >= limit else "stop", stats)
+        return Completion(text, len(prompt.ids), made, finish, stats)
 
     def prefill(
         self, ids: Sequence[int], observe: int | None = None
@@ -384,8 +414,10 @@ class LocalGenerator:
         """
         if not passages:
             return Answer(NO_PASSAGE, ())
-        text, stats = self.generate(self.prompt(question, passages), kv=kv, stream=stream)
-        return cite(text, passages, encoder, stats)
+        done = self.complete(
+            self.prompt(question, passages), kv=kv, stream=stream, stop=ANSWER_STOPS
+        )
+        return cite(done.text, passages, encoder, done.kv_stats)
 
 
 def shared_generator(model: str = DEFAULT_GENERATOR, device: str | None = None) -> LocalGenerator:
@@ -439,7 +471,9 @@ class KVSession:
         try:
             with torch.inference_mode():
                 logits = gen.feed(tail, self.cache, length)
-                text, made, secs = gen.decode(self.cache, logits, length + len(tail), stream)
+                text, made, secs, _ = gen.decode(
+                    self.cache, logits, length + len(tail), stream, stop=ANSWER_STOPS
+                )
         finally:
             truncate(self.cache, self.slots)
         stats: dict[str, Any] = self.compressed.stats() if self.compressed else {"method": "full"}
@@ -457,6 +491,21 @@ def cite(
     vecs = encoder.embed_texts([text or " ", *(p.text for p in passages)])
     best = int(np.argmax(vecs[1:] @ vecs[0]))
     return Answer(text, (passages[best],), tuple(passages), "generative", "attribution", stats)
+
+
+def looping(tokens: Sequence[int], repeats: int = 3, longest: int = 16, least: int = 12) -> int:
+    """How many trailing tokens to drop because the output loops: when its end is one
+    stretch of ``n <= longest`` tokens said ``repeats`` times in a row (and the repeats
+    cover at least ``least`` tokens, so "no, no, no" in a sentence is not a loop), the
+    length of all but the first copy; else 0."""
+    for n in range(1, longest + 1):
+        span = n * repeats
+        if span < least or span > len(tokens):
+            continue
+        unit = tokens[-n:]
+        if all(tokens[-(k + 1) * n : len(tokens) - k * n] == unit for k in range(1, repeats)):
+            return n * (repeats - 1)
+    return 0
 
 
 def _timing(prefill_s: float, tokens: int, decode_s: float) -> dict[str, Any]:

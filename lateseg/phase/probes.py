@@ -213,7 +213,7 @@ def kv_system(
                 if measure == "both":
                     out[f"{name}/retention"] = share
                 if measure in ("answer", "both"):
-                    text, _, _ = generator.decode(work, logits, len(prompt.ids), None)
+                    text = generator.decode(work, logits, len(prompt.ids), None).text
                     out[f"{name}/answer" if measure == "both" else name] = float(
                         case.answer in text
                     )
