@@ -143,20 +143,26 @@ def _contents(lines: list[_Line]) -> list[tuple[int, int]]:
 
 
 def _index(lines: list[_Line], taken: set[int]) -> list[tuple[int, int]]:
-    """Line-index ranges of back-of-book indexes: a heading, then entries and terms."""
+    """Line-index ranges of back-of-book indexes: a heading, then entries and terms, up
+    to the first prose line. The walk goes on from that line, so each line is read once
+    (a heading inside an index joins it)."""
     out = []
-    for i, line in enumerate(lines):
-        if i in taken or not _INDEX_HEADER.match(line.text):
+    i = 0
+    while i < len(lines):
+        if i in taken or not _INDEX_HEADER.match(lines[i].text):
+            i += 1
             continue
-        entries, last = 0, i
-        for j in range(i + 1, len(lines)):
+        entries, last, j = 0, i, i + 1
+        while j < len(lines):
             s = lines[j].text
             if _INDEX_ENTRY.match(s) and lines[j].end - lines[j].start <= TAIL:
                 entries, last = entries + 1, j
             elif len(s) > 80 or (s.endswith(".") and len(s) > 40):
                 break  # prose: the index ended
+            j += 1
         if entries >= MIN_INDEX_ENTRIES:
             out.append((i, last))
+        i = j
     return out
 
 
@@ -164,8 +170,9 @@ def toc_spans(text: str) -> list[Span]:
     """``toc`` spans (labels ``contents`` or ``index``) over the tables of contents,
     lists of figures or tables, and indexes of ``text`` (see the module docstring)."""
     lines = list(_lines(text))
-    spans = [Span(lines[a].start, lines[b].end, "toc", "contents") for a, b in _contents(lines)]
-    taken = {k for s in spans for k, ln in enumerate(lines) if s.start <= ln.start < s.end}
+    contents = _contents(lines)
+    spans = [Span(lines[a].start, lines[b].end, "toc", "contents") for a, b in contents]
+    taken = {k for a, b in contents for k in range(a, b + 1)}
     spans += [Span(lines[a].start, lines[b].end, "toc", "index") for a, b in _index(lines, taken)]
     return sorted(spans, key=lambda s: s.start)
 
