@@ -33,6 +33,8 @@ __all__ = ["ENGINES", "SEARCH_MODES", "Encoded", "Pipeline", "chunker_from_dict"
 class Pipeline:
     """Ingest → late encoding → dynamic chunks → FAISS + SQLite → search → cited answers."""
 
+    generator_name = property(lambda self: self._answerer.generator_name)
+
     def __init__(
         self,
         folder: Path,
@@ -45,7 +47,6 @@ class Pipeline:
         self.encoder = encoder
         self.chunker = chunker
         self.index = index
-        self.generator_name = generator
         # A format-1 index's first write (migration) re-encodes documents left without vectors.
         index.reencode = lambda doc: encode_document(self.encoder, self.chunker, doc)
         self._retriever = Retriever(index, lambda query: self.encoder.embed_queries([query]))

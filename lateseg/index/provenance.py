@@ -14,7 +14,6 @@ documents, so a search reads each of its hits' documents at most once until they
 
 from __future__ import annotations
 
-import bisect
 import json
 import threading
 from collections import OrderedDict
@@ -23,6 +22,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+
+from lateseg.segment.spans import Pages
+from lateseg.types import Span
 
 # Document kinds whose text is the file's own, line for line: their hits carry line numbers.
 LINE_KINDS = ("code", "text", "markdown")
@@ -34,34 +36,22 @@ Layouts = Callable[[Sequence[str]], Mapping[str, tuple[str, str, str | None, str
 @dataclass(frozen=True)
 class _Layout:
     newlines: np.ndarray | None
-    page_starts: list[int]
-    page_labels: list[int | None]
+    pages: Pages
     toc: list[tuple[int, int]]
 
     @classmethod
     def of(cls, text: str | None, structure: str) -> _Layout:
-        pages: list[tuple[int, int | None]] = []
+        pages: list[Span] = []
         toc: list[tuple[int, int]] = []
         try:  # the docstore is read like any file: a damaged structure costs the extras only
             for d in json.loads(structure):
                 if d.get("kind") == "page":
-                    label = str(d.get("label", ""))
-                    pages.append((int(d["start"]), int(label) if label.isdigit() else None))
+                    pages.append(Span.from_dict(d))
                 elif d.get("kind") == "toc":
                     toc.append((int(d["start"]), int(d["end"])))
         except (ValueError, TypeError, KeyError, AttributeError):
             pages, toc = [], []
-        pages.sort(key=lambda p: p[0])
-        return cls(
-            _newlines(text) if text is not None else None,
-            [p[0] for p in pages],
-            [p[1] for p in pages],
-            sorted(toc),
-        )
-
-    def page(self, offset: int) -> int | None:
-        i = bisect.bisect_right(self.page_starts, offset) - 1
-        return self.page_labels[i] if i >= 0 else None
+        return cls(_newlines(text) if text is not None else None, Pages(pages), sorted(toc))
 
     def in_toc(self, start: int, end: int) -> bool:
         inside = sum(max(0, min(b, end) - max(a, start)) for a, b in self.toc)
@@ -106,20 +96,16 @@ class ProvenanceCache:
             start, end = r["start"], r["end"]
             if layout.newlines is not None and r["kind"] in LINE_KINDS:
                 r["line"], r["line_end"] = _span_lines(layout.newlines, start, end)
-            if layout.page_starts and r["page"] is not None:
-                last = layout.page(max(start, end - 1))
+            if layout.pages and r["page"] is not None:
+                last = layout.pages.at(max(start, end - 1))
                 r["page_end"] = max(r["page"], last) if last is not None else r["page"]
             r["toc"] = bool(layout.toc) and layout.in_toc(start, end)
 
 
-def line_range(text: str, start: int, end: int) -> tuple[int, int]:
-    """1-based first and last line of ``text[start:end]`` (the line of its last
-    character, so a span ending in a newline does not reach the next line)."""
-    return _span_lines(_newlines(text), start, end)
-
-
 def _span_lines(newlines: np.ndarray, start: int, end: int) -> tuple[int, int]:
-    """:func:`line_range` from the sorted newline positions of the text."""
+    """1-based first and last line of ``[start, end)`` from the text's sorted newline
+    positions (the line of its last character, so a span ending in a newline does not
+    reach the next line)."""
     first = int(np.searchsorted(newlines, start)) + 1
     return first, int(np.searchsorted(newlines, max(start, end - 1))) + 1
 

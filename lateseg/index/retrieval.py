@@ -240,7 +240,7 @@ class Retriever:
 
     def document_hits(self, source: str | os.PathLike[str]) -> list[Hit]:
         """Every chunk of the document ``source``, in text order (score 1)."""
-        key = str(Path(source).expanduser().resolve())
+        key = _source_key(source)
         ids = self.index.store.chunk_ids_of_source(key)
         if not ids:
             raise IndexStoreError(f"{key} is not in the index at {self.index.path}")
@@ -249,7 +249,7 @@ class Retriever:
 
     def document(self, source: str | os.PathLike[str]) -> Document:
         """The stored Document of ``source`` (a path; made absolute)."""
-        key = str(Path(source).expanduser().resolve())
+        key = _source_key(source)
         doc = self.index.store.document(key)
         if doc is None:
             raise IndexStoreError(f"{key} is not in the index at {self.index.path}")
@@ -271,3 +271,8 @@ class Retriever:
         """The stored Document of ``source`` exactly as indexed (no path resolution), or
         None: for sources that are names, not paths."""
         return self.index.store.document(source)
+
+
+def _source_key(source: str | os.PathLike[str]) -> str:
+    """A source path as documents are stored under it: absolute, links resolved."""
+    return str(Path(source).expanduser().resolve())

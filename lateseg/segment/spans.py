@@ -16,18 +16,33 @@ SECTION_KINDS = (
 )  # fmt: skip
 
 
+class Pages:
+    """The page number at an offset, from a document's ``page`` spans (a label that is
+    not a number gives None): what a chunk stores as its first page when it is made, and
+    what a hit's last page is looked up with at query time."""
+
+    def __init__(self, pages: Sequence[Span]) -> None:
+        ordered = sorted(pages, key=lambda p: p.start)
+        self._starts = [p.start for p in ordered]
+        self._labels = [int(p.label) if p.label.isdigit() else None for p in ordered]
+
+    def __bool__(self) -> bool:
+        return bool(self._starts)
+
+    def at(self, offset: int) -> int | None:
+        i = bisect.bisect_right(self._starts, offset) - 1
+        return self._labels[i] if i >= 0 else None
+
+
 class Locator:
     """Finds the page and innermost section (clause path / qualified name) at an offset."""
 
     def __init__(self, doc: Document) -> None:
-        pages = doc.spans("page")
-        self._page_starts = [p.start for p in pages]
-        self._page_labels = [int(p.label) if p.label.isdigit() else None for p in pages]
+        self._pages = Pages(doc.spans("page"))
         self._sections = doc.spans(*SECTION_KINDS)
 
     def page(self, offset: int) -> int | None:
-        i = bisect.bisect_right(self._page_starts, offset) - 1
-        return self._page_labels[i] if i >= 0 else None
+        return self._pages.at(offset)
 
     def section(self, offset: int, end: int | None = None) -> str | None:
         """The innermost section holding ``offset``; with ``end``, the innermost one
