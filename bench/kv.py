@@ -109,7 +109,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--budgets", type=int, nargs="+", default=[64, 128, 256, 512])
     args = ap.parse_args(argv)
     torch.manual_seed(0)
-    gen = LocalGenerator(max_new_tokens=16, context_chars=10**8)  # the haystack uncut
+    gen = LocalGenerator(max_new_tokens=16)
     gen.load()
     rng = np.random.default_rng(0)
     rows: list[dict[str, Any]] = []

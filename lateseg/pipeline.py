@@ -129,14 +129,12 @@ class Pipeline:
         )
 
     def add_documents(self, docs: Iterable[Document]) -> int:
-        """Index documents made in memory (not read from files): each is encoded whole,
-        chunked and stored under its ``source``, replacing a document of the same source.
-        All or nothing per document. Returns the number of chunks added."""
+        """Index documents made in memory: each is encoded whole, chunked and stored under its
+        ``source`` (replacing the same source's), all or nothing. Returns the chunks added."""
         return add_documents(self.index, self.encoder, self.chunker, docs)
 
     def remove(self, sources: Iterable[str]) -> list[str]:
-        """Remove the documents of these sources (those not indexed are ignored);
-        returns the sources removed."""
+        """Remove these sources' documents (unindexed ones are ignored); returns those removed."""
         with self.index.writer() as writer:
             return writer.remove(list(sources))
 
@@ -184,9 +182,10 @@ class Pipeline:
         kv_budget: int | float | None = None,
         kv_method: str | None = None,
         stream: Callable[[str], None] | None = None,
+        fallback: bool = True,
     ) -> Answer:
-        """Answer ``question`` from the ``k`` best chunks, citing them
-        (:meth:`Answerer.ask`: extractive or generated, KV compression, context)."""
+        """Answer ``question`` from the ``k`` best chunks, citing them (:meth:`Answerer.ask`:
+        extractive or generated, KV compression, context, the support check's fallback)."""
         return self._answerer.ask(
             question,
             k,
@@ -199,6 +198,7 @@ class Pipeline:
             kv_budget=kv_budget,
             kv_method=kv_method,
             stream=stream,
+            fallback=fallback,
         )
 
     def ask_many(

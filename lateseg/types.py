@@ -224,6 +224,44 @@ NO_PASSAGE = "No indexed passage matches the question."
 
 
 @dataclass(frozen=True)
+class Support:
+    """The check of one answer sentence. ``start``/``end`` index the answer text;
+    ``evidence`` is the closest evidence sentence (a :class:`Hit` whose ``start``/``end``
+    index its document's text, as search hits do; None when no passage was shown);
+    ``similarity`` its cosine similarity; ``cites`` the passage numbers the sentence cites
+    (1-based); ``reason`` says why an unsupported sentence is not supported."""
+
+    sentence: str
+    start: int
+    end: int
+    supported: bool
+    evidence: Hit | None
+    similarity: float
+    cites: tuple[int, ...] = ()
+    reason: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        ev = self.evidence
+        return {
+            "sentence": self.sentence,
+            "supported": self.supported,
+            "reason": self.reason,
+            "cites": list(self.cites),
+            "similarity": round(self.similarity, 4),
+            "evidence": None
+            if ev is None
+            else {
+                "source": ev.source,
+                "start": ev.start,
+                "end": ev.end,
+                "text": ev.text,
+                "page": ev.page,
+                "section": ev.section,
+            },
+        }
+
+
+@dataclass(frozen=True)
 class Answer:
     """An answer with the hits it cites.
 
@@ -239,14 +277,29 @@ class Answer:
     mode: str = "generative"
     cited_by: str = "model"
     kv_stats: dict[str, Any] | None = None
+    support: tuple[Support, ...] = ()
+    dropped: tuple[Hit, ...] = ()
+    generated: Answer | None = None
+    finish: str | None = None
+
+    @property
+    def supported(self) -> bool | None:
+        """Whether some sentence of a generated answer is supported by its evidence (None
+        when the answer was not checked: extractive, or no passage)."""
+        return any(s.supported for s in self.support) if self.support else None
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "text": self.text,
             "mode": self.mode,
             "cited_by": self.cited_by,
+            "supported": self.supported,
+            "finish": self.finish,
             "citations": [h.to_dict() for h in self.citations],
+            "support": [s.to_dict() for s in self.support],
             "context": [h.to_dict() for h in self.context],
+            "dropped": [h.to_dict() for h in self.dropped],
+            "generated": None if self.generated is None else self.generated.to_dict(),
             "kv_stats": self.kv_stats,
         }
 

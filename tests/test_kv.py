@@ -23,7 +23,7 @@ QUESTION = "What is the secret access code for the vault?"
 
 @pytest.fixture(scope="module")
 def gen():
-    g = LocalGenerator(max_new_tokens=16, context_chars=50_000)
+    g = LocalGenerator(max_new_tokens=16, context_tokens=50_000)
     g.load()
     return g
 

@@ -60,11 +60,26 @@ def test_extractive_answers_cite_the_passages_they_quote(sample_index, sample_qu
 
 
 @pytest.mark.slow
-def test_generated_answer_cites_retrieved_passages(sample_index):
+def test_a_generated_answer_is_shown_only_when_its_passages_support_it(
+    sample_index, sample_questions
+):
+    """The default ask: the model's answer when some sentence of it is supported, else
+    the extractive answer carrying the model's (and why it was not supported)."""
     answer = sample_index.ask(DEMO_QUESTION, k=3)
-    assert answer.mode == "generative" and answer.text.strip()
-    assert answer.cited_by in {"model", "attribution"}
-    assert answer.citations and all(c in answer.context for c in answer.citations)
+    model = answer.generated or answer
+    assert model.mode == "generative" and model.text.strip() and model.support
+    assert all(c in model.context for c in model.citations)
+    for s in model.support:
+        assert s.supported == (s.reason is None) and s.evidence is not None
+        assert any(s.evidence.text in c.text for c in model.context)
+    if answer.generated is None:
+        assert answer.supported and answer.mode == "generative"
+    else:
+        assert answer.generated.supported is False and answer.mode == "extractive"
+        msa01 = next(q for q in sample_questions if q["id"] == "msa-01")
+        assert _gold_hit(answer.citations, msa01)
+    raw = sample_index.ask(DEMO_QUESTION, k=3, fallback=False)
+    assert raw.text == model.text and raw.generated is None  # greedy: the same answer
 
 
 def test_hits_grow_with_their_neighbours_to_fill_a_budget(sample_index):

@@ -11,6 +11,7 @@ import textwrap
 from lateseg.cli.options import EXIT_OK, common, count, filters
 from lateseg.errors import LatesegError
 from lateseg.kv.compress import METHODS, parse_budget
+from lateseg.types import Answer
 
 
 def question_command(
@@ -130,21 +131,56 @@ def run(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps(answer.to_dict(), indent=2))
         else:
-            print() if streaming else print(answer.text)
-            if answer.kv_stats:
-                st = answer.kv_stats
-                print(
-                    f"(KV cache {st['method']}: {st['kept_tokens']} of {st['prompt_tokens']} "
-                    f"tokens, {st['bytes_after'] / 1e6:.1f} of {st['bytes_before'] / 1e6:.1f} MB)",
-                    file=sys.stderr,
-                )
-            print()
-            label = {
-                "model": "Sources",
-                "attribution": "Sources (attributed)",
-                "extractive": "Sources",
-            }[answer.cited_by]
-            print(f"{label}:")
-            for n, h in enumerate(answer.citations, start=1):
-                print(f"  [{n}] {h.cite()}")
+            show_answer(answer, streamed=streaming)
         return EXIT_OK
+
+
+def show_answer(answer: Answer, streamed: bool) -> None:
+    """The answer as ``ask`` prints it: the text (already printed when ``streamed``), how
+    each generated sentence was checked, the extractive answer in place of an unsupported
+    one, and the sources."""
+    model = answer.generated or answer
+    if streamed:
+        print()
+    elif model.mode == "generative":
+        print(model.text)
+    stats = model.kv_stats
+    if stats and "kept_tokens" in stats:
+        print(
+            f"(KV cache {stats['method']}: {stats['kept_tokens']} of {stats['prompt_tokens']} "
+            f"tokens, {stats['bytes_after'] / 1e6:.1f} of {stats['bytes_before'] / 1e6:.1f} MB)",
+            file=sys.stderr,
+        )
+    if answer.dropped:
+        names = ", ".join(sorted({h.source.rsplit("/", 1)[-1] for h in answer.dropped}))
+        print(
+            f"({len(answer.dropped)} retrieved passage(s) did not fit the generator's token "
+            f"budget and were left out whole: {names})",
+            file=sys.stderr,
+        )
+    if answer.generated is not None:
+        print()
+        print("The model's answer above is not supported by its passages:")
+        for s in model.support:
+            print(f"  - {textwrap.shorten(s.sentence, 100)}: {s.reason}")
+        if not model.support:
+            print("  - it made no claim (no sentence)")
+        print()
+        print("Answer (extractive: quoted from the passages):")
+        print(answer.text)
+    elif answer.support:
+        print()
+        print("Checked against the passages:")
+        for s in answer.support:
+            verdict = "supported" if s.supported else f"NOT supported: {s.reason}"
+            print(f"  - {textwrap.shorten(s.sentence, 100)}: {verdict}")
+            if s.supported and s.evidence is not None:
+                print(f'      "{textwrap.shorten(s.evidence.text, 160)}"')
+                print(f"      {s.evidence.cite()}")
+    elif not streamed and answer.mode != "generative":
+        print(answer.text)
+    print()
+    label = "Sources (attributed)" if answer.cited_by == "attribution" else "Sources"
+    print(f"{label}:" if answer.citations else "Sources: none")
+    for n, h in enumerate(answer.citations, start=1):
+        print(f"  [{n}] {h.cite()}")

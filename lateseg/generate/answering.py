@@ -9,6 +9,7 @@ prefilled, compressed context. ``Pipeline.ask`` and ``Pipeline.ask_many`` delega
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import os
 import threading
@@ -16,6 +17,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from lateseg.errors import ConfigError
+from lateseg.generate.extractive import extractive_answer
 from lateseg.kv.compress import KVConfig
 from lateseg.types import NO_PASSAGE, Answer, Hit, clean_text
 
@@ -63,6 +65,7 @@ class Answerer:
         kv_budget: int | float | None = None,
         kv_method: str | None = None,
         stream: Callable[[str], None] | None = None,
+        fallback: bool = True,
     ) -> Answer:
         """Answer ``question`` from the ``k`` best chunks, citing them.
 
@@ -75,6 +78,12 @@ class Answerer:
         content-defined chunks; or any registered press, :mod:`lateseg.kv.presses`); the
         accounting is in ``Answer.kv_stats``. ``stream`` receives the answer's text as it
         is made.
+
+        Every sentence of a generated answer is checked against its evidence
+        (``Answer.support``). With ``fallback`` (the default), an answer none of whose
+        sentences is supported is replaced by the extractive answer, which keeps the
+        model's in ``Answer.generated``: the answer returned never rests on text its
+        passages do not hold.
         """
         kv = KVConfig.from_options(kv_budget, kv_method)
         question = clean_text(question)
@@ -86,10 +95,20 @@ class Answerer:
         if extractive:
             if kv is not None:
                 raise ConfigError("kv_budget/kv_method apply to the generator, not --extractive")
-            from lateseg.generate.extractive import extractive_answer
-
             return extractive_answer(question, hits, self.encoder())
-        return self.local_generator().answer(question, hits, self.encoder(), kv=kv, stream=stream)
+        answer = self.local_generator().answer(question, hits, self.encoder(), kv=kv, stream=stream)
+        return self.checked(question, answer, hits) if fallback else answer
+
+    def checked(self, question: str, answer: Answer, passages: Sequence[Hit]) -> Answer:
+        """``answer`` when some sentence of it is supported; else the extractive answer
+        from ``passages``, carrying the model's as ``generated``."""
+        if answer.supported or not passages:
+            return answer
+        quoted = extractive_answer(question, passages, self.encoder())
+        # kv_stats stays: it describes the generation this ask ran
+        return dataclasses.replace(
+            quoted, generated=answer, dropped=answer.dropped, kv_stats=answer.kv_stats
+        )
 
     def ask_many(
         self,
@@ -121,13 +140,17 @@ class Answerer:
             passages = list(seen.values())
         if not passages:
             return [Answer(NO_PASSAGE, ()) for _ in questions]
-        # A whole document is given uncut (each passage gets up to budget / count
-        # characters); retrieved passages within the generator's usual budget.
-        whole = len(passages) * max(len(h.text) for h in passages)
-        session = self.local_generator().session(passages, kv, None if document is None else whole)
+        # A whole document gets all the model's window can hold; retrieved passages the
+        # generator's usual budget. Passages that do not fit are dropped whole (reported).
+        gen = self.local_generator()
+        session = gen.session(passages, kv, None if document is None else gen.window_budget())
         return [
-            session.answer(
-                q, self.encoder(), None if stream is None else functools.partial(stream, i)
+            self.checked(
+                q,
+                session.answer(
+                    q, self.encoder(), None if stream is None else functools.partial(stream, i)
+                ),
+                session.passages,
             )
             for i, q in enumerate(questions)
         ]

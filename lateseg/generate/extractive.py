@@ -5,29 +5,16 @@ Needs only the embedder, so it works where no generator can run.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from lateseg.text.boundaries import sentence_starts
+from lateseg.text.boundaries import sentence_spans
 from lateseg.types import NO_PASSAGE, Answer, Hit
 
 if TYPE_CHECKING:
     from lateseg.encode.late import LateEncoder
-
-
-def _sentences(text: str) -> list[tuple[int, int]]:
-    cuts = [0, *sentence_starts(text), len(text)]
-    spans = []
-    for a, b in itertools.pairwise(cuts):
-        seg = text[a:b]
-        lead = len(seg) - len(seg.lstrip())
-        s, e = a + lead, a + len(seg.rstrip())
-        if e - s >= 3:
-            spans.append((s, e))
-    return spans
 
 
 def _code_blocks(text: str) -> list[tuple[int, int]]:
@@ -67,7 +54,7 @@ def extractive_answer(
         return Answer(NO_PASSAGE, (), (), "extractive", "extractive")
     cands: list[tuple[int, int, int]] = []  # (passage index, start, end) within hit text
     for i, h in enumerate(hits):
-        pieces = _code_blocks(h.text) if h.kind == "code" else _sentences(h.text)
+        pieces = _code_blocks(h.text) if h.kind == "code" else sentence_spans(h.text)
         cands.extend((i, s, e) for s, e in pieces)
     q = encoder.embed_queries([question])[0]
     sv = encoder.embed_texts([hits[i].text[s:e] for i, s, e in cands])

@@ -16,8 +16,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-import numpy as np
-
 from lateseg.encode.models import (
     DEFAULT_GENERATOR,
     pick_device,
@@ -25,7 +23,8 @@ from lateseg.encode.models import (
     resolve_generator,
 )
 from lateseg.errors import GenerationError, ModelError
-from lateseg.generate.citations import format_passages, parse_citations
+from lateseg.generate.citations import fit_passages, format_passages, parse_citations
+from lateseg.generate.support import check_support
 from lateseg.types import NO_PASSAGE, Answer, Hit
 
 if TYPE_CHECKING:
@@ -102,21 +101,24 @@ _MODELS_LOCK = threading.Lock()
 
 
 class LocalGenerator:
-    """A causal LM loaded lazily from a name or folder (default: SmolLM2-135M-Instruct)."""
+    """A causal LM loaded lazily from a name or folder (default: SmolLM2-135M-Instruct).
+
+    ``context_tokens``: the passages' budget in the generator's tokens (whole passages
+    only, :meth:`fit`); ``max_new_tokens`` and ``max_seconds`` bound each answer."""
 
     def __init__(
         self,
         model: str = DEFAULT_GENERATOR,
         device: str | None = None,
         max_new_tokens: int = 160,
-        context_chars: int = 6000,
+        context_tokens: int = 2048,
         max_seconds: float = 120.0,
     ) -> None:
         self.model_name = model
         self.device = device
         self.max_new_tokens = max_new_tokens
         self.max_seconds = max_seconds
-        self.context_chars = context_chars
+        self.context_tokens = context_tokens
         self._model: Any = None
         self._tokenizer: Any = None
         # One lock per model name: instances share the loaded model (and its hooks).
@@ -150,12 +152,28 @@ class LocalGenerator:
                 _MODELS[key] = (model.to(self.device).eval(), tokenizer)  # type: ignore[arg-type]
             self._model, self._tokenizer = _MODELS[key]
 
-    def prompt(
-        self, question: str, passages: Sequence[Hit], context_chars: int | None = None
-    ) -> list[dict[str, str]]:
-        """The chat: system prompt, then the numbered passages (cut to ``context_chars``
-        characters in all, default the generator's) and the question."""
-        body = format_passages(passages, context_chars or self.context_chars)
+    def window_budget(self) -> int:
+        """The most passage tokens the model's context window leaves room for (its
+        positions less the answer's tokens and 256 for the prompt around them)."""
+        self.load()
+        limit = getattr(self._model.config, "max_position_embeddings", None) or 2048
+        return max(1, int(limit) - self.max_new_tokens - 256)
+
+    def fit(
+        self, passages: Sequence[Hit], budget: int | None = None
+    ) -> tuple[list[Hit], list[Hit]]:
+        """The passages that fit ``budget`` tokens (default :attr:`context_tokens`, at most
+        :meth:`window_budget`) whole, in order, and those dropped (never cut)."""
+        budget = min(budget or self.context_tokens, self.window_budget())
+        tok = self._tokenizer
+        return fit_passages(
+            passages, budget, lambda t: len(tok(t, add_special_tokens=False)["input_ids"])
+        )
+
+    def prompt(self, question: str, passages: Sequence[Hit]) -> list[dict[str, str]]:
+        """The chat: system prompt, then the numbered passages (each whole: :meth:`fit`
+        chooses them) and the question."""
+        body = format_passages(passages)
         return [
             {"role": "system", "content": SYSTEM_PROMPT},
             {"role": "user", "content": f"Passages:\n\n{body}{QUESTION_MARK}{question}"},
@@ -388,14 +406,12 @@ class LocalGenerator:
         return Prefilled(cache, logits, done, seconds)
 
     def session(
-        self,
-        passages: Sequence[Hit],
-        kv: KVConfig | None = None,
-        context_chars: int | None = None,
+        self, passages: Sequence[Hit], kv: KVConfig | None = None, budget: int | None = None
     ) -> KVSession:
-        """Prefill (and compress, query-agnostic) the context of ``passages`` once, to
-        answer several questions from it (:meth:`KVSession.answer`)."""
-        return KVSession(self, passages, kv, context_chars)
+        """Prefill (and compress, query-agnostic) the context of ``passages`` (those that
+        fit ``budget`` tokens, :meth:`fit`) once, to answer several questions from it
+        (:meth:`KVSession.answer`)."""
+        return KVSession(self, passages, kv, budget)
 
     def answer(
         self,
@@ -414,10 +430,11 @@ class LocalGenerator:
         """
         if not passages:
             return Answer(NO_PASSAGE, ())
-        done = self.complete(
-            self.prompt(question, passages), kv=kv, stream=stream, stop=ANSWER_STOPS
-        )
-        return cite(done.text, passages, encoder, done.kv_stats)
+        shown, dropped = self.fit(passages)
+        if not shown:
+            return too_long(dropped, self.context_tokens)
+        done = self.complete(self.prompt(question, shown), kv=kv, stream=stream, stop=ANSWER_STOPS)
+        return cite(done.text, question, shown, encoder, done.kv_stats, dropped, done.finish_reason)
 
 
 def shared_generator(model: str = DEFAULT_GENERATOR, device: str | None = None) -> LocalGenerator:
@@ -438,17 +455,20 @@ class KVSession:
         generator: LocalGenerator,
         passages: Sequence[Hit],
         kv: KVConfig | None,
-        context_chars: int | None = None,
+        budget: int | None = None,
     ) -> None:
         import torch
 
         if not passages:
             raise GenerationError("a session needs at least one passage")
+        shown, dropped = generator.fit(passages, budget)
+        if not shown:
+            raise GenerationError(too_long(dropped, budget or generator.context_tokens).text)
         self.generator = generator
-        self.passages = tuple(passages)
+        self.passages = tuple(shown)
+        self.dropped = tuple(dropped)
         self.kv = kv
-        self.context_chars = context_chars
-        prompt = generator.render(generator.prompt("?", passages, context_chars))
+        prompt = generator.render(generator.prompt("?", self.passages))
         self.context_ids = prompt.ids[: prompt.tail_token]
         window = min(len(self.context_ids), kv.window) if kv else 1
         with torch.inference_mode():
@@ -463,7 +483,7 @@ class KVSession:
         from lateseg.kv.compress import truncate
 
         gen = self.generator
-        prompt = gen.render(gen.prompt(question, self.passages, self.context_chars))
+        prompt = gen.render(gen.prompt(question, self.passages))
         if prompt.ids[: prompt.tail_token] != self.context_ids:
             raise GenerationError("the question changed the context's tokens")  # a bug
         tail = prompt.ids[prompt.tail_token :]
@@ -471,26 +491,54 @@ class KVSession:
         try:
             with torch.inference_mode():
                 logits = gen.feed(tail, self.cache, length)
-                text, made, secs, _ = gen.decode(
+                text, made, secs, finish = gen.decode(
                     self.cache, logits, length + len(tail), stream, stop=ANSWER_STOPS
                 )
         finally:
             truncate(self.cache, self.slots)
         stats: dict[str, Any] = self.compressed.stats() if self.compressed else {"method": "full"}
         stats.update(_timing(self.prefill_s, made, secs), reused=True)
-        return cite(text, self.passages, encoder, stats)
+        return cite(text, question, self.passages, encoder, stats, self.dropped, finish)
 
 
 def cite(
-    text: str, passages: Sequence[Hit], encoder: LateEncoder, stats: dict[str, Any] | None
+    text: str,
+    question: str,
+    passages: Sequence[Hit],
+    encoder: LateEncoder,
+    stats: dict[str, Any] | None,
+    dropped: Sequence[Hit] = (),
+    finish: str | None = None,
 ) -> Answer:
-    """An answer with the passages it cites as ``[n]``, else the one closest to it."""
+    """The generated ``text`` as an answer: each sentence checked against its evidence
+    (:func:`~lateseg.generate.support.check_support`), citing the passages it marks as
+    ``[n]``; an answer with no marker cites the passages that hold the evidence of its
+    supported sentences (``cited_by="attribution"``), and none when no sentence is
+    supported: closeness alone never makes an answer cited."""
+    support = check_support(text, question, passages, encoder)
     cited = parse_citations(text, passages)
-    if cited:
-        return Answer(text, tuple(cited), tuple(passages), "generative", "model", stats)
-    vecs = encoder.embed_texts([text or " ", *(p.text for p in passages)])
-    best = int(np.argmax(vecs[1:] @ vecs[0]))
-    return Answer(text, (passages[best],), tuple(passages), "generative", "attribution", stats)
+    by = "model"
+    if not cited:
+        by = "attribution"
+        held = {
+            (s.evidence.source, s.evidence.chunk_id) for s in support if s.supported and s.evidence
+        }
+        cited = [p for p in passages if (p.source, p.chunk_id) in held]
+    return Answer(
+        text, tuple(cited), tuple(passages), "generative", by, stats, support, tuple(dropped),
+        finish=finish,
+    )  # fmt: skip
+
+
+def too_long(dropped: Sequence[Hit], budget: int) -> Answer:
+    """The answer when no passage fits the generator's budget (nothing was generated)."""
+    return Answer(
+        f"None of the {len(dropped)} passages fits the generator's budget of {budget} tokens; "
+        "give fewer or shorter passages, or a larger context_tokens.",
+        (),
+        dropped=tuple(dropped),
+        finish="length",
+    )
 
 
 def looping(tokens: Sequence[int], repeats: int = 3, longest: int = 16, least: int = 12) -> int:

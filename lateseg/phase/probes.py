@@ -185,7 +185,7 @@ def kv_system(
 
     def run(case: NeedleCase) -> dict[str, float]:
         hit = Hit("/probe.txt", 0, len(case.text), case.text, 1.0)
-        prompt = generator.render(generator.prompt(case.question, [hit], len(case.text) + 1))
+        prompt = generator.render(generator.prompt(case.question, [hit]))
         window = len(prompt.ids) - prompt.tail_token
         at = prompt.text.index(case.text[case.start : case.end])
         first, last = token_span(prompt.offsets, at, at + case.end - case.start)

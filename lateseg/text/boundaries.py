@@ -25,6 +25,7 @@ positions to the tokens that *start* at them, dropping positions inside a token
 from __future__ import annotations
 
 import bisect
+import itertools
 import re
 from collections.abc import Sequence
 
@@ -121,6 +122,20 @@ def sentence_starts(text: str) -> list[int]:
             continue
         out.append(m.end())
     return out
+
+
+def sentence_spans(text: str) -> list[tuple[int, int]]:
+    """The sentences of ``text`` as ``(start, end)``, surrounding whitespace trimmed,
+    each at least 3 characters."""
+    cuts = [0, *sentence_starts(text), len(text)]
+    spans = []
+    for a, b in itertools.pairwise(cuts):
+        seg = text[a:b]
+        lead = len(seg) - len(seg.lstrip())
+        s, e = a + lead, a + len(seg.rstrip())
+        if e - s >= 3:
+            spans.append((s, e))
+    return spans
 
 
 def clause_starts(text: str) -> list[int]:

@@ -1,0 +1,343 @@
+"""Is each sentence of a generated answer supported by the passages it cites?
+
+:func:`check_support` splits the answer into sentences and checks each against its
+evidence: the passages the sentence cites as ``[n]`` (a marker right after a sentence
+belongs to it), or every passage shown when it cites none. Two tests, both needed:
+
+* **facts**: every number, amount, percentage, duration and date in the sentence, and
+  every name (a capitalised word that does not open the sentence: parties, defined terms,
+  places, months), must occur in the evidence. Numerals and number words are the same
+  value ("sixty (60) days" = "60 days" = "sixty days"); a duration must keep its unit
+  ("9.3 days" is not supported by a clause numbered 9.3). Values and names the question
+  itself gives are premises, not claims, and are not checked.
+* **closeness**: the sentence's embedding must be at least :data:`MIN_SIMILARITY` (cosine)
+  from the best evidence sentence's; that sentence is recorded as the evidence span.
+
+A sentence that says the passages do not answer is never supported (it makes no claim a
+citation could back). Thresholds were chosen on ``bench/answers.py`` (see its results).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from lateseg.generate.citations import MARK, marked_numbers
+from lateseg.text.boundaries import sentence_spans
+from lateseg.types import Hit, Support
+
+if TYPE_CHECKING:
+    from lateseg.encode.late import LateEncoder
+
+#: Least cosine similarity (default embedder) between an answer sentence and its best
+#: evidence sentence for the sentence to count as supported; chosen on bench/answers.py.
+MIN_SIMILARITY = 0.5
+
+
+# -- facts ------------------------------------------------------------------------------
+
+_SMALL = {
+    w: i
+    for i, w in enumerate(
+        [
+            "zero",
+            "one",
+            "two",
+            "three",
+            "four",
+            "five",
+            "six",
+            "seven",
+            "eight",
+            "nine",
+            "ten",
+            "eleven",
+            "twelve",
+            "thirteen",
+            "fourteen",
+            "fifteen",
+            "sixteen",
+            "seventeen",
+            "eighteen",
+            "nineteen",
+        ]
+    )
+}
+_TENS = {
+    w: 10 * i
+    for i, w in enumerate(
+        ["_", "_", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
+    )
+    if w != "_"
+}
+_SCALES = {"hundred": 100, "thousand": 1000, "million": 10**6, "billion": 10**9}
+_NUMBER_WORDS = {**_SMALL, **_TENS, **_SCALES}
+# The unit a duration keeps; money and shares are checked by value alone.
+_UNITS = {
+    "second": "second",
+    "seconds": "second",
+    "minute": "minute",
+    "minutes": "minute",
+    "hour": "hour",
+    "hours": "hour",
+    "day": "day",
+    "days": "day",
+    "week": "week",
+    "weeks": "week",
+    "month": "month",
+    "months": "month",
+    "year": "year",
+    "years": "year",
+}
+_MODIFIERS = {"calendar", "business", "working", "consecutive", "full", "additional", "more"}
+_TOKEN = re.compile(r"\$?\d[\d,]*(?:\.\d+)?%?|[A-Za-z]+(?:[-'’][A-Za-z]+)*")
+# Capitalised words that are not names (they open clauses, label things, or are ours).
+_NOT_NAMES = frozenset(
+    [
+        "i",
+        "a",
+        "an",
+        "the",
+        "this",
+        "that",
+        "these",
+        "those",
+        "it",
+        "its",
+        "in",
+        "on",
+        "at",
+        "of",
+        "for",
+        "to",
+        "by",
+        "if",
+        "as",
+        "or",
+        "and",
+        "but",
+        "not",
+        "no",
+        "yes",
+        "so",
+        "under",
+        "per",
+        "each",
+        "any",
+        "all",
+        "both",
+        "either",
+        "neither",
+        "section",
+        "sections",
+        "article",
+        "clause",
+        "clauses",
+        "paragraph",
+        "schedule",
+        "exhibit",
+        "appendix",
+        "passage",
+        "passages",
+        "answer",
+        "question",
+        "note",
+        "however",
+        "therefore",
+        "also",
+        "according",
+        "based",
+        "there",
+        "here",
+        "they",
+        "he",
+        "she",
+        "we",
+        "you",
+    ]
+)
+_REFUSAL = re.compile(
+    r"\b(?:do(?:es)?n[o’']t|do(?:es)? not|cannot|can[’']t|no)\s+"
+    r"(?:(?:seem to|appear to|explicitly|directly|clearly)\s+)?"
+    r"(?:answer|say|mention|specify|state|provide|contain|include|address|information)\b",
+    re.IGNORECASE,
+)
+
+
+def _words(text: str) -> list[str]:
+    return [m.group(0) for m in _TOKEN.finditer(text)]
+
+
+def _number_word(word: str) -> bool:
+    return all(p in _NUMBER_WORDS for p in word.lower().replace("’", "-").split("-"))
+
+
+def facts(text: str) -> tuple[set[tuple[float, str | None]], set[str]]:
+    """The numbers in ``text`` as ``(value, unit)`` (unit: a duration's, else None) and its
+    names (lowercased capitalised words that do not open a sentence). ``sixty (60) days``
+    gives one fact, ``(60.0, "day")``."""
+    words = _words(text)
+    numbers: list[tuple[float, int]] = []  # (value, index of the word after it)
+    i = 0
+    while i < len(words):
+        w = words[i]
+        if w[0].isdigit() or w[0] == "$":
+            digits = w.lstrip("$").rstrip("%").replace(",", "")
+            with contextlib.suppress(ValueError):  # "1,2," and the like
+                numbers.append((float(digits), i + 1))
+            i += 1
+            continue
+        if _number_word(w) and w.lower() not in _SCALES:
+            total = current = 0
+            j = i
+            while j < len(words) and (
+                _number_word(words[j])
+                or (words[j].lower() == "and" and j + 1 < len(words) and _number_word(words[j + 1]))
+            ):
+                for part in words[j].lower().split("-"):
+                    if part == "and":
+                        continue
+                    v = _NUMBER_WORDS[part]
+                    if v == 100:
+                        current = max(current, 1) * 100
+                    elif v >= 1000:
+                        total += max(current, 1) * v
+                        current = 0
+                    else:
+                        current += v
+                j += 1
+            numbers.append((float(total + current), j))
+            i = j
+            continue
+        i += 1
+    found: set[tuple[float, str | None]] = set()
+    for n, (value, after) in enumerate(numbers):
+        # "sixty (60) days": a numeral right after the same value in words is one fact
+        if n + 1 < len(numbers) and numbers[n + 1][0] == value and numbers[n + 1][1] == after + 1:
+            continue
+        j = after
+        if j < len(words) and words[j].lower() in _MODIFIERS:
+            j += 1
+        unit = _UNITS.get(words[j].lower()) if j < len(words) else None
+        found.add((value, unit))
+    return found, _names(text)
+
+
+def _names(text: str, openers: bool = False) -> set[str]:
+    """Lowercased capitalised words of ``text`` that do not open a sentence, a clause or a
+    list item (``openers=True``: those that do)."""
+    names = set()
+    for m in re.finditer(r"[A-Z][A-Za-z]*(?:[-'’][A-Za-z]+)*", text):
+        word = m.group(0)
+        before = text[: m.start()].rstrip(" \t\"'“‘(")
+        if (not before or before[-1] in ".!?:;\n]") != openers:
+            continue
+        if word.lower() in _NOT_NAMES or _number_word(word):
+            continue
+        names.add(word.lower())
+    return names
+
+
+def _missing(claims: str, evidence: str, question: str, shown: set[str]) -> list[str]:
+    """What the sentence ``claims`` states that neither the evidence nor the question
+    has, as strings for a reason. ``shown``: every word of every passage shown
+    (lowercased); a capitalised word opening the sentence is taken for a name when no
+    passage has it in any case ("Corvane must ..." but not "Notice must ...")."""
+    numbers, names = facts(claims)
+    names |= _names(claims, openers=True) - shown
+    have_numbers, _ = facts(evidence)
+    asked_numbers, asked_names = facts(question)
+    values = {v for v, _ in have_numbers} | {v for v, _ in asked_numbers}
+    pairs = have_numbers | asked_numbers
+    words = {w.lower() for w in _words(evidence)} | {w.lower() for w in _words(question)}
+    missing = []
+    for value, unit in sorted(numbers, key=lambda f: (f[0], f[1] or "")):
+        ok = (value, unit) in pairs if unit else value in values
+        if not ok:
+            missing.append(f"{value:g}" + (f" {unit}s" if unit else ""))
+    for name in sorted(names - asked_names):
+        if name not in words and name.rstrip("s") not in words and name + "s" not in words:
+            missing.append(name)
+    return missing
+
+
+# -- sentences --------------------------------------------------------------------------
+
+
+def _answer_sentences(text: str) -> list[tuple[int, int, tuple[int, ...]]]:
+    """The answer's sentences with the passage numbers each cites; markers that open a
+    sentence (``… notice. [1] The …``) belong to the sentence before."""
+    out: list[tuple[int, int, tuple[int, ...]]] = []
+    for s, e in sentence_spans(text):
+        lead = re.match(r"(?:\s*\[\d+(?:\s*[,;]\s*\d+)*\])+", text[s:e])
+        if lead and out:
+            ps, _, pc = out[-1]
+            out[-1] = (ps, s + lead.end(), pc + tuple(marked_numbers(lead.group(0))))
+            s += lead.end()
+        cites = tuple(marked_numbers(text[s:e]))
+        if MARK.sub("", text[s:e]).strip(" .,;:-\n"):
+            out.append((s, e, cites))
+    return [(s, e, tuple(dict.fromkeys(c))) for s, e, c in out]
+
+
+def _claim(sentence: str) -> str:
+    """The sentence without its markers (and the space they leave before punctuation)."""
+    return re.sub(r"\s+([.,;:!?])", r"\1", MARK.sub("", sentence)).strip()
+
+
+def check_support(
+    answer: str,
+    question: str,
+    passages: Sequence[Hit],
+    encoder: LateEncoder,
+    min_similarity: float = MIN_SIMILARITY,
+) -> tuple[Support, ...]:
+    """Each sentence of ``answer`` checked against its evidence in ``passages`` (the
+    numbered passages the answerer was shown): see the module's docstring."""
+    sentences = _answer_sentences(answer)
+    if not sentences:
+        return ()
+    # candidate evidence sentences: (passage index, start, end) in the passage's text
+    cands = [(i, s, e) for i, h in enumerate(passages) for s, e in sentence_spans(h.text)]
+    claims = [_claim(answer[s:e]) for s, e, _ in sentences]
+    shown = {w.lower() for h in passages for w in _words(h.text)}
+    vecs = encoder.embed_texts(claims + [passages[i].text[s:e] for i, s, e in cands])
+    sims = vecs[len(claims) :] @ vecs[: len(claims)].T if cands else np.zeros((0, len(claims)))
+    out = []
+    for n, ((s, e, cites), claim) in enumerate(zip(sentences, claims, strict=True)):
+        valid = [c for c in cites if 1 <= c <= len(passages)]
+        pool = valid or list(range(1, len(passages) + 1))
+        idx = [k for k, (i, _, _) in enumerate(cands) if i + 1 in pool]
+        evidence, best = None, 0.0
+        if idx:
+            k = max(idx, key=lambda k: sims[k, n])
+            i, a, b = cands[k]
+            h = passages[i]
+            best = float(sims[k, n])
+            evidence = Hit(
+                h.source, h.start + a, h.start + b, h.text[a:b], best, h.page, h.section,
+                h.doc_id, h.chunk_id, kind=h.kind,
+            )  # fmt: skip
+        reason = None
+        if cites and not valid:
+            reason = f"cites [{', '.join(map(str, cites))}], which no passage has"
+        elif not passages:
+            reason = "no passage was shown"
+        elif _REFUSAL.search(claim):
+            reason = "says the passages do not answer"
+        else:
+            text = "\n".join(
+                f"{passages[c - 1].text}\n{passages[c - 1].section or ''}" for c in pool
+            )
+            missing = _missing(claim, text, question, shown)
+            where = "its cited passages" if valid else "the passages"
+            if missing:
+                reason = f"{', '.join(missing)}: not in {where}"
+            elif best < min_similarity:
+                reason = f"no sentence of {where} says it (best similarity {best:.2f})"
+        out.append(Support(claim, s, e, reason is None, evidence, best, cites, reason))
+    return tuple(out)

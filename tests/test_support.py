@@ -1,0 +1,125 @@
+"""The support check: each generated sentence against the passages it cites."""
+
+from __future__ import annotations
+
+import pytest
+
+from lateseg.generate.citations import fit_passages, format_passages
+from lateseg.generate.local import cite
+from lateseg.generate.support import check_support, facts
+from lateseg.types import Hit
+
+QUESTION = "How many days' notice must the Client give to terminate for convenience?"
+CLAUSE = Hit(
+    "/c/msa.pdf",
+    10741,
+    10950,
+    "5.2 Termination for Convenience. Client may terminate this Agreement or any Statement "
+    "of Work, in whole or in part, for any reason or no reason, upon sixty (60) days' "
+    "prior written notice to Provider.",
+    0.71,
+    page=4,
+    section="5 Term and Termination > 5.2 Termination for Convenience",
+    chunk_id=7,
+)
+OTHER = Hit(
+    "/c/saas.pdf",
+    500,
+    640,
+    "9.3 Effect of Termination. Customer may export its data within forty-five (45) days "
+    "after the termination of the Subscription Term.",
+    0.52,
+    page=9,
+    section="9 Term > 9.3 Effect of Termination",
+    chunk_id=40,
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "numbers"),
+    [
+        ("upon sixty (60) days' prior written notice", {(60.0, "day")}),
+        ("within forty-five days", {(45.0, "day")}),
+        ("one hundred and twenty (120) calendar days", {(120.0, "day")}),
+        ("five hundred thousand dollars ($500,000)", {(500000.0, None)}),
+        ("ten percent (10%) of the fees", {(10.0, None)}),
+        ("9.3 days' notice", {(9.3, "day")}),
+    ],
+)
+def test_numerals_and_number_words_are_one_value_and_durations_keep_their_unit(text, numbers):
+    assert facts(text)[0] == numbers
+
+
+def test_a_paraphrase_that_keeps_the_numbers_is_supported(encoder):
+    (s,) = check_support(
+        "The Client has to give 60 days' written notice to end it for convenience [1].",
+        QUESTION,
+        [CLAUSE, OTHER],
+        encoder,
+    )
+    assert s.supported and s.reason is None and s.cites == (1,)
+    assert s.evidence.source == CLAUSE.source and "sixty (60) days" in s.evidence.text
+    assert CLAUSE.start <= s.evidence.start < s.evidence.end <= CLAUSE.end
+
+
+@pytest.mark.parametrize(
+    ("answer", "missing"),
+    [
+        ("The Client must give ninety (90) days' notice [1].", "90 days"),
+        # the demo's old answer: 9.3 is a clause number, not a notice period
+        ("9.3 days' notice must be given within forty-five days [2].", "9.3 days"),
+        ("Corvane may terminate upon sixty days' notice [1].", "corvane"),
+    ],
+)
+def test_a_number_or_name_not_in_the_cited_evidence_is_flagged(encoder, answer, missing):
+    (s,) = check_support(answer, QUESTION, [CLAUSE, OTHER], encoder)
+    assert not s.supported and missing in s.reason
+    assert s.evidence is not None  # where the closest evidence is, for the reader
+
+
+def test_a_sentence_is_checked_against_the_passage_it_cites_not_another(encoder):
+    # true of passage 1, but it cites passage 2
+    (s,) = check_support(
+        "Client may terminate on sixty days' notice [2].", QUESTION, [CLAUSE, OTHER], encoder
+    )
+    assert not s.supported and "60 days" in s.reason
+    (s,) = check_support("It needs sixty days' notice [7].", QUESTION, [CLAUSE, OTHER], encoder)
+    assert not s.supported and "no passage has" in s.reason
+
+
+def test_markers_after_the_full_stop_belong_to_the_sentence_before(encoder):
+    sents = check_support(
+        "Client may terminate on sixty days' notice. [1] Customer can export its data for "
+        "forty-five days. [2]",
+        QUESTION,
+        [CLAUSE, OTHER],
+        encoder,
+    )
+    assert [s.cites for s in sents] == [(1,), (2,)]
+    assert all(s.supported for s in sents)
+
+
+def test_refusals_and_unrelated_sentences_are_not_supported(encoder):
+    (s,) = check_support("The passages do not answer the question.", QUESTION, [CLAUSE], encoder)
+    assert not s.supported and "do not answer" in s.reason
+    (s,) = check_support(
+        "It is made in the leaves of green plants [1].", QUESTION, [CLAUSE], encoder
+    )
+    assert not s.supported and "similarity" in s.reason
+
+
+def test_attribution_never_turns_an_unsupported_answer_into_a_cited_one(encoder):
+    wrong = cite("The notice period is 90 days.", QUESTION, [CLAUSE, OTHER], encoder, None)
+    assert wrong.cited_by == "attribution" and wrong.citations == ()
+    assert wrong.supported is False and wrong.support[0].evidence.source == CLAUSE.source
+    right = cite("The notice period is sixty days.", QUESTION, [OTHER, CLAUSE], encoder, None)
+    assert right.supported and right.citations == (CLAUSE,)
+    assert right.to_dict()["support"][0]["evidence"]["source"] == CLAUSE.source
+
+
+def test_passages_are_never_cut_a_passage_over_budget_is_dropped_whole():
+    long = Hit("/c/long.txt", 0, 3000, "word " * 600, 0.9)
+    kept, dropped = fit_passages([CLAUSE, long, OTHER], budget=600, count=len)
+    assert kept == [CLAUSE, OTHER] and dropped == [long]
+    body = format_passages(kept)
+    assert CLAUSE.text in body and OTHER.text in body and "[2] (saas.pdf, p. 9" in body
