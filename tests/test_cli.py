@@ -300,6 +300,12 @@ def test_ask_streams_a_generated_answer_from_a_compressed_cache(license_index):
     out = cli("ask", q, "--index", str(index), "-k", "2", "--kv-budget", "96")
     assert out.returncode == 0, out.stderr
     assert "KV cache lateseg: 96 of" in out.stderr and "Sources" in out.stdout
+    # every generated answer is checked: its sentences and evidence, or the extractive
+    # answer in its place
+    checked = "Checked against the passages:" in out.stdout
+    replaced = "The model's answer above is not supported" in out.stdout
+    assert checked != replaced
+    assert not replaced or "Answer (extractive: quoted from the passages):" in out.stdout
     js = cli(
         "ask",
         q,
@@ -313,7 +319,12 @@ def test_ask_streams_a_generated_answer_from_a_compressed_cache(license_index):
         "snapkv",
         "--json",
     )
-    stats = json.loads(js.stdout)["kv_stats"]
+    answer = json.loads(js.stdout)
+    stats = answer["kv_stats"]
+    model = answer["generated"] or answer
+    assert model["mode"] == "generative" and model["support"]
+    assert answer["supported"] is (None if answer["generated"] else True)
+    assert all(set(s) >= {"supported", "reason", "evidence"} for s in model["support"])
     assert stats["method"] == "snapkv"
     assert stats["kept_tokens"] == round(0.5 * stats["prompt_tokens"])
     bad = cli("ask", q, "--index", str(index), "--kv-method", "snapkv")

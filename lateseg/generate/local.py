@@ -22,7 +22,7 @@ from lateseg.encode.models import (
     quiet_transformers,
     resolve_generator,
 )
-from lateseg.errors import GenerationError, ModelError
+from lateseg.errors import ConfigError, GenerationError, ModelError
 from lateseg.generate.citations import fit_passages, format_passages, parse_citations
 from lateseg.generate.support import check_support
 from lateseg.types import NO_PASSAGE, Answer, Hit
@@ -38,6 +38,20 @@ SYSTEM_PROMPT = (
     "Answer in one or two sentences and cite the passage you used with its number in "
     "square brackets, for example [1]. If the passages do not answer the question, say so."
 )
+#: System prompts by style: "plain", or "quote-first" (the model first copies the
+#: sentence it relies on). bench/answers.py measures them.
+PROMPTS = {
+    "plain": SYSTEM_PROMPT,
+    "quote-first": (
+        "You answer questions about documents using only the numbered passages given. "
+        "First copy, in double quotes, the one sentence of the passages that answers the "
+        'question, followed by its passage number in square brackets, for example "..." [1]. '
+        "Then answer the question in one sentence. If the passages do not answer the "
+        "question, say so."
+    ),
+}
+#: Passage orders: "rank" (best first) or "nearest" (best last, next to the question).
+ORDERS = ("rank", "nearest")
 QUESTION_MARK = "\n\nQuestion: "
 # An answer ends where the model starts inventing the next turn of the exchange.
 ANSWER_STOPS = ("\nQuestion:", "\nPassages:")
@@ -104,7 +118,9 @@ class LocalGenerator:
     """A causal LM loaded lazily from a name or folder (default: SmolLM2-135M-Instruct).
 
     ``context_tokens``: the passages' budget in the generator's tokens (whole passages
-    only, :meth:`fit`); ``max_new_tokens`` and ``max_seconds`` bound each answer."""
+    only, :meth:`fit`); ``max_new_tokens`` and ``max_seconds`` bound each answer;
+    ``style`` and ``order`` choose the system prompt (:data:`PROMPTS`) and the passages'
+    order (:data:`ORDERS`)."""
 
     def __init__(
         self,
@@ -113,7 +129,13 @@ class LocalGenerator:
         max_new_tokens: int = 160,
         context_tokens: int = 2048,
         max_seconds: float = 120.0,
+        style: str = "plain",
+        order: str = "rank",
     ) -> None:
+        if style not in PROMPTS or order not in ORDERS:
+            raise ConfigError(f"style must be one of {list(PROMPTS)} and order one of {ORDERS}")
+        self.style = style
+        self.order = order
         self.model_name = model
         self.device = device
         self.max_new_tokens = max_new_tokens
@@ -170,12 +192,16 @@ class LocalGenerator:
             passages, budget, lambda t: len(tok(t, add_special_tokens=False)["input_ids"])
         )
 
+    def arrange(self, passages: Sequence[Hit]) -> list[Hit]:
+        """Ranked ``passages`` in the order the prompt shows (and numbers) them."""
+        return list(passages)[::-1] if self.order == "nearest" else list(passages)
+
     def prompt(self, question: str, passages: Sequence[Hit]) -> list[dict[str, str]]:
         """The chat: system prompt, then the numbered passages (each whole: :meth:`fit`
         chooses them) and the question."""
         body = format_passages(passages)
         return [
-            {"role": "system", "content": SYSTEM_PROMPT},
+            {"role": "system", "content": PROMPTS[self.style]},
             {"role": "user", "content": f"Passages:\n\n{body}{QUESTION_MARK}{question}"},
         ]
 
@@ -431,6 +457,7 @@ class LocalGenerator:
         if not passages:
             return Answer(NO_PASSAGE, ())
         shown, dropped = self.fit(passages)
+        shown = self.arrange(shown)
         if not shown:
             return too_long(dropped, self.context_tokens)
         done = self.complete(self.prompt(question, shown), kv=kv, stream=stream, stop=ANSWER_STOPS)
@@ -462,6 +489,7 @@ class KVSession:
         if not passages:
             raise GenerationError("a session needs at least one passage")
         shown, dropped = generator.fit(passages, budget)
+        shown = generator.arrange(shown)
         if not shown:
             raise GenerationError(too_long(dropped, budget or generator.context_tokens).text)
         self.generator = generator
