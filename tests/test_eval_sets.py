@@ -39,14 +39,40 @@ def test_licenses_gold_spans_are_exact_and_unique() -> None:
     assert len(records) == 30
     assert len({r["id"] for r in records}) == len(records)
     assert len({r["source"] for r in records}) >= 6
+    check = load_script("check_sample_qa")
     for r in records:
-        assert set(r) == {"id", "question", "source", "start", "end", "gold"}
+        assert set(r) == {"id", "question", "source", "start", "end", "gold", "answer"}
         text = (LICENSES / str(r["source"])).read_text(encoding="utf-8")
         gold = str(r["gold"])
         assert text[int(r["start"]) : int(r["end"])] == gold, r["id"]  # type: ignore[call-overload]
         assert text.count(gold) == 1, r["id"]
         assert 40 <= len(gold) <= 400, r["id"]
         assert str(r["question"]).lower() not in gold.lower(), r["id"]
+        assert check.answer_problems(r["answer"], gold) == [], r["id"]
+    assert sum(r["answer"] is not None for r in records) >= 5
+
+
+def test_answer_values_are_normalised_and_checked() -> None:
+    check = load_script("check_sample_qa")
+    raw = "  Sixty\u00a0(60)\n Days\u2019 \u201cNotice\u201d \u2014 AES\u2011256 "
+    assert check.normalise_answer(raw) == 'sixty (60) days\' "notice" - aes-256'
+    gold = "upon sixty (60) days' prior written notice"
+    assert check.answer_problems(None, gold) == []
+    assert check.answer_problems("Sixty (60)  DAYS", gold) == []
+    assert check.answer_problems(["60 days", "sixty (60) days"], gold) == []
+    assert check.answer_problems(["60 days"], gold) != []  # no form occurs in the gold
+    for bad in ([], "", [" "], [60], {"days": 60}, ["60 days", "60  Days", "sixty (60) days"]):
+        assert check.answer_problems(bad, gold) != [], bad
+
+
+def test_contract_sets_pass_their_check(capsys: pytest.CaptureFixture[str]) -> None:
+    """sample_qa.jsonl and contracts_qa.jsonl: gold spans in the Markdown and the PDFs,
+    answer values in the gold, ids and questions unique, counts (check_sample_qa.py)."""
+    pytest.importorskip("pymupdf")
+    check = load_script("check_sample_qa")
+    status = check.main()
+    out = capsys.readouterr().out
+    assert status == 0, "\n".join(line for line in out.splitlines() if ": ok (" not in line)
 
 
 @pytest.fixture(scope="module")

@@ -1,23 +1,35 @@
-"""Verify the gold answers in ``data/eval/sample_qa.jsonl``.
+"""Verify the gold spans and answer values in ``sample_qa.jsonl`` and ``contracts_qa.jsonl``.
 
 Run from the repository root (needs PyMuPDF, ``pip install pymupdf``)::
 
     python data/eval/check_sample_qa.py
 
-For every question it checks that:
+For every question in both files it checks that:
 
-* the record has the expected fields and a unique ``id``;
+* the record has the expected fields; ids are unique across both files and no
+  question text occurs twice; a contract record's id starts with its contract's
+  name (``msa-05`` for ``contracts/msa.pdf``);
 * ``gold`` is 30-200 characters long and contains no Markdown ``**`` markup;
 * ``gold`` occurs exactly once in its source text file (the Markdown source
   for contracts, the Python file for code questions);
 * for contracts, ``gold`` also occurs exactly once, after collapsing
   whitespace, in the text that ``page.get_text()`` extracts from the PDF
   (page footers included, so a gold that straddles a page break fails);
-* the question does not simply repeat the gold text.
+* the question does not simply repeat the gold text;
+* contract records carry an ``answer``: null (no short value) or a string or
+  non-empty list of strings, at least one of which occurs in the gold once both
+  are normalised by :func:`normalise_answer` (see :func:`answer_problems`).
 
-It also checks the overall counts: 16-24 questions, at least three per
-contract and at least four about code. Problems are printed and the exit
-status is 1 if there are any.
+It also checks the counts. ``sample_qa.jsonl``: 16-24 questions, at least three
+per contract and at least four about code (it is a retrieval benchmark whose
+numbers must stay comparable, so its questions stay as they are).
+``contracts_qa.jsonl``: contract questions only, at least 45, at least ten per
+contract, and at least 40 with an answer value. Problems are printed and the
+exit status is 1 if there are any.
+
+:func:`normalise_answer` and :func:`answer_problems` are also used by
+``tests/test_eval_sets.py`` (for ``licenses_qa.jsonl``) and by
+``bench/answers.py``; this module needs PyMuPDF only when it reads a PDF.
 """
 
 from __future__ import annotations
@@ -26,13 +38,25 @@ import json
 import sys
 from collections import Counter
 from pathlib import Path
-
-import pymupdf
+from typing import Any
 
 DATA_DIR = Path(__file__).resolve().parent.parent
 QA_PATH = DATA_DIR / "eval" / "sample_qa.jsonl"
+CONTRACTS_QA_PATH = DATA_DIR / "eval" / "contracts_qa.jsonl"
 CONTRACTS = ("msa", "nda", "lease", "saas")
 MIN_GOLD, MAX_GOLD = 30, 200
+# contracts_qa.jsonl: at least this many questions, per contract, and with an answer value
+MIN_NEW, MIN_NEW_PER_CONTRACT, MIN_NEW_ANSWERS = 45, 10, 40
+
+# Curly quotes, primes and apostrophes become ASCII quotes; hyphen and dash
+# variants (and the minus sign) become "-".
+_ASCII = str.maketrans(
+    {
+        **dict.fromkeys("\u2018\u2019\u201a\u201b\u2032\u0060\u00b4", "'"),
+        **dict.fromkeys("\u201c\u201d\u201e\u201f\u2033\u00ab\u00bb", '"'),
+        **dict.fromkeys("\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d", "-"),
+    }
+)
 
 
 def collapse(text: str) -> str:
@@ -40,14 +64,55 @@ def collapse(text: str) -> str:
     return " ".join(text.split())
 
 
+def normalise_answer(text: str) -> str:
+    """Text as answers are compared: curly quotes, apostrophes and dashes as ASCII,
+    whitespace collapsed to single spaces, lowercase."""
+    return collapse(text.translate(_ASCII)).lower()
+
+
+def answer_forms(answer: str | list[str] | None) -> list[str]:
+    """The acceptable forms of an ``answer`` value: [] for None, [s] for a string."""
+    if answer is None:
+        return []
+    return [answer] if isinstance(answer, str) else list(answer)
+
+
+def answer_problems(answer: Any, gold: str) -> list[str]:
+    """Problems with a record's ``answer`` given its ``gold`` ([] when it is fine).
+
+    ``answer`` is None (the question has no short value), a string, or a non-empty
+    list of acceptable alternatives. Every form must be a non-empty string, no form
+    may repeat another after normalising, and at least one form must occur in the
+    normalised gold (the others may be equivalent wordings, "60 days" for the gold's
+    "sixty (60) days").
+    """
+    if answer is None:
+        return []
+    if not isinstance(answer, str | list) or answer == []:
+        return [f"answer must be null, a string or a non-empty list of strings: {answer!r}"]
+    forms = answer_forms(answer)
+    if not all(isinstance(form, str) and normalise_answer(form) for form in forms):
+        return [f"answer has an empty or non-string form: {answer!r}"]
+    normalised = [normalise_answer(form) for form in forms]
+    problems = []
+    if len(set(normalised)) != len(normalised):
+        problems.append(f"answer repeats a form: {answer!r}")
+    target = normalise_answer(gold)
+    if not any(form in target for form in normalised):
+        problems.append(f"no form of the answer {answer!r} occurs in the gold")
+    return problems
+
+
 def pdf_text(path: Path) -> str:
     """Whitespace-collapsed text of all pages, exactly as extracted."""
+    import pymupdf
+
     with pymupdf.open(path) as doc:
         return collapse("\n".join(page.get_text() for page in doc))
 
 
-def check_record(record: dict[str, str], pdf_cache: dict[Path, str]) -> list[str]:
-    """Return the problems found in one QA record."""
+def check_record(record: dict[str, Any], pdf_cache: dict[Path, str]) -> list[str]:
+    """Return the problems found in one QA record's question and gold span."""
     problems: list[str] = []
     gold = record["gold"]
     if not MIN_GOLD <= len(gold) <= MAX_GOLD:
@@ -73,47 +138,95 @@ def check_record(record: dict[str, str], pdf_cache: dict[Path, str]) -> list[str
     return problems
 
 
+def read_records(path: Path) -> list[dict[str, Any]]:
+    """The JSON objects of a JSONL file (blank lines skipped)."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return [json.loads(line) for line in lines if line.strip()]
+
+
+def contract_of(record: dict[str, Any]) -> str | None:
+    """``msa`` for a record whose source is ``contracts/msa.pdf``; None for code."""
+    source = str(record.get("source", ""))
+    return Path(source).stem if source.startswith("contracts/") else None
+
+
+def record_problems(record: dict[str, Any], pdf_cache: dict[Path, str]) -> list[str]:
+    """All problems of one record: fields, id, gold span and answer value."""
+    contract = contract_of(record)
+    required = {"id", "question", "source", "gold"}
+    if contract:
+        required |= {"source_md", "answer"}
+    missing = required - record.keys()
+    if missing:
+        return [f"missing fields {sorted(missing)}"]
+    problems = []
+    if contract and not str(record["id"]).startswith(f"{contract}-"):
+        problems.append(f"id does not start with {contract}-")
+    problems += check_record(record, pdf_cache)
+    problems += answer_problems(record.get("answer"), str(record["gold"]))
+    return problems
+
+
 def main() -> int:
-    """Check every record and the overall counts; print a summary."""
-    records = [json.loads(line) for line in QA_PATH.read_text().splitlines() if line.strip()]
+    """Check every record of both files and the counts; print a summary."""
+    sample = read_records(QA_PATH)
+    new = read_records(CONTRACTS_QA_PATH)
     pdf_cache: dict[Path, str] = {}
     failures = 0
 
-    ids = Counter(r.get("id") for r in records)
+    for path, records in ((QA_PATH, sample), (CONTRACTS_QA_PATH, new)):
+        print(f"== {path.name}")
+        for record in records:
+            problems = record_problems(record, pdf_cache)
+            for problem in problems:
+                print(f"{record.get('id')}: {problem}")
+            failures += len(problems)
+            if not problems:
+                print(f"{record['id']}: ok ({len(str(record['gold']))} chars)")
+
+    both = sample + new
+    ids = Counter(r.get("id") for r in both)
+    questions = Counter(collapse(str(r.get("question", ""))).lower() for r in both)
     for duplicate in [i for i, n in ids.items() if n > 1]:
         print(f"duplicate id: {duplicate}")
         failures += 1
+    for duplicate in [q for q, n in questions.items() if n > 1]:
+        print(f"duplicate question: {duplicate}")
+        failures += 1
 
-    per_source: Counter[str] = Counter()
-    for record in records:
-        required = {"id", "question", "source", "gold"}
-        if record.get("source", "").startswith("contracts/"):
-            required.add("source_md")
-        missing = required - record.keys()
-        if missing:
-            print(f"{record.get('id')}: missing fields {sorted(missing)}")
-            failures += 1
-            continue
-        per_source[record["id"].split("-")[0]] += 1
-        problems = check_record(record, pdf_cache)
-        for problem in problems:
-            print(f"{record['id']}: {problem}")
-        failures += len(problems)
-        if not problems:
-            print(f"{record['id']}: ok ({len(record['gold'])} chars)")
-
-    if not 16 <= len(records) <= 24:
-        print(f"expected 16-24 questions, found {len(records)}")
+    per_source = Counter(str(r.get("id", "")).split("-")[0] for r in sample)
+    if not 16 <= len(sample) <= 24:
+        print(f"{QA_PATH.name}: expected 16-24 questions, found {len(sample)}")
         failures += 1
     for name in CONTRACTS:
         if per_source[name] < 3:
-            print(f"only {per_source[name]} questions for {name}")
+            print(f"{QA_PATH.name}: only {per_source[name]} questions for {name}")
             failures += 1
     if per_source["code"] < 4:
-        print(f"only {per_source['code']} code questions")
+        print(f"{QA_PATH.name}: only {per_source['code']} code questions")
         failures += 1
 
-    print(f"{len(records)} questions, {failures} problems")
+    per_contract = Counter(contract_of(r) for r in new)
+    answered = sum(r.get("answer") is not None for r in new)
+    if per_contract[None]:
+        print(f"{CONTRACTS_QA_PATH.name}: {per_contract[None]} records are not about a contract")
+        failures += 1
+    if len(new) < MIN_NEW:
+        print(f"{CONTRACTS_QA_PATH.name}: expected at least {MIN_NEW} questions, found {len(new)}")
+        failures += 1
+    for name in CONTRACTS:
+        if per_contract[name] < MIN_NEW_PER_CONTRACT:
+            print(f"{CONTRACTS_QA_PATH.name}: only {per_contract[name]} questions for {name}")
+            failures += 1
+    if answered < MIN_NEW_ANSWERS:
+        print(f"{CONTRACTS_QA_PATH.name}: only {answered} questions with an answer value")
+        failures += 1
+
+    with_answer = sum(r.get("answer") is not None for r in both)
+    print(
+        f"{len(sample)} + {len(new)} questions ({with_answer} with an answer value), "
+        f"{failures} problems"
+    )
     return 1 if failures else 0
 
 
