@@ -226,10 +226,13 @@ NO_PASSAGE = "No indexed passage matches the question."
 @dataclass(frozen=True)
 class Support:
     """The check of one answer sentence. ``start``/``end`` index the answer text;
-    ``evidence`` is the closest evidence sentence (a :class:`Hit` whose ``start``/``end``
-    index its document's text, as search hits do; None when no passage was shown);
-    ``similarity`` its cosine similarity; ``cites`` the passage numbers the sentence cites
-    (1-based); ``reason`` says why an unsupported sentence is not supported."""
+    ``evidence`` is the closest evidence sentence that states the sentence's numbers (the
+    closest sentence when none does or it states none; a :class:`Hit` whose
+    ``start``/``end`` index its document's text, as search hits do, and whose ``score``
+    is its cosine similarity; None when no passage was shown); ``similarity`` the best
+    cosine similarity to any evidence sentence (what ``support.MIN_SIMILARITY`` bounds);
+    ``cites`` the passage numbers the sentence cites (1-based); ``reason`` says why an
+    unsupported sentence is not supported."""
 
     sentence: str
     start: int

@@ -103,7 +103,10 @@ def test_refusals_and_unrelated_sentences_are_not_supported(encoder):
     (s,) = check_support("The passages do not answer the question.", QUESTION, [CLAUSE], encoder)
     assert not s.supported and "do not answer" in s.reason
     (s,) = check_support(
-        "It is made in the leaves of green plants [1].", QUESTION, [CLAUSE], encoder
+        "It is made in the leaves of green plants [1].",
+        "What must the Client do to terminate for convenience?",
+        [CLAUSE],
+        encoder,
     )
     assert not s.supported and "similarity" in s.reason
 
@@ -123,3 +126,44 @@ def test_passages_are_never_cut_a_passage_over_budget_is_dropped_whole():
     assert kept == [CLAUSE, OTHER] and dropped == [long]
     body = format_passages(kept)
     assert CLAUSE.text in body and OTHER.text in body and "[2] (saas.pdf, p. 9" in body
+
+
+def test_a_sentence_that_restates_a_quantity_question_without_a_quantity_is_not_supported(
+    encoder,
+):
+    (s,) = check_support(
+        "The Client must give prior written notice to terminate for convenience [1].",
+        QUESTION,
+        [CLAUSE, OTHER],
+        encoder,
+    )
+    assert not s.supported and "does not state the quantity" in s.reason
+    # the same words answer a question that asks for no quantity
+    (s,) = check_support(
+        "The Client must give prior written notice to terminate for convenience [1].",
+        "What must the Client do to terminate the Agreement for convenience?",
+        [CLAUSE, OTHER],
+        encoder,
+    )
+    assert s.supported, s.reason
+
+
+def test_the_evidence_span_is_the_sentence_that_states_the_value(encoder):
+    clause = Hit(
+        "/c/msa.pdf",
+        0,
+        160,
+        "5.2 Termination for Convenience. Client may terminate this Agreement for "
+        "convenience. The notice period for that is sixty (60) days.",
+        0.7,
+        chunk_id=3,
+    )
+    (s,) = check_support(
+        "The Client may terminate this Agreement for convenience on 60 days' notice [1].",
+        QUESTION,
+        [clause],
+        encoder,
+    )
+    assert s.supported, s.reason
+    assert "sixty (60) days" in s.evidence.text and s.evidence.score <= s.similarity
+    assert clause.text[s.evidence.start : s.evidence.end] == s.evidence.text

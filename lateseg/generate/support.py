@@ -11,7 +11,13 @@ belongs to it), or every passage shown when it cites none. Two tests, both neede
   ("9.3 days" is not supported by a clause numbered 9.3). Values and names the question
   itself gives are premises, not claims, and are not checked.
 * **closeness**: the sentence's embedding must be at least :data:`MIN_SIMILARITY` (cosine)
-  from the best evidence sentence's; that sentence is recorded as the evidence span.
+  from the best evidence sentence's. The evidence span recorded is the closest sentence
+  that holds the sentence's numbers (the closest sentence when it states none), so a
+  reader sees the value where it is written.
+
+A question that asks for a quantity ("how many days", "how much", "what percentage",
+"by when" …) is answered only by a sentence that states one the question does not
+already give; a sentence that restates the question without it is not supported.
 
 A sentence that says the passages do not answer is never supported (it makes no claim a
 citation could back). Thresholds were chosen on ``bench/answers.py`` (see its results).
@@ -168,6 +174,17 @@ _REFUSAL = re.compile(
 )
 
 
+# Questions whose answer is a number, amount, share, duration or date.
+_QUANTITY = re.compile(
+    r"\b(?:how\s+(?:many|much|long|soon|quickly|far|often|late|early|big|large|high)"
+    r"|what\s+(?:percentage|percent|share|rate|rent|fee|fees|amount|price|sum|cap|interest"
+    r"|date|day|deadline)"
+    r"|(?:within|by|on|at|in|after)\s+what\s+(?:date|day|time|rate|price|amount|period)"
+    r"|by\s+when)\b",
+    re.IGNORECASE,
+)
+
+
 def _words(text: str) -> list[str]:
     return [m.group(0) for m in _TOKEN.finditer(text)]
 
@@ -265,6 +282,21 @@ def _missing(claims: str, evidence: str, question: str, shown: set[str]) -> list
     return missing
 
 
+def _new_numbers(claim: str, question: str) -> set[tuple[float, str | None]]:
+    """The claim's numbers that the question does not give."""
+    numbers, _ = facts(claim)
+    asked, _ = facts(question)
+    values = {v for v, _ in asked}
+    return {(v, u) for v, u in numbers if (v, u) not in asked and v not in values}
+
+
+def _holds_numbers(numbers: set[tuple[float, str | None]], evidence: str) -> bool:
+    """Whether ``evidence`` states every one of ``numbers`` (a duration with its unit)."""
+    have, _ = facts(evidence)
+    values = {v for v, _ in have}
+    return all((v, u) in have if u else v in values for v, u in numbers)
+
+
 # -- sentences --------------------------------------------------------------------------
 
 
@@ -305,36 +337,51 @@ def check_support(
     cands = [(i, s, e) for i, h in enumerate(passages) for s, e in sentence_spans(h.text)]
     claims = [_claim(answer[s:e]) for s, e, _ in sentences]
     shown = {w.lower() for h in passages for w in _words(h.text)}
-    vecs = encoder.embed_texts(claims + [passages[i].text[s:e] for i, s, e in cands])
+    asks_quantity = bool(_QUANTITY.search(question))
+
+    def cand_text(k: int) -> str:
+        i, a, b = cands[k]
+        return passages[i].text[a:b]
+
+    vecs = encoder.embed_texts(claims + [cand_text(k) for k in range(len(cands))])
     sims = vecs[len(claims) :] @ vecs[: len(claims)].T if cands else np.zeros((0, len(claims)))
     out = []
     for n, ((s, e, cites), claim) in enumerate(zip(sentences, claims, strict=True)):
         valid = [c for c in cites if 1 <= c <= len(passages)]
         pool = valid or list(range(1, len(passages) + 1))
         idx = [k for k, (i, _, _) in enumerate(cands) if i + 1 in pool]
+        numbers = _new_numbers(claim, question)
+        # the evidence sentences (with their clause labels) stating all its numbers: the
+        # span shown as evidence is the closest of them, so the reader sees the value
+        holding = [
+            k for k in idx
+            if _holds_numbers(numbers, f"{cand_text(k)}\n{passages[cands[k][0]].section or ''}")
+        ]  # fmt: skip
         evidence, best = None, 0.0
         if idx:
-            k = max(idx, key=lambda k: sims[k, n])
+            best = float(max(sims[k, n] for k in idx))
+            k = max(holding or idx, key=lambda k: sims[k, n])
             i, a, b = cands[k]
             h = passages[i]
-            best = float(sims[k, n])
             evidence = Hit(
-                h.source, h.start + a, h.start + b, h.text[a:b], best, h.page, h.section,
-                h.doc_id, h.chunk_id, kind=h.kind,
+                h.source, h.start + a, h.start + b, h.text[a:b], float(sims[k, n]), h.page,
+                h.section, h.doc_id, h.chunk_id, kind=h.kind,
             )  # fmt: skip
         reason = None
+        where = "its cited passages" if valid else "the passages"
         if cites and not valid:
             reason = f"cites [{', '.join(map(str, cites))}], which no passage has"
         elif not passages:
             reason = "no passage was shown"
         elif _REFUSAL.search(claim):
             reason = "says the passages do not answer"
+        elif asks_quantity and not numbers:
+            reason = "does not state the quantity the question asks for"
         else:
             text = "\n".join(
                 f"{passages[c - 1].text}\n{passages[c - 1].section or ''}" for c in pool
             )
             missing = _missing(claim, text, question, shown)
-            where = "its cited passages" if valid else "the passages"
             if missing:
                 reason = f"{', '.join(missing)}: not in {where}"
             elif best < min_similarity:
