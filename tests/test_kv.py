@@ -124,15 +124,19 @@ def test_generates_the_needle_from_a_compressed_cache(gen):
     assert streamed == text and "".join(pieces).strip() == text and len(pieces) > 2
 
 
-def test_hooks_are_removed_on_exit_and_on_error(gen):
+def test_the_attention_is_restored_on_exit_and_on_error(gen):
+    config = gen.model.config
     layers = [layer.self_attn for layer in gen.model.model.layers]
-    assert not any(a._forward_pre_hooks for a in layers)
+    assert config._attn_implementation == "sdpa"
     with ObservationWindow(gen.model, 8):
-        assert all(len(a._forward_pre_hooks) == 1 for a in layers)
-    assert not any(a._forward_pre_hooks for a in layers)
+        assert config._attn_implementation == "lateseg_observe_sdpa"
+        assert all(hasattr(a, "_lateseg_observer") for a in layers)
+    assert config._attn_implementation == "sdpa"
+    assert not any(hasattr(a, "_lateseg_observer") for a in layers)
     with pytest.raises(RuntimeError, match="boom"), ObservationWindow(gen.model, 8):
         raise RuntimeError("boom")
-    assert not any(a._forward_pre_hooks for a in layers)
+    assert config._attn_implementation == "sdpa"
+    assert not any(hasattr(a, "_lateseg_observer") for a in layers)
 
 
 def test_a_session_answers_several_questions_from_one_compressed_cache(gen, encoder):

@@ -143,7 +143,8 @@ class LocalGenerator:
         self.context_tokens = context_tokens
         self._model: Any = None
         self._tokenizer: Any = None
-        # One lock per model name: instances share the loaded model (and its hooks).
+        # One lock per model name: instances share the loaded model (its attention is
+        # switched while a KV observation window is open).
         with _MODELS_LOCK:
             self._lock = _RUN_LOCKS.setdefault(model, threading.RLock())
 
@@ -235,7 +236,7 @@ class LocalGenerator:
 
     @property
     def model(self) -> Any:
-        """The loaded causal LM (for hooks such as the KV observation window)."""
+        """The loaded causal LM (the KV observation window switches its attention)."""
         self.load()
         return self._model
 
@@ -364,7 +365,7 @@ class LocalGenerator:
         cache compressed by ``kv`` after prefill. The observation window is the question
         tail (after the last ``Question:`` marker) when there is one, else the prompt's
         last ``kv.window`` tokens. Calls are serialised: one model, one forward at a
-        time (the observation hooks sit on the shared model)."""
+        time (the observation window switches the shared model's attention)."""
         import torch
 
         with self._lock:

@@ -1,11 +1,13 @@
 """KV-cache compression after prefill, ChunkKV-style, on transformers 5 caches.
 
-Protocol: prefill the prompt inside :class:`ObservationWindow` (a context manager that
-hooks each attention layer to keep the queries of the last tokens it sees, and removes its
-hooks in ``finally``); then :func:`compress` scores every cached token by the attention
-those window queries give it (computed from the queries and the cached keys, both with
-RoPE, so any attention implementation works, sdpa included; grouped-query heads are
-averaged per KV head), picks the slots to keep with the configured method, and replaces
+Protocol: prefill the prompt inside :class:`~lateseg.kv.observe.ObservationWindow` (a
+context manager under which every attention layer records the final queries of the last
+tokens it sees, restored in ``finally``; models it cannot compress correctly, such as
+those with sliding-window layers, are refused by name); then :func:`compress` scores
+every cached token by the attention those window queries give it (from the queries and
+the cached keys, both rotated, with the layer's own scaling and soft-cap, so any
+attention implementation works, sdpa included; grouped-query heads are averaged per KV
+head), picks the slots to keep with the configured method, and replaces
 each layer's keys and values by the kept slots. Kept tokens keep their original positions
 (their keys were rotated at prefill), so the next tokens must be fed with ``position_ids``
 continuing the *original* length (:class:`Compressed` carries it).
@@ -39,11 +41,12 @@ import numpy as np
 
 from lateseg.errors import ConfigError
 from lateseg.kv.chunks import content_chunks
+from lateseg.kv.observe import ObservationWindow, window_scores
 from lateseg.kv.presses import PRESSES, Slots, knapsack, press
 
 #: The registered methods' names (:data:`lateseg.kv.presses.PRESSES`).
 METHODS = tuple(PRESSES)
-__all__ = ["METHODS", "KVConfig", "knapsack"]
+__all__ = ["METHODS", "KVConfig", "ObservationWindow", "knapsack", "window_scores"]
 
 
 @dataclass(frozen=True)
@@ -145,105 +148,6 @@ class Compressed:
             for heads in kept
         ]
         return float(np.mean(shares))
-
-
-class ObservationWindow:
-    """Context manager: while active, every attention layer of ``model`` keeps the
-    rotated queries of the last ``size`` tokens of each forward call (the latest call
-    wins). Hooks are registered on entry and always removed on exit."""
-
-    def __init__(self, model: Any, size: int) -> None:
-        self.model = model
-        self.size = size
-        self.queries: dict[int, Any] = {}
-        self._handles: list[Any] = []
-        self.layers = attention_layers(model)
-
-    def __enter__(self) -> ObservationWindow:
-        try:
-            for idx, attn in enumerate(self.layers):
-                self._handles.append(
-                    attn.register_forward_pre_hook(self._hook(idx, attn), with_kwargs=True)
-                )
-        except BaseException:
-            self.remove()
-            raise
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.remove()
-
-    def remove(self) -> None:
-        for h in self._handles:
-            h.remove()
-        self._handles.clear()
-
-    def _hook(self, idx: int, attn: Any) -> Any:
-        def hook(module: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
-            hidden = kwargs.get("hidden_states", args[0] if args else None)
-            rope = kwargs.get("position_embeddings")
-            if hidden is None or rope is None:
-                raise ConfigError(
-                    f"{type(module).__name__} was not called with hidden_states and "
-                    "position_embeddings; this architecture is not supported for KV "
-                    "compression"
-                )
-            w = min(self.size, hidden.shape[1])
-            h = hidden[:, -w:]
-            head_dim = attn.head_dim
-            q = attn.q_proj(h).view(h.shape[0], w, -1, head_dim).transpose(1, 2)
-            if hasattr(attn, "q_norm"):
-                q = attn.q_norm(q)
-            cos, sin = (t[:, -w:].unsqueeze(1) for t in rope)
-            self.queries[idx] = (q * cos + _rotate_half(q) * sin).detach()
-
-        return hook
-
-
-def attention_layers(model: Any) -> list[Any]:
-    """The self-attention modules of a decoder-only model, in layer order."""
-    layers = getattr(getattr(model, "model", None), "layers", None)
-    if layers is None:
-        raise ConfigError(f"{type(model).__name__} has no model.layers; cannot compress its KV")
-    out = [getattr(layer, "self_attn", None) for layer in layers]
-    if any(a is None or not hasattr(a, "q_proj") or not hasattr(a, "head_dim") for a in out):
-        raise ConfigError(
-            f"{type(model).__name__}: every layer needs self_attn with q_proj and head_dim "
-            "(Llama-style attention) for KV compression"
-        )
-    return out
-
-
-def _rotate_half(x: Any) -> Any:
-    import torch
-
-    half = x.shape[-1] // 2
-    return torch.cat((-x[..., half:], x[..., :half]), dim=-1)
-
-
-def window_scores(window: ObservationWindow, cache: Any) -> list[np.ndarray]:
-    """Per layer, the attention ``[kv_heads, T]`` that the window's queries give each
-    cached slot (softmax per query, causal, averaged over the queries and the query
-    heads of each KV head)."""
-    import torch
-
-    out = []
-    for idx, attn in enumerate(window.layers):
-        if idx not in window.queries:
-            raise ConfigError("the observation window saw no forward call; prefill inside it")
-        q = window.queries[idx][0].float()  # [Hq, w, D]
-        keys = cache.layers[idx].keys[0].float()  # [Hkv, T, D]
-        hkv, t = keys.shape[0], keys.shape[1]
-        w = q.shape[1]
-        q = q.view(hkv, q.shape[0] // hkv, w, -1)
-        logits = torch.einsum("hgwd,htd->hgwt", q, keys) * attn.scaling
-        # The window's queries are the last w slots; each sees only slots up to itself.
-        dev = logits.device
-        qpos = torch.arange(t - w, t, device=dev).view(1, 1, w, 1)
-        later = torch.arange(t, device=dev).view(1, 1, 1, t) > qpos
-        logits = logits.masked_fill(later, float("-inf"))
-        out.append(torch.softmax(logits, dim=-1).mean(dim=(1, 2)).cpu().numpy())
-    return out
 
 
 def select(
