@@ -229,6 +229,12 @@ class Pipeline:
         return self._retriever.document_hits(source)
 
     @property
+    def answerer(self) -> Answerer:
+        """Answers from retrieved passages (:class:`~lateseg.generate.answering.Answerer`:
+        ``answer_from`` when the caller has retrieved them already)."""
+        return self._answerer
+
+    @property
     def generator(self) -> LocalGenerator:
         """The local generator, loaded on first use."""
         return self._answerer.local_generator()

@@ -16,7 +16,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from lateseg.errors import InvariantError
 
@@ -72,6 +72,21 @@ class Span:
         return cls(int(d["start"]), int(d["end"]), str(d["kind"]), str(d.get("label", "")))
 
 
+class LineBox(NamedTuple):
+    """Where the text ``[start, end)`` of a PDF document was drawn: page ``page``
+    (1-based), box ``x0, y0, x1, y1`` in PDF points of the unrotated page (origin top
+    left, as PyMuPDF gives text). One per line, or per part of a line when the line's
+    text came from several places (a hyphenated word's end, lines merged on a row)."""
+
+    page: int
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    start: int
+    end: int
+
+
 @dataclass(frozen=True)
 class Document:
     """One ingested file: its text and the structure found in it.
@@ -86,6 +101,9 @@ class Document:
     structure: tuple[Span, ...] = ()
     meta: dict[str, Any] = field(default_factory=dict, compare=False)
     id: str = ""
+    #: PDFs: where each stretch of ``text`` was drawn, in text order (empty otherwise,
+    #: and for PDFs indexed before lateseg kept it).
+    lines: tuple[LineBox, ...] = field(default=(), compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if not self.id:

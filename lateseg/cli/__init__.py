@@ -16,7 +16,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from lateseg.cli import index, ingest, phase, query
+from lateseg.cli import index, ingest, phase, query, serve
 from lateseg.cli.options import (
     EXIT_BROKEN_PIPE,
     EXIT_ERROR,
@@ -44,6 +44,8 @@ RUNS = {
     "ask": query.run,
     "index": index.run,
     "phase": phase.run,
+    "serve": serve.run,
+    "mcp": serve.run,
 }
 
 
@@ -62,6 +64,7 @@ def _parser() -> argparse.ArgumentParser:
     index.add(sub)
     query.add_ask(sub)
     phase.add(sub)
+    serve.add(sub)
     return p
 
 

@@ -86,15 +86,31 @@ class Answerer:
         passages do not hold.
         """
         kv = KVConfig.from_options(kv_budget, kv_method)
+        if extractive and kv is not None:
+            raise ConfigError("kv_budget/kv_method apply to the generator, not --extractive")
         question = clean_text(question)
         hits = self.retriever.search(
             question, k, mode=mode, source=source, kind=kind, include_toc=include_toc
         )
         if context is not None:
             hits = self.retriever.expand(hits, context)
+        return self.answer_from(
+            question, hits, extractive=extractive, kv=kv, stream=stream, fallback=fallback
+        )
+
+    def answer_from(
+        self,
+        question: str,
+        hits: Sequence[Hit],
+        *,
+        extractive: bool = False,
+        kv: KVConfig | None = None,
+        stream: Callable[[str], None] | None = None,
+        fallback: bool = True,
+    ) -> Answer:
+        """The second half of :meth:`ask`: the answer to ``question`` from passages
+        already retrieved (a server retrieves under its own lock, then generates)."""
         if extractive:
-            if kv is not None:
-                raise ConfigError("kv_budget/kv_method apply to the generator, not --extractive")
             return extractive_answer(question, hits, self.encoder())
         answer = self.local_generator().answer(question, hits, self.encoder(), kv=kv, stream=stream)
         return self.checked(question, answer, hits) if fallback else answer

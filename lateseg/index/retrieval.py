@@ -267,6 +267,22 @@ class Retriever:
         single-chunk document (:meth:`DocStore.document_rows`)."""
         return self.index.store.document_rows(doc_ids)
 
+    def file_hash(self, source: str) -> str | None:
+        """The SHA-256 of the file ``source`` as it was indexed (None: not indexed)."""
+        return self.index.file_hash(source)
+
+    def document_by_id(self, doc_id: str) -> Document | None:
+        """The stored Document with ID ``doc_id`` (its ``lines`` read too, for a PDF),
+        or None."""
+        found = self.index.store.documents_by_id([doc_id])
+        if not found:
+            return None
+        doc = found[0]
+        if doc.kind == "pdf":
+            boxes = self.index.store.line_boxes(doc.id, len(doc.text))
+            doc = dataclasses.replace(doc, lines=tuple(boxes or ()))
+        return doc
+
     def find_document(self, source: str) -> Document | None:
         """The stored Document of ``source`` exactly as indexed (no path resolution), or
         None: for sources that are names, not paths."""

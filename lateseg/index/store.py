@@ -28,7 +28,7 @@ from urllib.parse import quote
 import numpy as np
 
 from lateseg.errors import IndexStoreError, IngestError
-from lateseg.types import Chunk, Document, Span
+from lateseg.types import Chunk, Document, LineBox, Span
 
 log = logging.getLogger(__name__)
 
@@ -78,6 +78,20 @@ INSERT OR IGNORE INTO counters VALUES ('seq', 0);
 INSERT OR IGNORE INTO counters VALUES ('log_start', 1);
 INSERT OR IGNORE INTO counters VALUES ('vectors', 0);
 """
+
+# Where each stretch of a PDF's text was drawn (types.LineBox rows packed as _BOX), for
+# highlights on the page. Added beside schema 2 (an index without the table has no
+# geometry; lateseg before it ignores the table, and the cascade keeps it in step).
+LINE_BOXES = """
+CREATE TABLE IF NOT EXISTS line_boxes (
+    doc_id TEXT PRIMARY KEY REFERENCES documents(id) ON DELETE CASCADE,
+    boxes BLOB NOT NULL
+);
+"""
+_BOX = np.dtype(
+    [("page", "<i4"), ("x0", "<f4"), ("y0", "<f4"), ("x1", "<f4"), ("y1", "<f4"),
+     ("start", "<i4"), ("end", "<i4")]
+)  # fmt: skip
 
 # BM25 over chunk text (SQLite FTS5, Porter stemming), kept in step with `chunks` by
 # triggers inside the same transactions; deletes cascading from `documents` fire them too.
@@ -202,7 +216,7 @@ class DocStore:
         self.db.execute(f"PRAGMA page_size={PAGE_SIZE}")
         self.db.execute("PRAGMA journal_mode=WAL")
         with _Transaction(self.db):
-            _script(self.db, TABLES + VERSION_2 + LEXICAL)
+            _script(self.db, TABLES + VERSION_2 + LEXICAL + LINE_BOXES)
             self.db.execute("ALTER TABLE documents ADD COLUMN path BLOB")
             self._set_identity()
             self.db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
@@ -236,7 +250,7 @@ class DocStore:
             raise IndexStoreError(f"{self.path} is read-only; it cannot be migrated")
         self.db.execute("PRAGMA journal_mode=WAL")
         with self._tx():
-            _script(self.db, VERSION_2 + LEXICAL)
+            _script(self.db, VERSION_2 + LEXICAL + LINE_BOXES)
             cols = [r[1] for r in self.db.execute("PRAGMA table_info(documents)")]
             if "path" not in cols:
                 self.db.execute("ALTER TABLE documents ADD COLUMN path BLOB")
@@ -400,6 +414,12 @@ class DocStore:
             self.db.executemany(
                 "INSERT INTO vectors VALUES (?, ?)", zip(new_ids, blobs, strict=True)
             )
+            if doc.lines:
+                _script(self.db, LINE_BOXES)  # an index made before the table
+                boxes = np.array([tuple(b) for b in doc.lines], dtype=_BOX)
+                self.db.execute(
+                    "INSERT OR REPLACE INTO line_boxes VALUES (?, ?)", (doc.id, boxes.tobytes())
+                )
             return self._log(first, len(chunks), old, had)
 
     def _vector_count(self, source: str) -> int:
@@ -605,6 +625,33 @@ class DocStore:
             [*text_kinds, *doc_ids],
         )
         return {r[0]: (r[1], r[2], r[3], r[4]) for r in rows}
+
+    def line_boxes(self, doc_id: str, text_length: int) -> list[LineBox] | None:
+        """Where each stretch of the PDF ``doc_id``'s text was drawn, or None when the
+        index has no geometry for it (built before lateseg kept it, or damaged: rows
+        that are not whole, boxes that are not finite, offsets outside the
+        ``text_length`` characters of its text are refused as a whole, with a warning)."""
+        if not self._table("line_boxes"):
+            return None
+        row = self.db.execute("SELECT boxes FROM line_boxes WHERE doc_id=?", (doc_id,)).fetchone()
+        if row is None:
+            return None
+        blob = row[0]
+        if not isinstance(blob, bytes) or len(blob) % _BOX.itemsize:
+            log.warning("line boxes of %s are damaged (not whole rows); ignored", doc_id)
+            return None
+        a = np.frombuffer(blob, dtype=_BOX)
+        coords = np.stack([a["x0"], a["y0"], a["x1"], a["y1"]]) if len(a) else np.zeros((4, 0))
+        if len(a) and (
+            not np.isfinite(coords).all()
+            or (a["page"] < 1).any()
+            or (a["start"] < 0).any()
+            or (a["end"] < a["start"]).any()
+            or (a["end"] > text_length).any()
+        ):
+            log.warning("line boxes of %s are damaged (pages, boxes or offsets); ignored", doc_id)
+            return None
+        return [LineBox(*r) for r in a.tolist()]
 
     def document(self, source: str) -> Document | None:
         row = self.db.execute(

@@ -15,7 +15,7 @@ from lateseg.ingest.docx import read_docx
 from lateseg.ingest.folder import WalkConfig, iter_files
 from lateseg.ingest.html import read_html
 from lateseg.ingest.paths import source_name
-from lateseg.ingest.pdf import read_pdf
+from lateseg.ingest.pdf import read_pdf_layout
 from lateseg.ingest.text import looks_like_text, markdown_headings, read_text
 from lateseg.types import Document
 
@@ -56,8 +56,9 @@ def load_document(
     suffix = p.suffix.lower()
     source = source_name(p)
     if suffix == ".pdf":
-        text, pages, meta = read_pdf(p, password=password, data=data)
-        return Document(source, text, "pdf", tuple(pages + contract_structure(text)), meta)
+        text, pages, meta, lines = read_pdf_layout(p, password=password, data=data)
+        spans = tuple(pages + contract_structure(text))
+        return Document(source, text, "pdf", spans, meta, lines=tuple(lines))
     if suffix in CODE_SUFFIXES:
         text = read_text(p, data)
         lang = CODE_SUFFIXES[suffix]

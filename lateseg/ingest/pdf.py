@@ -27,6 +27,7 @@ from typing import Any
 
 from lateseg.errors import IngestError
 from lateseg.ingest.pdf_layout import (
+    Frag,
     Line,
     mark_paragraphs,
     outside,
@@ -35,7 +36,7 @@ from lateseg.ingest.pdf_layout import (
     table_lines,
     text_lines,
 )
-from lateseg.types import Span
+from lateseg.types import LineBox, Span
 
 log = logging.getLogger(__name__)
 
@@ -87,6 +88,15 @@ def read_pdf(
     Raises :class:`IngestError` for empty, truncated or corrupt files (with PyMuPDF's
     reason), encrypted PDFs without the right password, and PDFs without a text layer.
     """
+    text, spans, meta, _ = read_pdf_layout(path, password, data)
+    return text, spans, meta
+
+
+def read_pdf_layout(
+    path: Path, password: str | None = None, data: bytes | None = None
+) -> tuple[str, list[Span], dict, list[LineBox]]:
+    """:func:`read_pdf` and where each stretch of the text was drawn (line boxes with
+    the text offsets they cover, for highlights on the page)."""
     doc = _open(Path(path), password, data)
     try:
         pages = [_read_page(doc, i) for i in range(doc.page_count)]
@@ -105,10 +115,10 @@ def read_pdf(
         drop = [set() for _ in pages]  # nothing but "furniture": keep it, it is the text
     ordered = [_ordered(p, drop[i]) for i, p in enumerate(pages)]
     dehyphenate(ordered)
-    text, spans = assemble(ordered)
+    text, spans, boxes = assemble(ordered)
     meta["furniture_lines"] = sum(len(d) for d in drop)
     meta["tables"] = sum(len(p.tables) for p in pages)
-    return text, spans, meta
+    return text, spans, meta, boxes
 
 
 def _open(path: Path, password: str | None, data: bytes | None) -> Any:
@@ -306,10 +316,30 @@ def dehyphenate(pages: list[list[Line]]) -> None:
             continue
         head, _, rest = nxt.text.partition(" ")
         keep = _keeps_hyphen(prev, tail.group(1), tail.group(2), head, vocab)
-        prev.text = (prev.text if keep else prev.text[:-1]) + head
+        kept = prev.text if keep else prev.text[:-1]
+        cut = len(nxt.text) - len(rest.lstrip())  # the head and the spaces after it
+        moved = _shift(_clip(nxt.fragments(), 0, len(head)), len(kept), q + 1)
+        prev.frags = _clip(prev.fragments(), 0, len(kept)) + moved
+        nxt.frags = _shift(_clip(nxt.fragments(), cut, len(nxt.text)), -cut, None)
+        prev.text = kept + head
         nxt.text = rest.lstrip()
     for lines in pages:
         lines[:] = [ln for ln in lines if ln.text]
+
+
+def _clip(frags: list[Frag], start: int, end: int) -> list[Frag]:
+    """The parts of ``frags`` inside ``[start, end)``."""
+    out = []
+    for f in frags:
+        a, b = max(f.start, start), min(f.end, end)
+        if a < b:
+            out.append(Frag(a, b, f.box, f.page))
+    return out
+
+
+def _shift(frags: list[Frag], by: int, page: int | None) -> list[Frag]:
+    """``frags`` moved by ``by`` characters, on ``page`` when they have none of their own."""
+    return [Frag(f.start + by, f.end + by, f.box, f.page or page) for f in frags]
 
 
 def _runs_on(prev: list[Line], nxt: list[Line]) -> bool:
@@ -319,11 +349,13 @@ def _runs_on(prev: list[Line], nxt: list[Line]) -> bool:
     return not _SENTENCE_END.search(prev[-1].text) and nxt[0].text[:1].islower()
 
 
-def assemble(pages: list[list[Line]]) -> tuple[str, list[Span]]:
+def assemble(pages: list[list[Line]]) -> tuple[str, list[Span], list[LineBox]]:
     """Join lines (a blank line before each paragraph) and pages; return the text with
-    one ``page`` span per page and one ``table`` span per table."""
+    one ``page`` span per page and one ``table`` span per table, and where each stretch
+    of the text was drawn (:class:`~lateseg.types.LineBox`, in text order)."""
     parts: list[str] = []
     spans: list[Span] = []
+    boxes: list[LineBox] = []
     pos = 0
     for number, lines in enumerate(pages, 1):
         if number > 1:
@@ -341,7 +373,12 @@ def assemble(pages: list[list[Line]]) -> tuple[str, list[Span]]:
                 tables += 1
                 label = f"p. {number}, table {tables}"
                 spans.append(Span(pos, pos + len(ln.text), "table", label))
+            boxes += [
+                LineBox(f.page or number, *f.box, pos + f.start, pos + f.end)
+                for f in ln.fragments()
+            ]
             parts.append(ln.text)
             pos += len(ln.text)
         spans.append(Span(start, pos, "page", str(number)))
-    return "".join(parts), spans
+    boxes.sort(key=lambda b: b.start)
+    return "".join(parts), spans, boxes

@@ -43,13 +43,30 @@ LARGER = 1.15
 PARAGRAPH_GAP = 0.3
 
 
+Box = tuple[float, float, float, float]
+
+
+@dataclass(slots=True)
+class Frag:
+    """Where a stretch ``[start, end)`` of a line's text was drawn: the box of the PDF
+    line it came from, and that line's page (None: the line's own page; a word's end
+    moved up from the next page by dehyphenation keeps its own)."""
+
+    start: int
+    end: int
+    box: Box
+    page: int | None = None
+
+
 @dataclass(slots=True)
 class Line:
     """One line of text on a page (PDF points, origin top left).
 
     ``kind`` is ``"text"`` or ``"table"`` (a whole table, rows joined by newlines);
     ``mono`` says the line ends in a monospaced font (code), where hyphens are literal;
-    ``para`` says the line starts a paragraph.
+    ``para`` says the line starts a paragraph. ``frags``: where its text was drawn, when
+    that is not simply its own box (lines merged on a row, a hyphenated word's end
+    moved onto it), see :meth:`fragments`.
     """
 
     text: str
@@ -60,6 +77,13 @@ class Line:
     mono: bool = False
     kind: str = "text"
     para: bool = False
+    frags: list[Frag] | None = None
+
+    def fragments(self) -> list[Frag]:
+        """The drawn stretches of :attr:`text`, in order, covering it."""
+        if self.frags is not None:
+            return self.frags
+        return [Frag(0, len(self.text), (self.x0, self.y0, self.x1, self.y1))]
 
     @property
     def height(self) -> float:
@@ -73,9 +97,6 @@ class Line:
 def _is_mono(font: str) -> bool:
     name = font.lower()
     return "mono" in name or "courier" in name or "code" in name
-
-
-Box = tuple[float, float, float, float]
 
 
 def _clean(text: str) -> str:
@@ -137,6 +158,11 @@ def rows(lines: list[Line]) -> list[list[Line]]:
 def _merge_row(row: list[Line]) -> Line:
     if len(row) == 1:
         return row[0]
+    frags: list[Frag] = []
+    pos = 0
+    for r in row:
+        frags += [Frag(f.start + pos, f.end + pos, f.box, f.page) for f in r.fragments()]
+        pos += len(r.text) + 1
     return Line(
         " ".join(r.text for r in row),
         min(r.x0 for r in row),
@@ -144,6 +170,7 @@ def _merge_row(row: list[Line]) -> Line:
         max(r.x1 for r in row),
         max(r.y1 for r in row),
         mono=row[-1].mono,
+        frags=frags,
     )
 
 

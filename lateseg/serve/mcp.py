@@ -1,0 +1,76 @@
+"""``lateseg mcp``: a Model Context Protocol server over stdio (the official ``mcp``
+SDK), with three tools over one index: ``search``, ``ask`` and ``read``. Every result
+names its file, pages, clause path and character offsets, so an agent can cite it and
+read further with ``read``. Logs go to stderr; stdout carries only the protocol.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lateseg.errors import ConfigError
+from lateseg.serve.service import Service, answer_json, hit_json
+from lateseg.types import DOCUMENT_KINDS
+
+
+def _passage(h: dict[str, Any]) -> dict[str, Any]:
+    keep = ("source", "doc_id", "start", "end", "page", "page_end", "section", "line",
+            "line_end", "kind", "score", "text", "cite")  # fmt: skip
+    return {k: h.get(k) for k in keep}
+
+
+def build(service: Service, max_k: int = 20) -> Any:
+    """The MCP server object (``mcp.server.mcpserver.MCPServer``) over ``service``."""
+    from mcp.server.mcpserver import MCPServer
+
+    server = MCPServer(
+        "lateseg",
+        instructions="Search and read an index of long documents (contracts, manuals, code). "
+        "Cite results by their file, page and clause; read more around a hit with read().",
+    )
+
+    def k_of(k: int) -> int:
+        if not 1 <= k <= max_k:
+            raise ConfigError(f"k={k}; give 1 to {max_k}")
+        return k
+
+    @server.tool()
+    def search(query: str, k: int = 5, kind: str | None = None, source: str | None = None) -> dict:
+        """The k passages of the index that best match the query. kind: one of pdf, code,
+        text, markdown, docx, html; source: a glob over file paths ("*/contracts/*.pdf")."""
+        if kind is not None and kind not in DOCUMENT_KINDS:
+            raise ConfigError(f"kind={kind!r}; choose one of {', '.join(DOCUMENT_KINDS)}")
+        hits = service.search(query, k_of(k), kind=kind, source=source)
+        return {"query": query, "hits": [_passage(hit_json(h)) for h in hits]}
+
+    @server.tool()
+    def ask(question: str, k: int = 3, extractive: bool = True) -> dict:
+        """An answer with citations. extractive (the default): the best sentences of the
+        passages, quoted; false: written by the local generator and checked sentence by
+        sentence against the passages (an unsupported answer is replaced by quotes)."""
+        a = answer_json(service.ask(question, k_of(k), extractive=extractive))
+        return {
+            "answer": a["text"],
+            "mode": a["mode"],
+            "supported": a["supported"],
+            "citations": [_passage(h) for h in a["citations"]],
+            "support": a["support"],
+            "model_answer_unsupported": a["generated"]["text"] if a["generated"] else None,
+        }
+
+    @server.tool()
+    def read(source: str, start: int = 0, end: int | None = None) -> dict:
+        """Text [start, end) of an indexed document, as a search hit's source names it
+        (at most 20,000 characters), with its pages and clause."""
+        return service.read(source, start, end)
+
+    return server
+
+
+def serve_stdio(index: str, generator: str | None = None, max_k: int = 20) -> None:
+    """Run the MCP server on stdin/stdout until the client closes it."""
+    service = Service(index, generator=generator, queue=0)
+    try:
+        build(service, max_k).run("stdio")
+    finally:
+        service.close()

@@ -1,0 +1,377 @@
+"""What the page, the HTTP API and the MCP server do, without the web: search, ask,
+documents by ID, highlights, page images and passage views over one index.
+
+One :class:`Service` per process holds a read-only :class:`~lateseg.pipeline.Pipeline`
+(it sees other processes' ingests before each search, as every reader does). Retrieval
+and the embedder run under one lock (the index's caches and the embedder are not made
+for concurrent calls); generation runs outside it, one answer at a time, with at most
+``queue`` waiting: a full queue raises :class:`Busy`, so searches go on during an answer.
+Documents are addressed by their ID (a hex content hash), never by a path.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from lateseg.errors import ConfigError, LatesegError
+from lateseg.kv.compress import KVConfig
+from lateseg.serve.viewer import NotServable, PdfPages, Rect, span_pages
+from lateseg.types import Answer, Document, Hit, clean_text
+
+DOC_ID = re.compile(r"[0-9a-f]{16}")
+MAX_K = 50
+MAX_QUESTION = 2000
+
+
+class NotFound(LatesegError):
+    """No such document (or page) in this index."""
+
+
+class Busy(LatesegError):
+    """The generation queue is full; try again after ``retry_after`` seconds."""
+
+    def __init__(self, message: str, retry_after: int) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+class LockedEncoder:
+    """The embedder with every method call under ``lock``; attributes pass through."""
+
+    def __init__(self, encoder: Any, lock: threading.RLock) -> None:
+        self._encoder = encoder
+        self._lock = lock
+
+    def __getattr__(self, name: str) -> Any:
+        value = getattr(self._encoder, name)
+        if not callable(value):
+            return value
+
+        def locked(*args: Any, **kwargs: Any) -> Any:
+            with self._lock:
+                return value(*args, **kwargs)
+
+        return locked
+
+
+def hit_json(h: Hit) -> dict[str, Any]:
+    """A hit for the API: its fields, its document's ID, the file's name and the citation."""
+    out = h.to_dict()
+    out.update(doc_id=h.doc_id, chunk_id=h.chunk_id, name=Path(h.source).name, cite=h.cite())
+    out["pages"] = h.pages()
+    return out
+
+
+def answer_json(a: Answer) -> dict[str, Any]:
+    """An answer for the API: :meth:`Answer.to_dict` with hits as :func:`hit_json` gives
+    them and each sentence's evidence carrying its document's ID."""
+    out = a.to_dict()
+    out["citations"] = [hit_json(h) for h in a.citations]
+    out["context"] = [hit_json(h) for h in a.context]
+    for s, d in zip(a.support, out["support"], strict=True):
+        if s.evidence is not None:
+            d["evidence"].update(doc_id=s.evidence.doc_id, cite=s.evidence.cite())
+    if a.generated is not None:
+        out["generated"] = answer_json(a.generated)
+    return out
+
+
+class Service:
+    """Search, ask and documents over the index at ``folder`` (see the module)."""
+
+    def __init__(
+        self,
+        folder: str | Path,
+        *,
+        generator: str | None = None,
+        queue: int = 4,
+        device: str | None = None,
+        backend: str | None = None,
+        answer_seconds: float = 120.0,
+        encoder: Any = None,
+    ) -> None:
+        """``encoder``: a loaded embedder to use instead of loading the index's (the
+        same model; tests share one)."""
+        from lateseg.pipeline import Pipeline
+
+        if queue < 0:
+            raise ConfigError(f"queue={queue}; give 0 or more waiting answers")
+        folder = Path(folder)
+        if not folder.exists():  # a new, empty index the upload page can fill
+            Pipeline.open(folder, device=device, backend=backend).close()
+        self.pipe = Pipeline.open(
+            folder, create=False, readonly=True, generator=generator, device=device,
+            backend=backend,
+        )  # fmt: skip
+        self.folder = self.pipe.folder
+        self.lock = threading.RLock()
+        self.pipe.encoder = LockedEncoder(encoder or self.pipe.encoder, self.lock)  # type: ignore[assignment]
+        self.pages = PdfPages(self.pipe.retriever.file_hash)
+        self.queue = queue
+        self.answer_seconds = answer_seconds
+        self._gen = threading.Lock()
+        self._count = threading.Lock()
+        self._waiting = 0
+
+    def close(self) -> None:
+        self.pipe.close()
+
+    # -- search and answers ---------------------------------------------------------------
+
+    def search(
+        self,
+        query: str,
+        k: int = 5,
+        *,
+        mode: str = "dense",
+        source: str | None = None,
+        kind: str | None = None,
+    ) -> list[Hit]:
+        query = _question(query)
+        with self.lock:
+            return self.pipe.search(query, _k(k), mode=mode, source=source, kind=kind)
+
+    def ask(
+        self,
+        question: str,
+        k: int = 3,
+        *,
+        extractive: bool = False,
+        kv_budget: int | float | None = None,
+        kv_method: str | None = None,
+        source: str | None = None,
+        kind: str | None = None,
+        stream: Callable[[str], None] | None = None,
+        on_hits: Callable[[list[Hit]], None] | None = None,
+    ) -> Answer:
+        """The answer to ``question`` (extractive, or generated and checked); ``on_hits``
+        receives the passages before generation starts, ``stream`` the text as made.
+        Raises :class:`Busy` when ``queue`` answers are already waiting."""
+        kv = KVConfig.from_options(kv_budget, kv_method)
+        if extractive and kv is not None:
+            raise ConfigError("kv_budget/kv_method apply to the generator, not extractive answers")
+        hits = self.search(question, k, source=source, kind=kind)
+        if on_hits is not None:
+            on_hits(hits)
+        question = clean_text(question)
+        if extractive:
+            with self.lock:
+                return self.pipe.answerer.answer_from(question, hits, extractive=True)
+        with self._generation_slot():
+            gen = self.pipe.generator
+            gen.max_seconds = self.answer_seconds
+            return self.pipe.answerer.answer_from(question, hits, kv=kv, stream=stream)
+
+    def busy(self) -> bool:
+        """Whether an answer asked now would be refused (the queue is full)."""
+        return self._waiting > self.queue
+
+    @contextmanager
+    def _generation_slot(self) -> Iterator[None]:
+        with self._count:
+            if self._waiting > self.queue:  # one generating and `queue` waiting
+                raise Busy(
+                    f"{self._waiting} answers are being made or waiting (the queue holds "
+                    f"{self.queue}); try again shortly",
+                    retry_after=max(5, int(self.answer_seconds // 4)),
+                )
+            self._waiting += 1
+        try:
+            with self._gen:
+                yield
+        finally:
+            with self._count:
+                self._waiting -= 1
+
+    def status(self) -> dict[str, Any]:
+        with self.lock:
+            count = self.pipe.retriever.count()
+            documents = len(self.pipe.sources())
+        return {
+            "status": "ok",
+            "index": str(self.folder),
+            "documents": documents,
+            "chunks": count,
+            "answers_in_queue": self._waiting,
+            "queue": self.queue,
+        }
+
+    # -- documents ------------------------------------------------------------------------
+
+    def document(self, doc_id: str) -> Document:
+        """The document with ID ``doc_id``; :class:`NotFound` for any other string."""
+        if not DOC_ID.fullmatch(doc_id or ""):
+            raise NotFound("documents are addressed by their 16-hex-digit ID")
+        with self.lock:
+            doc = self.pipe.retriever.document_by_id(doc_id)
+        if doc is None:
+            raise NotFound(f"no document {doc_id} in this index")
+        return doc
+
+    def describe(self, doc: Document) -> dict[str, Any]:
+        """What the viewer needs to know of a document (its text is not sent)."""
+        out: dict[str, Any] = {
+            "id": doc.id,
+            "source": doc.source,
+            "name": Path(doc.source).name,
+            "kind": doc.kind,
+            "chars": len(doc.text),
+            "title": doc.meta.get("title"),
+            "language": doc.meta.get("language"),
+            "geometry": bool(doc.lines),
+        }
+        if doc.kind == "pdf":
+            out["pages"] = len(doc.spans("page"))
+        return out
+
+    def highlight(self, doc: Document, start: int, end: int) -> dict[str, Any]:
+        """Where ``[start, end)`` lies on the PDF's pages: rectangles (points), how they
+        were found (``geometry`` or, for an index without line boxes, ``search``), the
+        pages and their sizes."""
+        _span(doc, start, end)
+        if doc.kind != "pdf":
+            raise NotFound(f"{Path(doc.source).name} is not a PDF: it has no pages to show")
+        rects, method = self.pages.rects(doc, start, end)
+        pages = sorted({r.page for r in rects} or set(span_pages(doc, start, end)))
+        return {
+            "method": method,
+            "rects": [r.to_dict() for r in rects],
+            "pages": pages,
+            "sizes": {str(n): self.pages.page_size(doc, n) for n in pages},
+            "note": None
+            if method == "geometry"
+            else "this index was built before lateseg kept line positions: the span is "
+            "found by searching its lines on the page (re-ingest for exact highlights)",
+        }
+
+    def page_png(
+        self, doc: Document, number: int, zoom: float = 1.5, span: tuple[int, int] | None = None
+    ) -> bytes:
+        if doc.kind != "pdf":
+            raise NotFound(f"{Path(doc.source).name} is not a PDF: it has no pages to show")
+        pages = len(doc.spans("page"))
+        if not 1 <= number <= pages:
+            raise NotFound(f"page {number} is outside 1..{pages}")
+        rects: list[Rect] = []
+        if span is not None:
+            _span(doc, *span)
+            rects, _ = self.pages.rects(doc, *span)
+        try:
+            return self.pages.png(doc, number, zoom, rects)
+        except NotServable as e:
+            raise NotFound(str(e)) from None
+
+    def definitions(self, doc: Document, start: int, end: int) -> dict[str, str]:
+        """The defined terms the passage ``[start, end)`` uses, with their definitions."""
+        _span(doc, start, end)
+        hit = Hit(doc.source, start, end, doc.text[start:end], 1.0, doc_id=doc.id)
+        with self.lock:
+            return self.pipe.definitions(hit)
+
+    def view(self, doc: Document, start: int, end: int, context: int = 2000) -> dict[str, Any]:
+        """A passage in its context as HTML: code highlighted by Pygments with the cited
+        lines marked, other text escaped with the passage marked."""
+        _span(doc, start, end)
+        if doc.kind == "code":
+            return _code_view(doc, start, end)
+        a = max(0, start - context)
+        b = min(len(doc.text), end + context)
+        body = (
+            html.escape(doc.text[a:start])
+            + '<mark id="cited">'
+            + html.escape(doc.text[start:end])
+            + "</mark>"
+            + html.escape(doc.text[end:b])
+        )
+        return {"html": body, "start": a, "end": b}
+
+    def read(self, source: str, start: int = 0, end: int | None = None) -> dict[str, Any]:
+        """Text ``[start, end)`` of the indexed document ``source`` (as search names it),
+        at most 20,000 characters, with its pages and clause."""
+        with self.lock:
+            doc = self.pipe.retriever.find_document(source)
+        if doc is None:
+            raise NotFound(f"{source!r} is not a document of this index (give a hit's source)")
+        end = len(doc.text) if end is None else end
+        end = min(end, start + 20_000)
+        _span(doc, start, end)
+        from lateseg.segment.spans import Locator
+
+        where = Locator(doc)
+        return {
+            "source": doc.source,
+            "doc_id": doc.id,
+            "start": start,
+            "end": end,
+            "text": doc.text[start:end],
+            "page": where.page(start),
+            "page_end": where.page(max(start, end - 1)),
+            "section": where.section(start, end),
+            "chars": len(doc.text),
+        }
+
+
+def _question(text: str) -> str:
+    text = (text or "").strip()
+    if not text:
+        raise ConfigError("give a question or query (q)")
+    if len(text) > MAX_QUESTION:
+        raise ConfigError(f"the query has {len(text)} characters; at most {MAX_QUESTION}")
+    return text
+
+
+def _k(k: int) -> int:
+    if not 1 <= k <= MAX_K:
+        raise ConfigError(f"k={k}; give 1 to {MAX_K}")
+    return k
+
+
+def _span(doc: Document, start: int, end: int) -> None:
+    if not 0 <= start < end <= len(doc.text):
+        raise ConfigError(f"span {start}-{end} is outside the document's 0-{len(doc.text)}")
+
+
+def _code_view(doc: Document, start: int, end: int, around: int = 80) -> dict[str, Any]:
+    """The cited lines of a source file and ``around`` lines either side, highlighted."""
+    from pygments import highlight
+    from pygments.formatters import HtmlFormatter
+    from pygments.lexers import TextLexer, get_lexer_by_name
+    from pygments.util import ClassNotFound
+
+    text = doc.text
+    first = text.count("\n", 0, start) + 1
+    last = text.count("\n", 0, max(start, end - 1)) + 1
+    top = max(1, first - around)
+    a = 0
+    for _ in range(top - 1):
+        a = text.index("\n", a) + 1
+    b = a
+    for _ in range(last - top + 1 + around):
+        nl = text.find("\n", b)
+        if nl < 0:
+            b = len(text)
+            break
+        b = nl + 1
+    try:
+        lexer = get_lexer_by_name(str(doc.meta.get("language") or "text"))
+    except ClassNotFound:
+        lexer = TextLexer()
+    fmt = HtmlFormatter(
+        linenos="inline",
+        linenostart=top,
+        hl_lines=list(range(first - top + 1, last - top + 2)),
+        cssclass="code",
+        wrapcode=True,
+    )
+    return {
+        "html": highlight(text[a:b], lexer, fmt),
+        "css": fmt.get_style_defs(".code"),
+        "line": first,
+        "line_end": last,
+    }

@@ -1,0 +1,370 @@
+"""`lateseg serve`'s HTTP API over a real index (the sample contracts and codebase),
+through FastAPI's test client: every endpoint, JSON errors, the token, traversal
+attempts, uploads (a zip bomb among them) and the generation queue."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import sqlite3
+import time
+import zipfile
+from pathlib import Path
+
+import pymupdf
+import pytest
+
+pytest.importorskip("fastapi", reason="needs the serve extra: pip install 'lateseg[serve]'")
+
+from conftest import DATA, DEMO_QUESTION
+from fastapi.testclient import TestClient
+
+from lateseg.serve.app import create_app
+from lateseg.serve.jobs import Jobs, Limits
+from lateseg.serve.service import Service
+from lateseg.serve.viewer import NotServable, PdfPages
+from lateseg.types import Document
+
+MSA = str((DATA / "contracts" / "msa.pdf").resolve())
+CLAUSE_OPENING = "Client may terminate this Agreement or any Statement"
+
+
+@pytest.fixture(scope="module")
+def service(sample_index, encoder):
+    svc = Service(sample_index.folder, encoder=encoder, queue=0)
+    yield svc
+    svc.close()
+
+
+@pytest.fixture(scope="module")
+def client(service):
+    return TestClient(create_app(service))
+
+
+def _clause_hit(client) -> dict:
+    hits = client.get("/api/search", params={"q": DEMO_QUESTION, "k": 5}).json()["hits"]
+    return next(h for h in hits if h["source"] == MSA and CLAUSE_OPENING in h["text"])
+
+
+def test_health_search_and_document(client):
+    health = client.get("/api/health").json()
+    assert health["status"] == "ok" and health["documents"] >= 10 and health["chunks"] > 100
+    hit = _clause_hit(client)
+    assert hit["page"] == 4 and "5.2 Termination for Convenience" in hit["section"]
+    doc = client.get(f"/api/documents/{hit['doc_id']}").json()
+    assert doc == {**doc, "kind": "pdf", "name": "msa.pdf", "pages": 8, "geometry": True}
+    assert "text" not in doc  # documents are described, not dumped
+    code = client.get("/api/search", params={"q": "invoice total", "kind": "code"}).json()
+    assert code["hits"] and all(h["kind"] == "code" for h in code["hits"])
+
+
+def test_the_highlight_starts_and_ends_at_the_span_s_characters(client):
+    hit = _clause_hit(client)
+    start = hit["start"] + hit["text"].index(CLAUSE_OPENING)
+    sentence_end = hit["text"].index("to Provider.") + len("to Provider.")
+    end = hit["start"] + sentence_end
+    got = client.get(
+        f"/api/documents/{hit['doc_id']}/highlight", params={"start": start, "end": end}
+    ).json()
+    assert got["method"] == "geometry" and got["pages"] == [4] and got["note"] is None
+    rects = got["rects"]
+    page = pymupdf.open(MSA)[3]
+    (first,) = page.search_for(CLAUSE_OPENING)  # the truth, from PyMuPDF alone
+    (last,) = page.search_for("prior written notice to Provider.")
+    assert len(rects) == 2  # the sentence's two lines
+    top, bottom = sorted(rects, key=lambda r: r["y0"])
+    assert top["x0"] == pytest.approx(first.x0, abs=0.5) and top["x1"] > first.x1
+    assert bottom["x1"] == pytest.approx(last.x1, abs=0.5)
+    assert bottom["x0"] < last.x0  # the line starts before the searched words
+    # "5.2 Termination for Convenience." before it on the first line is not highlighted
+    (head,) = page.search_for("Termination for Convenience.")
+    assert head.x1 <= top["x0"] + 0.5
+
+
+def test_page_images_carry_the_highlight(client):
+    hit = _clause_hit(client)
+    base = f"/api/documents/{hit['doc_id']}/pages/4.png"
+    plain = client.get(base)
+    marked = client.get(base, params={"highlight": f"{hit['start']}-{hit['end']}"})
+    assert plain.status_code == marked.status_code == 200
+    assert plain.headers["content-type"] == "image/png" and plain.content[:4] == b"\x89PNG"
+    assert marked.content != plain.content
+    from PIL import Image
+
+    a = Image.open(io.BytesIO(plain.content)).convert("RGB")
+    b = Image.open(io.BytesIO(marked.content)).convert("RGB")
+    assert a.size == b.size == (918, 1188)  # 612 x 792 points at zoom 1.5
+    page = pymupdf.open(MSA)[3]
+    (first,) = page.search_for(CLAUSE_OPENING)
+    x, y = int((first.x0 + 2) * 1.5), int((first.y0 + first.y1) / 2 * 1.5)
+    pixel, dot = a.getpixel((x - 3, y)), b.getpixel((x - 3, y))  # between letters: paper
+    assert pixel != dot and dot[2] < dot[0]  # yellow over the clause
+    assert client.get(base.replace("4.png", "9.png")).status_code == 404
+    assert client.get(base, params={"zoom": 40}).status_code == 422
+
+
+def test_views_of_code_and_text_and_the_definitions(client):
+    code = client.get("/api/search", params={"q": "invoice total", "kind": "code"}).json()
+    h = code["hits"][0]
+    span = {"start": h["start"], "end": h["end"]}
+    v = client.get(f"/api/documents/{h['doc_id']}/view", params=span).json()
+    assert v["line"] == h["line"] and v["line_end"] == h["line_end"]
+    assert 'class="hll"' in v["html"] and v["css"] and v["document"]["kind"] == "code"
+    hit = _clause_hit(client)
+    span = {"start": hit["start"], "end": hit["end"]}
+    text = client.get(f"/api/documents/{hit['doc_id']}/view", params=span).json()
+    assert '<mark id="cited">' in text["html"] and "5.2 Termination" in text["html"]
+    terms = client.get(f"/api/documents/{hit['doc_id']}/definitions", params=span).json()
+    assert "Provider" in terms["definitions"] and "Client" in terms["definitions"]
+
+
+def test_ask_as_json_and_as_server_sent_events(client):
+    body = {"question": DEMO_QUESTION, "extractive": True}
+    a = client.post("/api/ask", json=body).json()
+    assert a["mode"] == "extractive" and "sixty (60) days" in a["text"]
+    assert a["citations"][0]["doc_id"] and a["citations"][0]["page"] == 4
+    events = []
+    with client.stream("POST", "/api/ask", json={**body, "stream": True}) as r:
+        assert r.headers["content-type"].startswith("text/event-stream")
+        name = None
+        for line in r.iter_lines():
+            if line.startswith("event:"):
+                name = line[6:].strip()
+            elif line.startswith("data:"):
+                events.append((name, json.loads(line[5:])))
+    assert [n for n, _ in events] == ["hits", "answer"]
+    assert events[1][1]["text"] == a["text"] and events[0][1][0]["doc_id"]
+
+
+def test_errors_are_json_with_a_status_never_a_trace(client):
+    cases = {
+        ("GET", "/api/nothing-here"): 404,
+        ("GET", "/api/search?q=x&k=0"): 422,
+        ("GET", "/api/search?q=%20"): 400,
+        ("GET", "/api/search?q=x&kind=spreadsheet"): 400,
+        ("GET", "/api/documents/0123456789abcdef"): 404,
+        ("POST", "/api/ask"): 422,
+        ("GET", "/api/ingest/nojob"): 404,
+    }
+    for (method, url), status in cases.items():
+        r = client.request(method, url)
+        assert r.status_code == status, url
+        body = r.json()
+        assert body["status"] == status and body["error"] and "Traceback" not in r.text
+    hit = _clause_hit(client)
+    r = client.get(f"/api/documents/{hit['doc_id']}/highlight", params={"start": 5, "end": 10**9})
+    assert r.status_code == 400 and "outside the document" in r.json()["error"]
+
+
+@pytest.mark.parametrize(
+    "doc_id",
+    [
+        "../../../../etc/passwd",
+        "..%2F..%2F..%2Fetc%2Fpasswd",
+        "%2Fetc%2Fpasswd",
+        "..%252F..%252Fetc%252Fpasswd",
+        "%2e%2e%2f%2e%2e%2fetc%2fpasswd",
+        "C:%5CWindows%5Cwin.ini",
+        "0123456789abcdef%00",
+        "/etc/passwd",
+    ],
+)
+def test_documents_are_reached_by_id_only(client, doc_id):
+    for tail in ("", "/pages/1.png", "/highlight?start=0&end=5", "/view?start=0&end=5"):
+        r = client.get(f"/api/documents/{doc_id}{tail}")
+        assert r.status_code in (400, 404), (doc_id, tail, r.status_code)
+        assert "root:" not in r.text
+
+
+def test_only_the_file_the_index_holds_is_opened(tmp_path):
+    pdf = tmp_path / "a.pdf"
+    doc = pymupdf.open()
+    doc.new_page().insert_text((72, 72), "Hello there.")
+    doc.save(pdf)
+    digest = __import__("hashlib").sha256(pdf.read_bytes()).hexdigest()
+    pages = PdfPages(lambda source: digest)
+    d = Document(str(pdf), "Hello there.", "pdf")
+    assert pages.path(d) == pdf
+    link = tmp_path / "link.pdf"
+    link.symlink_to(pdf)
+    with pytest.raises(NotServable, match="link"):
+        pages.path(Document(str(link), "Hello there.", "pdf"))
+    with pytest.raises(NotServable, match="plain absolute path"):
+        pages.path(Document("a.pdf", "Hello there.", "pdf"))
+    other = tmp_path / "secret.pdf"
+    other.write_bytes(b"%PDF-1.4 not the indexed file")
+    with pytest.raises(NotServable, match="changed since it was indexed"):
+        pages.path(Document(str(other), "x", "pdf"))
+    with pytest.raises(NotServable, match="no longer there"):
+        pages.path(Document(str(tmp_path / "gone.pdf"), "x", "pdf"))
+
+
+def test_a_token_guards_every_request_and_the_page(service):
+    token = "s3cret-token-of-some-length"
+    guarded = TestClient(create_app(service, token=token))
+    for url in ("/api/health", "/api/search?q=notice", "/openapi.json", "/docs"):
+        assert guarded.get(url).status_code == 401
+        wrong = guarded.get(url, headers={"Authorization": "Bearer nope"})
+        assert wrong.status_code == 401
+    r = guarded.get("/api/health")
+    assert r.json()["status"] == 401 and r.headers["www-authenticate"] == "Bearer"
+    page = guarded.get("/")
+    assert page.status_code == 401 and "token" in page.text and "sources" not in page.text
+    ok = {"Authorization": f"Bearer {token}"}
+    assert guarded.get("/api/health", headers=ok).status_code == 200
+    assert 'id="question"' in guarded.get("/", headers=ok).text
+
+
+def test_serving_off_loopback_needs_a_token(sample_index, capsys, monkeypatch):
+    from lateseg.cli import main
+    from lateseg.cli.serve import is_loopback
+
+    monkeypatch.delenv("LATESEG_SERVE_TOKEN", raising=False)
+    assert is_loopback("127.0.0.1") and is_loopback("::1") and is_loopback("localhost")
+    assert not is_loopback("0.0.0.0") and not is_loopback("192.168.1.20")
+    code = main(["serve", "--index", str(sample_index.folder), "--host", "0.0.0.0"])
+    assert code == 1 and "give a token" in capsys.readouterr().err
+
+
+def test_a_full_generation_queue_answers_503_while_search_goes_on(client, service):
+    with service._generation_slot():  # an answer being made; the queue holds 0 more
+        r = client.post("/api/ask", json={"question": DEMO_QUESTION})
+        assert r.status_code == 503 and int(r.headers["retry-after"]) > 0
+        assert "queue" in r.json()["error"]
+        assert client.get("/api/search", params={"q": "governing law"}).status_code == 200
+        extractive = client.post("/api/ask", json={"question": DEMO_QUESTION, "extractive": True})
+        assert extractive.status_code == 200
+
+
+def _zip(entries: dict[str, bytes], **kw) -> bytes:
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zf:
+        for name, data in entries.items():
+            zf.writestr(name, data, **kw)
+    return out.getvalue()
+
+
+@pytest.fixture
+def upload_client(tmp_path, encoder):
+    """A server over a fresh index of its own, taking uploads (small limits)."""
+    from lateseg.pipeline import Pipeline
+
+    folder = tmp_path / "index"
+    Pipeline.open(folder).close()
+    svc = Service(folder, encoder=encoder)
+    writer = Pipeline.open(folder)
+    writer.encoder = encoder
+    jobs = Jobs(tmp_path / "uploads", svc.folder, Limits(2 << 20, 8 << 20), lambda: writer)
+    yield TestClient(create_app(svc, jobs)), jobs
+    svc.close()
+    writer.close()
+
+
+def _wait(client, job: str) -> dict:
+    for _ in range(600):
+        state = client.get(f"/api/ingest/{job}").json()
+        if state["state"] in ("done", "failed"):
+            return state
+        time.sleep(0.1)
+    raise AssertionError("the ingest job did not finish")
+
+
+def test_uploads_are_ingested_failures_listed_and_search_sees_them(upload_client):
+    client, jobs = upload_client
+    files = [
+        ("files", ("escrow.txt", b"The Escrow Agent shall release the deposit within nine days.")),
+        ("files", ("broken.pdf", b"%PDF-1.7\nthis is not really a pdf")),
+        ("files", ("../../evil.txt", b"Quartermaster rules apply to every berth.")),
+        ("files", ("run.sh", b"rm -rf /")),
+        ("files", ("bundle.zip", _zip({"docs/lease.md": b"# Lease\n\nRent is due monthly."}))),
+    ]
+    r = client.post("/api/ingest", files=files)
+    assert r.status_code == 202, r.text
+    job = r.json()
+    assert [x["file"] for x in job["refused"]] == ["run.sh"]
+    done = _wait(client, job["job"])
+    assert sorted(done["added"]) == ["escrow.txt", "evil.txt", "lease.md"]
+    assert [f["file"] for f in done["failed"]] == ["broken.pdf"]
+    assert "PDF" in done["failed"][0]["reason"]
+    # the name was reduced to its last part: the file landed in the job's folder
+    assert (jobs.folder / job["job"] / "evil.txt").is_file()
+    assert not (jobs.folder.parent / "evil.txt").exists()
+    hits = client.get("/api/search", params={"q": "when does the escrow agent release"})
+    assert hits.json()["hits"][0]["name"] == "escrow.txt"
+    with client.stream("GET", f"/api/ingest/{job['job']}/events") as ev:
+        names = [line[6:].strip() for line in ev.iter_lines() if line.startswith("event:")]
+    assert names == ["refused", "queued", "running", "file", "file", "file", "file", "done"]
+
+
+@pytest.mark.parametrize(
+    ("entries", "why"),
+    [
+        ({"bomb.txt": b"\0" * (20 << 20)}, "zip bomb"),
+        ({"../../outside.txt": b"x"}, "outside its folder"),
+        ({"/etc/cron.d/job.txt": b"x"}, "outside its folder"),
+    ],
+)
+def test_hostile_zips_are_refused_before_extraction(upload_client, entries, why):
+    client, jobs = upload_client
+    r = client.post("/api/ingest", files=[("files", ("a.zip", _zip(entries)))])
+    assert r.status_code == 400 and why in r.json()["error"]
+    assert not any(p.is_file() for p in jobs.folder.rglob("*"))
+
+
+def test_a_zip_with_a_link_and_an_oversized_upload_are_refused(upload_client):
+    client, jobs = upload_client
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as zf:
+        info = zipfile.ZipInfo("link.txt")
+        info.external_attr = (0o120777) << 16
+        zf.writestr(info, "/etc/passwd")
+    r = client.post("/api/ingest", files=[("files", ("l.zip", out.getvalue()))])
+    assert r.status_code == 400 and "symbolic link" in r.json()["error"]
+    big = client.post("/api/ingest", files=[("files", ("big.txt", b"x" * (4 << 20)))])
+    assert big.status_code == 413 and "limit" in big.json()["error"]
+    assert not any(p.is_file() for p in jobs.folder.rglob("*"))
+
+
+def test_an_index_without_line_boxes_is_highlighted_by_search_and_says_so(tmp_path, encoder):
+    from lateseg.pipeline import Pipeline
+
+    pdf = tmp_path / "memo.pdf"
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((72, 90), "Section 1. The Tenant shall pay rent monthly.")
+    page.insert_text((72, 110), "Section 2. The Landlord shall keep the roof in repair.")
+    doc.save(pdf)
+    folder = tmp_path / "index"
+    with Pipeline.open(folder) as pipe:
+        pipe.encoder = encoder
+        pipe.ingest([pdf], progress=False)
+    db = sqlite3.connect(folder / "docstore.sqlite")
+    db.execute("DROP TABLE line_boxes")  # as an index built before lateseg kept them
+    db.commit()
+    db.close()
+    svc = Service(folder, encoder=encoder)
+    try:
+        client = TestClient(create_app(svc))
+        hit = client.get("/api/search", params={"q": "who repairs the roof"}).json()["hits"][0]
+        d = client.get(f"/api/documents/{hit['doc_id']}").json()
+        assert d["geometry"] is False
+        text = svc.read(hit["source"])["text"]
+        start = text.index("The Landlord")
+        end = start + len("The Landlord shall keep the roof in repair.")
+        got = client.get(
+            f"/api/documents/{hit['doc_id']}/highlight", params={"start": start, "end": end}
+        ).json()
+        assert got["method"] == "search" and "re-ingest" in got["note"]
+        (truth,) = pymupdf.open(pdf)[0].search_for("The Landlord shall keep the roof in repair.")
+        assert any(abs(r["y0"] - truth.y0) < 1 and r["x0"] <= truth.x0 + 1 for r in got["rects"])
+    finally:
+        svc.close()
+
+
+def test_read_gives_text_with_its_pages_and_clause(service):
+    got = service.read(MSA, 10741, 10800)
+    assert got["page"] == 4 and got["text"].startswith("5.2") and "5.2" in got["section"]
+    with pytest.raises(Exception, match="not a document of this index"):
+        service.read(os.path.join("/etc", "passwd"))
+    assert Path(got["source"]).name == "msa.pdf"
