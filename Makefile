@@ -8,7 +8,7 @@ QUESTION ?= How many days' notice must the Client give to terminate the Master S
 
 TESTDATA := .cache/testdata
 
-.PHONY: install install-gpu demo test lint clean testdata
+.PHONY: install install-gpu demo test lint clean testdata browser
 
 install: $(STAMP)
 
@@ -51,7 +51,14 @@ $(TESTDATA)/policy.pdf $(TESTDATA)/fhs-3.0.pdf:
 		&& mv ../policy.pdf.tmp ../policy.pdf
 	-rm -rf $(TESTDATA)/deb
 
-test: install testdata
+# Debian's Chromium for the page's browser test (tests/test_serve_browser.py skips, saying
+# why, where it cannot be installed).
+browser:
+	@command -v chromium >/dev/null 2>&1 || { apt-get update -qq >/dev/null 2>&1 && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null 2>&1; } || \
+		echo "make: chromium could not be installed; the browser test will skip"
+
+test: install testdata browser
 	$(BIN)/ruff check lateseg tests pipelines data bench
 	$(BIN)/mypy
 	HF_HUB_OFFLINE=1 $(BIN)/pytest -q

@@ -410,3 +410,67 @@ def test_sample_contracts_keep_every_paragraph_and_lose_footers(pdf):
         if para:
             assert squash(para) in flat, para[:80]
     _check_page_spans(text, spans, meta["pages"])
+
+
+def _drawn_in(pdf: pymupdf.Document, box) -> str:
+    """The page's characters whose centres lie inside ``box``, in content order."""
+    raw = pdf[box.page - 1].get_text("rawdict")
+    return "".join(
+        ch["c"]
+        for block in raw["blocks"]
+        for line in block.get("lines", ())
+        for span in line["spans"]
+        for ch in span["chars"]
+        if box.x0 - 1 <= (ch["bbox"][0] + ch["bbox"][2]) / 2 <= box.x1 + 1
+        and box.y0 - 1 <= (ch["bbox"][1] + ch["bbox"][3]) / 2 <= box.y1 + 1
+    )
+
+
+def _check_line_boxes(path: Path) -> list:
+    """Every stretch of the text lies in the box kept for it, and the boxes tile the
+    text's non-space characters in order."""
+    from lateseg.ingest.pdf import read_pdf_layout
+
+    text, _, _, boxes = read_pdf_layout(path)
+    pdf = pymupdf.open(path)
+    assert [b.start for b in boxes] == sorted(b.start for b in boxes)
+    covered = [False] * len(text)
+    for b in boxes:
+        for i in range(b.start, b.end):
+            covered[i] = True
+        drawn = "".join(_drawn_in(pdf, b).split())
+        assert "".join(text[b.start : b.end].split()).rstrip("-") in drawn.replace("\u00ad", "")
+    assert all(covered[i] for i, c in enumerate(text) if not c.isspace())
+    return boxes
+
+
+def test_line_boxes_follow_hyphen_joins_across_lines_and_pages(tmp_path):
+    doc = pymupdf.open()
+    _write_lines(
+        doc.new_page(),
+        ["The Supplier shall meet each obliga-", "tion under this agreement. The last word is obli-"],
+    )
+    _write_lines(doc.new_page(), ["gation, which ends on the next page."])
+    path = _save(doc, tmp_path / "hyphens.pdf")
+    boxes = _check_line_boxes(path)
+    from lateseg.ingest.pdf import read_pdf_layout
+
+    text = read_pdf_layout(path)[0]
+    # "obligation" on page 1 is drawn as "obliga" on its line and "tion" on the next
+    at = text.index("obligation")
+    parts = [b for b in boxes if b.start < at + 10 and b.end > at]
+    assert [b.page for b in parts] == [1, 1] and parts[0].y0 < parts[1].y0
+    # the last one runs on: its end is drawn at the top of page 2
+    at = text.index("obligation,")
+    assert [b.page for b in boxes if b.start < at + 10 and b.end > at] == [1, 2]
+
+
+@pytest.mark.parametrize("name", ["columns", "contracts"])
+def test_line_boxes_hold_their_text_in_columns_and_real_contracts(tmp_path, name):
+    if name == "columns":
+        _columns_pdf(tmp_path / "c.pdf", [("MASTER SERVICES AGREEMENT", LEFT_8, RIGHT_9)])
+        paths = [tmp_path / "c.pdf"]
+    else:
+        paths = CONTRACTS
+    for path in paths:
+        assert _check_line_boxes(path)

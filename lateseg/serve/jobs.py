@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import logging
 import queue
-import shutil
 import stat
 import threading
 import time
@@ -29,6 +28,7 @@ from pathlib import Path, PurePosixPath
 from typing import IO, Any
 
 from lateseg.errors import LatesegError
+from lateseg.types import IngestReport
 
 log = logging.getLogger(__name__)
 
@@ -77,12 +77,8 @@ class Job:
     files: list[Path] = field(default_factory=list)
     state: str = "queued"  # queued, running, done, failed
     done: int = 0
-    added: list[str] = field(default_factory=list)
-    updated: list[str] = field(default_factory=list)
-    unchanged: list[str] = field(default_factory=list)
-    failed: list[tuple[str, str]] = field(default_factory=list)
+    report: IngestReport = field(default_factory=IngestReport)  # summed over the files
     refused: list[tuple[str, str]] = field(default_factory=list)
-    chunks: int = 0
     error: str | None = None
     events: list[dict[str, Any]] = field(default_factory=list)
 
@@ -90,17 +86,19 @@ class Job:
         self.events.append({"seq": len(self.events), "event": kind, "time": time.time(), **data})
 
     def to_dict(self) -> dict[str, Any]:
+        """The job for the API: files by their names (the upload folder stays private)."""
+        r = self.report
         return {
             "job": self.id,
             "state": self.state,
             "files": len(self.files),
             "done": self.done,
-            "added": [Path(p).name for p in self.added],
-            "updated": [Path(p).name for p in self.updated],
-            "unchanged": [Path(p).name for p in self.unchanged],
-            "failed": [{"file": Path(p).name, "reason": r} for p, r in self.failed],
-            "refused": [{"file": n, "reason": r} for n, r in self.refused],
-            "chunks": self.chunks,
+            "added": [Path(p).name for p in r.added],
+            "updated": [Path(p).name for p in r.updated],
+            "unchanged": [Path(p).name for p in r.unchanged],
+            "failed": [{"file": Path(p).name, "reason": why} for p, why in r.failed],
+            "refused": [{"file": n, "reason": why} for n, why in self.refused],
+            "chunks": r.chunks,
             "error": self.error,
         }
 
@@ -275,11 +273,13 @@ class Jobs:
             self._writer = opener()
         for path in job.files:
             report = self._writer.ingest([path], progress=False, workers=0)
-            job.added += report.added
-            job.updated += report.updated
-            job.unchanged += report.unchanged
-            job.failed += report.failed
-            job.chunks += report.chunks
+            total = job.report
+            total.added += report.added
+            total.updated += report.updated
+            total.unchanged += report.unchanged
+            total.failed += report.failed
+            total.skipped += report.skipped
+            total.chunks += report.chunks
             job.done += 1
             why = [r for _, r in report.failed + report.skipped]
             job.event(
@@ -292,7 +292,3 @@ class Jobs:
             )
         job.state = "done"
         job.event("done", **job.to_dict())
-
-    def remove_all(self) -> None:
-        """Delete the upload folder's job folders (tests)."""
-        shutil.rmtree(self.folder, ignore_errors=True)

@@ -6,9 +6,11 @@ read further with ``read``. Logs go to stderr; stdout carries only the protocol.
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from typing import Any
 
-from lateseg.errors import ConfigError
+from lateseg.errors import ConfigError, LatesegError
 from lateseg.serve.service import Service, answer_json, hit_json
 from lateseg.types import DOCUMENT_KINDS
 
@@ -17,6 +19,21 @@ def _passage(h: dict[str, Any]) -> dict[str, Any]:
     keep = ("source", "doc_id", "start", "end", "page", "page_end", "section", "line",
             "line_end", "kind", "score", "text", "cite")  # fmt: skip
     return {k: h.get(k) for k in keep}
+
+
+def _told(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """A tool whose errors (a bad value, an unknown source) reach the client as what
+    they say; anything else stays a crash, logged by the SDK on the server's stderr."""
+    from mcp.server.mcpserver.exceptions import ToolError
+
+    @functools.wraps(fn)
+    def tool(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except LatesegError as e:
+            raise ToolError(str(e)) from None
+
+    return tool
 
 
 def build(service: Service, max_k: int = 20) -> Any:
@@ -35,6 +52,7 @@ def build(service: Service, max_k: int = 20) -> Any:
         return k
 
     @server.tool()
+    @_told
     def search(query: str, k: int = 5, kind: str | None = None, source: str | None = None) -> dict:
         """The k passages of the index that best match the query. kind: one of pdf, code,
         text, markdown, docx, html; source: a glob over file paths ("*/contracts/*.pdf")."""
@@ -44,6 +62,7 @@ def build(service: Service, max_k: int = 20) -> Any:
         return {"query": query, "hits": [_passage(hit_json(h)) for h in hits]}
 
     @server.tool()
+    @_told
     def ask(question: str, k: int = 3, extractive: bool = True) -> dict:
         """An answer with citations. extractive (the default): the best sentences of the
         passages, quoted; false: written by the local generator and checked sentence by
@@ -59,6 +78,7 @@ def build(service: Service, max_k: int = 20) -> Any:
         }
 
     @server.tool()
+    @_told
     def read(source: str, start: int = 0, end: int | None = None) -> dict:
         """Text [start, end) of an indexed document, as a search hit's source names it
         (at most 20,000 characters), with its pages and clause."""

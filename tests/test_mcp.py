@@ -1,0 +1,59 @@
+"""`lateseg mcp` driven by the MCP SDK's own stdio client: the server process lists its
+three tools and answers each, results naming file, page, clause path and offsets."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import pytest
+
+pytest.importorskip("mcp", reason="needs the serve extra: pip install 'lateseg[serve]'")
+
+from conftest import DATA, DEMO_QUESTION
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
+
+MSA = str((DATA / "contracts" / "msa.pdf").resolve())
+
+
+def _data(result) -> dict:
+    assert not result.is_error, result.content
+    if result.structured_content is not None:
+        return result.structured_content
+    return json.loads(result.content[0].text)
+
+
+@pytest.mark.slow
+async def test_the_stdio_server_lists_and_runs_search_ask_and_read(sample_index):
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "lateseg", "mcp", "--index", str(sample_index.folder)],
+        env={"HF_HUB_OFFLINE": "1", "TRANSFORMERS_VERBOSITY": "error"},
+    )
+    async with Client(params) as client:
+        tools = await client.list_tools()
+        assert sorted(t.name for t in tools.tools) == ["ask", "read", "search"]
+        schema = {t.name: t.input_schema for t in tools.tools}
+        assert {"query", "k", "kind", "source"} <= set(schema["search"]["properties"])
+
+        found = _data(await client.call_tool("search", {"query": DEMO_QUESTION, "k": 3}))
+        top = next(h for h in found["hits"] if h["source"] == MSA)
+        assert top["page"] == 4 and "5.2 Termination for Convenience" in top["section"]
+        assert top["end"] > top["start"] and top["doc_id"]
+
+        answer = _data(await client.call_tool("ask", {"question": DEMO_QUESTION}))
+        assert "sixty (60) days" in answer["answer"] and answer["mode"] == "extractive"
+        assert answer["citations"][0]["page"] == 4
+
+        text = _data(
+            await client.call_tool(
+                "read", {"source": top["source"], "start": top["start"], "end": top["end"]}
+            )
+        )
+        assert text["text"] == top["text"] and text["page"] == 4
+
+        code = _data(await client.call_tool("search", {"query": "invoice", "kind": "code"}))
+        assert code["hits"] and all(h["kind"] == "code" for h in code["hits"])
+        bad = await client.call_tool("read", {"source": "/etc/passwd"})
+        assert bad.is_error and "not a document of this index" in bad.content[0].text
