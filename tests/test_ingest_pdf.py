@@ -448,7 +448,10 @@ def test_line_boxes_follow_hyphen_joins_across_lines_and_pages(tmp_path):
     doc = pymupdf.open()
     _write_lines(
         doc.new_page(),
-        ["The Supplier shall meet each obliga-", "tion under this agreement. The last word is obli-"],
+        [
+            "The Supplier shall meet each obliga-",
+            "tion under this agreement. The last word is obli-",
+        ],
     )
     _write_lines(doc.new_page(), ["gation, which ends on the next page."])
     path = _save(doc, tmp_path / "hyphens.pdf")

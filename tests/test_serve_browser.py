@@ -18,9 +18,10 @@ import pymupdf
 import pytest
 
 pytest.importorskip("fastapi", reason="needs the serve extra: pip install 'lateseg[serve]'")
-sync_api = pytest.importorskip("playwright.sync_api", reason="needs playwright (lateseg[dev])")
+pytest.importorskip("playwright.sync_api", reason="needs playwright (lateseg[dev])")
 
 from conftest import DATA, DEMO_QUESTION
+from playwright import sync_api
 
 from lateseg.serve.app import create_app
 from lateseg.serve.service import Service
