@@ -14,6 +14,7 @@ from __future__ import annotations
 import html
 import re
 import threading
+from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -115,6 +116,7 @@ class Service:
         self.pages = PdfPages(self.pipe.retriever.file_hash)
         self.queue = queue
         self.answer_seconds = answer_seconds
+        self._documents: OrderedDict[str, tuple[Document, str | None]] = OrderedDict()
         self._gen = threading.Lock()
         self._count = threading.Lock()
         self._waiting = 0
@@ -209,10 +211,20 @@ class Service:
         if not DOC_ID.fullmatch(doc_id or ""):
             raise NotFound("documents are addressed by their 16-hex-digit ID")
         with self.lock:
-            doc = self.pipe.retriever.document_by_id(doc_id)
-        if doc is None:
-            raise NotFound(f"no document {doc_id} in this index")
-        return doc
+            cached = self._documents.get(doc_id)
+            # cached while its file is indexed with the same content (another ingest may
+            # have replaced or removed it since)
+            if cached is None or self.pipe.retriever.file_hash(cached[0].source) != cached[1]:
+                doc = self.pipe.retriever.document_by_id(doc_id)
+                if doc is None:
+                    self._documents.pop(doc_id, None)
+                    raise NotFound(f"no document {doc_id} in this index")
+                cached = (doc, self.pipe.retriever.file_hash(doc.source))
+                self._documents[doc_id] = cached
+                while len(self._documents) > 16:
+                    self._documents.popitem(last=False)
+            self._documents.move_to_end(doc_id)
+        return cached[0]
 
     def describe(self, doc: Document) -> dict[str, Any]:
         """What the viewer needs to know of a document (its text is not sent)."""

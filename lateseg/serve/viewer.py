@@ -93,6 +93,9 @@ class PdfPages:
 
     def path(self, doc: Document) -> Path:
         """The document's file, if it is the one the index holds; else NotServable."""
+        return self._verified(doc)[0]
+
+    def _plain_file(self, doc: Document) -> tuple[Path, os.stat_result]:
         path = Path(doc.source)
         if not path.is_absolute() or os.path.realpath(path) != str(path):
             raise NotServable("its file is not reached by a plain absolute path (a link?)")
@@ -102,28 +105,42 @@ class PdfPages:
             raise NotServable(f"its file {path.name!r} is no longer there") from None
         if not path.is_file() or st.st_size > MAX_PDF_BYTES:
             raise NotServable(f"{path.name!r} is not a regular file of a size lateseg serves")
+        return path, st
+
+    def _verified(self, doc: Document, data: list[bytes] | None = None) -> tuple[Path, str]:
+        """The document's file and its SHA-256, which must be the one recorded at ingest
+        (hashed again when its size or time changed). The caches are keyed by that hash,
+        so a file re-ingested with other content is never read from an earlier open or
+        render. ``data``: receives the bytes when they were read."""
+        path, st = self._plain_file(doc)
         want = self._file_hash(doc.source)
         seen = self._checked.get(doc.source)
         if seen is None or seen[:2] != (st.st_size, st.st_mtime_ns) or seen[2] != want:
-            digest = hashlib.sha256(path.read_bytes()).hexdigest()
-            if digest != want:
+            raw = path.read_bytes()
+            if hashlib.sha256(raw).hexdigest() != want:
                 raise NotServable(f"{path.name!r} changed since it was indexed; ingest it again")
-            self._checked[doc.source] = (st.st_size, st.st_mtime_ns, digest)
-        return path
+            self._checked[doc.source] = (st.st_size, st.st_mtime_ns, str(want))
+            if data is not None:
+                data.append(raw)
+        return path, self._checked[doc.source][2]
 
     def _pdf(self, doc: Document) -> Any:
         import pymupdf
 
-        path = self.path(doc)
-        key = doc.source
-        if key in self._open:
-            self._open.move_to_end(key)
-            return self._open[key]
+        read: list[bytes] = []
+        path, digest = self._verified(doc, read)
+        if digest in self._open:
+            self._open.move_to_end(digest)
+            return self._open[digest]
+        # open the bytes that were hashed (read them now if they were checked before)
+        raw = read[0] if read else path.read_bytes()
+        if not read and hashlib.sha256(raw).hexdigest() != digest:
+            raise NotServable(f"{path.name!r} changed since it was indexed; ingest it again")
         try:
-            pdf = pymupdf.open(path)
+            pdf = pymupdf.open(stream=raw, filetype="pdf")
         except Exception as e:
             raise NotServable(f"{path.name!r} cannot be opened: {e}") from None
-        self._open[key] = pdf
+        self._open[digest] = pdf
         while len(self._open) > 8:
             self._open.popitem(last=False)[1].close()
         return pdf
@@ -192,7 +209,7 @@ class PdfPages:
 
     def _page_chars(self, doc: Document, number: int) -> list[tuple[str, Any]]:
         """The page's non-space characters with their boxes, in content order."""
-        key = (doc.source, number)
+        key = (self._verified(doc)[1], number)
         if key in self._chars:
             self._chars.move_to_end(key)
             return self._chars[key]
@@ -239,8 +256,8 @@ class PdfPages:
         drawn over it in translucent yellow. The plain render is cached."""
         if not 0.25 <= zoom <= MAX_ZOOM:
             raise NotServable(f"zoom {zoom} is outside 0.25..{MAX_ZOOM}")
-        key = (doc.id, number, zoom)
         with self._lock:
+            key = (self._verified(doc)[1], number, zoom)
             data = self._png.get(key)
             if data is None:
                 import pymupdf
