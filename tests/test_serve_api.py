@@ -368,3 +368,28 @@ def test_read_gives_text_with_its_pages_and_clause(service):
     with pytest.raises(Exception, match="not a document of this index"):
         service.read(os.path.join("/etc", "passwd"))
     assert Path(got["source"]).name == "msa.pdf"
+
+
+@pytest.mark.parametrize(
+    "blob",
+    [b"\x01" * 27, b"\0" * 28 * 10**5, b"\0" * 28],  # not whole; more than chars; page 0
+)
+def test_damaged_line_boxes_in_a_received_index_are_ignored(tmp_path, encoder, blob):
+    from lateseg.pipeline import Pipeline
+
+    pdf = tmp_path / "memo.pdf"
+    doc = pymupdf.open()
+    doc.new_page().insert_text((72, 90), "Section 1. The Tenant shall pay rent monthly.")
+    doc.save(pdf)
+    folder = tmp_path / "index"
+    with Pipeline.open(folder) as pipe:
+        pipe.encoder = encoder
+        pipe.ingest([pdf], progress=False)
+        doc_id = pipe.document(pdf).id
+        assert pipe.retriever.document_by_id(doc_id).lines  # kept at ingest
+    db = sqlite3.connect(folder / "docstore.sqlite")
+    db.execute("UPDATE line_boxes SET boxes=?", (blob,))
+    db.commit()
+    db.close()
+    with Pipeline.open(folder, readonly=True) as pipe:
+        assert pipe.retriever.document_by_id(doc_id).lines == ()

@@ -633,10 +633,16 @@ class DocStore:
         ``text_length`` characters of its text are refused as a whole, with a warning)."""
         if not self._table("line_boxes"):
             return None
-        row = self.db.execute("SELECT boxes FROM line_boxes WHERE doc_id=?", (doc_id,)).fetchone()
-        if row is None:
+        size = self.db.execute(
+            "SELECT length(boxes) FROM line_boxes WHERE doc_id=?", (doc_id,)
+        ).fetchone()
+        if size is None:
             return None
-        blob = row[0]
+        if (size[0] or 0) > _BOX.itemsize * (text_length + 1):  # a box covers >= 1 char
+            log.warning("line boxes of %s are damaged (more boxes than characters)", doc_id)
+            return None
+        row = self.db.execute("SELECT boxes FROM line_boxes WHERE doc_id=?", (doc_id,)).fetchone()
+        blob = row[0] if row else None
         if not isinstance(blob, bytes) or len(blob) % _BOX.itemsize:
             log.warning("line boxes of %s are damaged (not whole rows); ignored", doc_id)
             return None
