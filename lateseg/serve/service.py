@@ -158,10 +158,10 @@ class Service:
         kv = KVConfig.from_options(kv_budget, kv_method)
         if extractive and kv is not None:
             raise ConfigError("kv_budget/kv_method apply to the generator, not extractive answers")
+        question = clean_text(_question(question))
         hits = self.search(question, k, source=source, kind=kind)
         if on_hits is not None:
             on_hits(hits)
-        question = clean_text(question)
         if extractive:
             with self.lock:
                 return self.pipe.answerer.answer_from(question, hits, extractive=True)
