@@ -176,7 +176,7 @@ def extract(path: Path, folder: Path, limits: Limits) -> tuple[list[Path], list[
             except UploadError as e:
                 refused.append((info.filename, str(e)))
                 continue
-            rel = [p for p in PurePosixPath(info.filename.replace("\\", "/")).parts[:-1]]
+            rel = PurePosixPath(info.filename.replace("\\", "/")).parts[:-1]
             dest_dir = folder.joinpath(*[_plain(p) for p in rel])
             dest_dir.mkdir(parents=True, exist_ok=True)
             dest = _free(dest_dir / name)

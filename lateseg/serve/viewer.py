@@ -145,10 +145,6 @@ class PdfPages:
             self._open.popitem(last=False)[1].close()
         return pdf
 
-    def page_count(self, doc: Document) -> int:
-        with self._lock:
-            return int(self._pdf(doc).page_count)
-
     def page_size(self, doc: Document, number: int) -> tuple[float, float]:
         """Width and height (points) of page ``number`` as displayed."""
         with self._lock:
@@ -178,14 +174,17 @@ class PdfPages:
 
     def _from_geometry(self, doc: Document, start: int, end: int) -> list[Rect]:
         out: list[Rect] = []
+        pages: dict[int, Any] = {}  # loaded once per page of the span
         for box in doc.lines:
             if box.end <= start or box.start >= end:
                 continue
+            if box.page not in pages:
+                pages[box.page] = self._page(doc, box.page)
             x0, x1 = box.x0, box.x1
             if box.start < start or box.end > end:
                 x0, x1 = self._cut(doc, box, max(start, box.start), min(end, box.end))
             if x1 > x0:
-                out.append(self._displayed(doc, box.page, (x0, box.y0, x1, box.y1)))
+                out.append(_displayed(pages[box.page], box.page, (x0, box.y0, x1, box.y1)))
         return out
 
     def _cut(self, doc: Document, box: LineBox, a: int, b: int) -> tuple[float, float]:
@@ -237,16 +236,6 @@ class PdfPages:
                     out.append(Rect(number, float(r.x0), float(r.y0), float(r.x1), float(r.y1)))
         return out
 
-    def _displayed(self, doc: Document, number: int, box: tuple[float, ...]) -> Rect:
-        """A box in unrotated page coordinates (as text comes) on the displayed page."""
-        import pymupdf
-
-        page = self._page(doc, number)
-        r = pymupdf.Rect(*box)
-        if page.rotation:
-            r = r * page.rotation_matrix
-        return Rect(number, float(r.x0), float(r.y0), float(r.x1), float(r.y1))
-
     # -- images -------------------------------------------------------------------------
 
     def png(
@@ -275,6 +264,16 @@ class PdfPages:
         self._png_bytes += len(data)
         while self._png_bytes > self._cache_bytes and len(self._png) > 1:
             self._png_bytes -= len(self._png.popitem(last=False)[1])
+
+
+def _displayed(page: Any, number: int, box: tuple[float, ...]) -> Rect:
+    """A box in unrotated page coordinates (as text comes) on the displayed page."""
+    import pymupdf
+
+    r = pymupdf.Rect(*box)
+    if page.rotation:
+        r = r * page.rotation_matrix
+    return Rect(number, float(r.x0), float(r.y0), float(r.x1), float(r.y1))
 
 
 def _inside(bbox: Any, box: LineBox) -> bool:
