@@ -104,7 +104,7 @@ def create_app(service: Service, jobs: Jobs | None = None, token: str | None = N
                 return HTMLResponse(page, 401, headers={"WWW-Authenticate": "Bearer"})
             return error(401, "give the server's token: Authorization: Bearer TOKEN",
                          **{"WWW-Authenticate": "Bearer"})  # fmt: skip
-        if request.url.path == "/api/ingest" and request.method == "POST":
+        if jobs is not None and request.url.path == "/api/ingest" and request.method == "POST":
             size = request.headers.get("content-length")
             if size is None or not size.isdigit():
                 return error(411, "an upload must say its size (Content-Length)")
