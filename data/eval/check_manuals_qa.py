@@ -9,7 +9,9 @@ The questions, gold sentences, section numbers and clause paths are written by h
 the gold page is cut by machine: the one page of the PDF whose text, as PyMuPDF's
 ``page.get_text()`` gives it with whitespace collapsed, contains the gold sentence.
 The check also asks that the gold occurs exactly once in the whole PDF, that every
-component of the clause path (``5.15 /var/tmp : ...``) occurs in the PDF's text, that
+component of the clause path (``5.15 /var/tmp : ...``) occurs in the PDF's text, that the
+short ``answer`` value (null where the gold holds none; ``bench/answers.py`` grades
+answers by it) passes :func:`check_sample_qa.answer_problems` against the gold, that
 ``section`` is the number of the path's last component, and that the PDFs are the
 releases the set was written against (:data:`PDF_SHA256`); another release may move
 pages, so a mismatch is reported as such and nothing else is checked.
@@ -24,6 +26,8 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from check_sample_qa import answer_problems  # noqa: E402
 QA_PATH = ROOT / "data" / "eval" / "manuals_qa.jsonl"
 PDF_DIR = ROOT / ".cache" / "testdata"
 # debian-policy 4.6.2.0: the Policy Manual and FHS 3.0 it ships (``make testdata``).
@@ -31,7 +35,7 @@ PDF_SHA256 = {
     "policy.pdf": "220f9366d6deb3984e84236f02f04bdd6275d6fe7b5587acd6c689dfeb99020f",
     "fhs-3.0.pdf": "53d239e569a2d7b31a74fa09d585368c0f5a164e4624723fa2894660dd10fd23",
 }
-FIELDS = ("id", "question", "source", "page", "section", "clause", "gold")
+FIELDS = ("id", "question", "source", "page", "section", "clause", "gold", "answer")
 MIN_GOLD, MAX_GOLD = 40, 400
 
 
@@ -107,6 +111,7 @@ def check(records: list[dict], pdf_dir: Path = PDF_DIR) -> tuple[list[str], list
             # ("CHAPTER NINE THE OPERATING SYSTEM")
             if not any(form in pdf for form in (f"{number}. {title}", part, title.upper())):
                 problems.append(f"{qid}: clause part {part!r} not in {rec['source']}")
+        problems += [f"{qid}: {p}" for p in answer_problems(rec["answer"], gold)]
         out.append({**rec, "page": page if page is not None else rec["page"]})
     return problems, out
 

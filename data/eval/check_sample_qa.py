@@ -1,4 +1,5 @@
-"""Verify the gold spans and answer values in ``sample_qa.jsonl`` and ``contracts_qa.jsonl``.
+"""Verify the gold spans and answer values in ``sample_qa.jsonl``, ``contracts_qa.jsonl``
+and ``scoped_qa.jsonl``.
 
 Run from the repository root (needs PyMuPDF, ``pip install pymupdf``)::
 
@@ -19,6 +20,11 @@ For every question in both files it checks that:
 * contract records carry an ``answer``: null (no short value) or a string or
   non-empty list of strings, at least one of which occurs in the gold once both
   are normalised by :func:`normalise_answer` (see :func:`answer_problems`).
+
+``scoped_qa.jsonl`` records also carry ``scope``: the file the question names, which
+is its ``source``; or, for a question that names a document the sample contracts do
+not include (``missing-NN``), ``scope`` and ``source`` are null and there is no gold.
+At least :data:`MIN_SCOPED` questions name a contract.
 
 It also checks the counts. ``sample_qa.jsonl``: 16-24 questions, at least three
 per contract and at least four about code (it is a retrieval benchmark whose
@@ -43,6 +49,8 @@ from typing import Any
 DATA_DIR = Path(__file__).resolve().parent.parent
 QA_PATH = DATA_DIR / "eval" / "sample_qa.jsonl"
 CONTRACTS_QA_PATH = DATA_DIR / "eval" / "contracts_qa.jsonl"
+SCOPED_QA_PATH = DATA_DIR / "eval" / "scoped_qa.jsonl"
+MIN_SCOPED = 30
 CONTRACTS = ("msa", "nda", "lease", "saas")
 MIN_GOLD, MAX_GOLD = 30, 200
 # contracts_qa.jsonl: at least this many questions, per contract, and with an answer value
@@ -167,24 +175,39 @@ def record_problems(record: dict[str, Any], pdf_cache: dict[Path, str]) -> list[
     return problems
 
 
+def scoped_problems(record: dict[str, Any], pdf_cache: dict[Path, str]) -> list[str]:
+    """A ``scoped_qa.jsonl`` record's problems: its scope, then as any contract record."""
+    if "scope" not in record:
+        return ["missing field 'scope'"]
+    if record["scope"] is None:
+        if record.get("source") is not None or "gold" in record:
+            return ["a question naming a missing document has no source and no gold"]
+        return [] if str(record.get("id", "")).startswith("missing-") else ["id must be missing-NN"]
+    if record["scope"] != record.get("source"):
+        return [f"scope {record['scope']!r} is not the source {record.get('source')!r}"]
+    return record_problems(record, pdf_cache)
+
+
 def main() -> int:
-    """Check every record of both files and the counts; print a summary."""
+    """Check every record of the three files and the counts; print a summary."""
     sample = read_records(QA_PATH)
     new = read_records(CONTRACTS_QA_PATH)
+    scoped = read_records(SCOPED_QA_PATH)
     pdf_cache: dict[Path, str] = {}
     failures = 0
 
-    for path, records in ((QA_PATH, sample), (CONTRACTS_QA_PATH, new)):
+    for path, records in ((QA_PATH, sample), (CONTRACTS_QA_PATH, new), (SCOPED_QA_PATH, scoped)):
         print(f"== {path.name}")
+        check = scoped_problems if path == SCOPED_QA_PATH else record_problems
         for record in records:
-            problems = record_problems(record, pdf_cache)
+            problems = check(record, pdf_cache)
             for problem in problems:
                 print(f"{record.get('id')}: {problem}")
             failures += len(problems)
             if not problems:
-                print(f"{record['id']}: ok ({len(str(record['gold']))} chars)")
+                print(f"{record['id']}: ok ({len(str(record.get('gold', '')))} chars)")
 
-    both = sample + new
+    both = sample + new + scoped
     ids = Counter(r.get("id") for r in both)
     questions = Counter(collapse(str(r.get("question", ""))).lower() for r in both)
     for duplicate in [i for i, n in ids.items() if n > 1]:
@@ -222,9 +245,15 @@ def main() -> int:
         print(f"{CONTRACTS_QA_PATH.name}: only {answered} questions with an answer value")
         failures += 1
 
+    named = sum(r.get("scope") is not None for r in scoped)
+    if named < MIN_SCOPED:
+        print(f"{SCOPED_QA_PATH.name}: only {named} questions name a contract")
+        failures += 1
+
     with_answer = sum(r.get("answer") is not None for r in both)
     print(
-        f"{len(sample)} + {len(new)} questions ({with_answer} with an answer value), "
+        f"{len(sample)} + {len(new)} + {len(scoped)} questions ({with_answer} with an answer "
+        "value), "
         f"{failures} problems"
     )
     return 1 if failures else 0
