@@ -173,6 +173,7 @@ class Pipeline:
         question: str,
         k: int = 5,
         *,
+        answer: str | None = None,
         extractive: bool = False,
         mode: str = "dense",
         source: str | None = None,
@@ -185,10 +186,12 @@ class Pipeline:
         fallback: bool = True,
     ) -> Answer:
         """Answer ``question`` from the ``k`` best chunks, citing them (:meth:`Answerer.ask`:
-        extractive or generated, KV compression, context, the support check's fallback)."""
+        quoted, copied or generated; scoped to the documents it names; KV compression,
+        context, the support check's fallback)."""
         return self._answerer.ask(
             question,
             k,
+            answer=answer,
             extractive=extractive,
             mode=mode,
             source=source,

@@ -283,13 +283,87 @@ class Support:
 
 
 @dataclass(frozen=True)
+class Phrase:
+    """The answer phrase: the shortest text that answers ("sixty (60) days", "the State
+    of California", "required, important, standard, optional").
+
+    ``spans`` are its parts' offsets in its document's text (one part for a phrase that
+    is one span; a list's items are several), so ``text`` is the parts joined by ``", "``;
+    ``sentence`` is the sentence (or list) it stands in, a :class:`Hit` whose
+    ``start``/``end`` index the same document and whose page and section cite it;
+    ``kind`` is what the question asked for (``"duration"``, ``"law"``, ``"list"`` …).
+    """
+
+    text: str
+    spans: tuple[tuple[int, int], ...]
+    sentence: Hit
+    kind: str = "other"
+
+    def __post_init__(self) -> None:
+        if not self.spans:
+            raise InvariantError("a phrase needs at least one span")
+        for a, b in self.spans:
+            _check_range("phrase", a, b)
+            if not (self.sentence.start <= a and b <= self.sentence.end):
+                raise InvariantError(
+                    f"phrase span [{a}, {b}) is outside its sentence "
+                    f"[{self.sentence.start}, {self.sentence.end})"
+                )
+
+    @property
+    def start(self) -> int:
+        return self.spans[0][0]
+
+    @property
+    def end(self) -> int:
+        return self.spans[-1][1]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "text": self.text,
+            "kind": self.kind,
+            "start": self.start,
+            "end": self.end,
+            "spans": [list(s) for s in self.spans],
+            "sentence": self.sentence.to_dict(),
+        }
+
+
+@dataclass(frozen=True)
+class Scope:
+    """The documents a question names ("the NDA", ``lease.pdf``, "Granite Quay's lease").
+
+    ``sources``: the indexed documents it was scoped to (their passages answer it);
+    ``named``: the words of the question that named them; ``missing``: set when the
+    question names a document the index does not hold (then nothing answers it)."""
+
+    sources: tuple[str, ...] = ()
+    named: tuple[str, ...] = ()
+    missing: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"sources": list(self.sources), "named": list(self.named), "missing": self.missing}
+
+    def describe(self) -> str:
+        """One line for a reader: what the question was scoped to, or what is missing."""
+        if self.missing is not None:
+            return f"the question names {self.missing!r}, which is not in the index"
+        names = ", ".join(s.rsplit("/", 1)[-1] for s in self.sources)
+        said = ", ".join(repr(n) for n in self.named)
+        return f"answered from {names} (the question names {said})"
+
+
+@dataclass(frozen=True)
 class Answer:
     """An answer with the hits it cites.
 
     ``citations`` are the passages the answer rests on; ``context`` all passages the
     answerer was shown. ``cited_by`` says how citations were found: ``"model"`` (the
     generator wrote ``[n]`` markers), ``"attribution"`` (the generator cited nothing and
-    the passages most similar to its answer were attributed), or ``"extractive"``.
+    the passages most similar to its answer were attributed), ``"copy"`` (the answer is
+    copied from a passage, so it cites that passage) or ``"extractive"``. ``phrase`` is
+    the answer phrase where one was found (None: no passage states what was asked);
+    ``scope`` the documents the question named (None: it named none).
     """
 
     text: str
@@ -302,6 +376,8 @@ class Answer:
     dropped: tuple[Hit, ...] = ()
     generated: Answer | None = None
     finish: str | None = None
+    phrase: Phrase | None = None
+    scope: Scope | None = None
 
     @property
     def supported(self) -> bool | None:
@@ -311,7 +387,9 @@ class Answer:
 
     def to_dict(self) -> dict[str, Any]:
         return {
+            "phrase": None if self.phrase is None else self.phrase.to_dict(),
             "text": self.text,
+            "scope": None if self.scope is None else self.scope.to_dict(),
             "mode": self.mode,
             "cited_by": self.cited_by,
             "supported": self.supported,

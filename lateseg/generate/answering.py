@@ -1,10 +1,13 @@
 """Answering: the one place that needs the retriever, the encoder and the generator.
 
 :class:`Answerer` turns a question into a cited :class:`~lateseg.types.Answer`: it
-retrieves (and widens) passages, then quotes them (extractive, the encoder picks the
-sentences) or lets the local generator answer from them, its KV cache compressed by a
-``KVConfig`` made from the user's budget and method; several questions can share one
-prefilled, compressed context. ``Pipeline.ask`` and ``Pipeline.ask_many`` delegate here.
+scopes the question to the documents it names (:mod:`lateseg.generate.scope`),
+retrieves (and widens) passages, then quotes them (``"quote"``: the encoder picks the
+sentence that states what is asked), lets the local generator copy its answer from them
+(``"copy"``: decoding constrained to spans of the passages) or answer freely
+(``"generate"``), its KV cache compressed by a ``KVConfig`` made from the user's budget
+and method; several questions can share one prefilled, compressed context.
+``Pipeline.ask`` and ``Pipeline.ask_many`` delegate here.
 """
 
 from __future__ import annotations
@@ -18,8 +21,20 @@ from typing import TYPE_CHECKING
 
 from lateseg.errors import ConfigError
 from lateseg.generate.extractive import extractive_answer
+from lateseg.generate.question import analyse
+from lateseg.generate.scope import HEAD_CHARS, Profile, find_scope, plain_question, profiles
 from lateseg.kv.compress import KVConfig
-from lateseg.types import NO_PASSAGE, Answer, Hit, clean_text
+from lateseg.types import NO_PASSAGE, Answer, Hit, Scope, clean_text
+
+#: How ``ask`` answers: quote the sentence that states what is asked, copy a span of
+#: the passages with the generator (constrained decoding), or generate freely (each
+#: sentence checked; an unsupported answer is replaced by the quote).
+ANSWER_MODES = ("quote", "copy", "generate")
+#: The default, chosen on bench/answers.py (bench/results/answers.md).
+DEFAULT_ANSWER = "quote"
+#: Characters a list question's passages grow to with their neighbours: a list often
+#: runs on past the chunk that introduces it.
+LIST_CONTEXT = 6000
 
 if TYPE_CHECKING:
     from lateseg.encode.late import LateEncoder
@@ -40,6 +55,7 @@ class Answerer:
         self.generator_name = generator
         self._generator: LocalGenerator | None = None
         self._lock = threading.Lock()
+        self._profiles: tuple[int, list[Profile]] | None = None
 
     def local_generator(self) -> LocalGenerator:
         """The local generator, made (not yet loaded) on first use."""
@@ -51,11 +67,63 @@ class Answerer:
                 self._generator = LocalGenerator(self.generator_name, device=device)
             return self._generator
 
+    def document_profiles(self) -> list[Profile]:
+        """What names each indexed document (title, file name, parties), read once per
+        state of the index."""
+        state = self.retriever.state()
+        with self._lock:
+            if self._profiles is None or self._profiles[0] != state:
+                seq, rows = self.retriever.heads(HEAD_CHARS)
+                self._profiles = (seq, profiles(rows))
+            return self._profiles[1]
+
+    def scope(self, question: str) -> Scope | None:
+        """The indexed documents ``question`` names, or the one it names that the index
+        does not hold (:func:`~lateseg.generate.scope.find_scope`); None: it names none."""
+        return find_scope(question, self.document_profiles())
+
+    def retrieve(
+        self,
+        question: str,
+        k: int,
+        scope: Scope | None = None,
+        *,
+        mode: str = "dense",
+        source: str | None = None,
+        kind: str | None = None,
+        include_toc: bool = False,
+        context: int | None = None,
+    ) -> list[Hit]:
+        """The passages that answer ``question``: the ``k`` best chunks (of the scoped
+        documents only, when the question names some), widened with their neighbours to
+        ``context`` characters (a list question's to :data:`LIST_CONTEXT` by default)."""
+        sources = scope.sources if scope is not None and scope.sources else None
+        hits = self.retriever.search(
+            question, k, mode=mode, source=source, kind=kind, include_toc=include_toc,
+            sources=sources,
+        )  # fmt: skip
+        if context is None and analyse(question).kind == "list":
+            context = LIST_CONTEXT
+        if context is not None and hits:
+            hits = self.retriever.expand(hits, context)
+        return self.retriever.whole_sentences(hits)
+
+    def missing(self, question: str, scope: Scope) -> Answer:
+        """The answer to a question that names a document the index does not hold."""
+        names = sorted(f"{p.name} ({p.title})" if p.title else p.name for p in self.document_profiles())
+        shown = ", ".join(names[:12]) + (f" and {len(names) - 12} more" if len(names) > 12 else "")
+        text = (
+            f"The question names {scope.missing!r}, but no indexed document matches it, so "
+            f"it is not answered from another one. The index holds: {shown}."
+        )
+        return Answer(text, (), mode="scope", cited_by="none", scope=scope)
+
     def ask(
         self,
         question: str,
         k: int = 5,
         *,
+        answer: str | None = None,
         extractive: bool = False,
         mode: str = "dense",
         source: str | None = None,
@@ -69,9 +137,14 @@ class Answerer:
     ) -> Answer:
         """Answer ``question`` from the ``k`` best chunks, citing them.
 
-        ``extractive=True`` quotes the best sentences instead of running the generator;
-        ``mode``, ``source``, ``kind`` and ``include_toc`` select the chunks as in
-        :meth:`Retriever.search`; ``context`` widens them with their neighbours up to that
+        ``answer`` is how (:data:`ANSWER_MODES`; default :data:`DEFAULT_ANSWER`):
+        ``"quote"`` the sentence that states what is asked, ``"copy"`` a span of the
+        passages the generator chooses, ``"generate"`` the generator's own words;
+        ``extractive=True`` is ``answer="quote"``. A question that names documents ("the
+        NDA", ``lease.pdf``) is answered from them only (``Answer.scope``); one that names
+        a document the index does not hold is told so. ``mode``, ``source``, ``kind`` and
+        ``include_toc`` select the chunks as in :meth:`Retriever.search` (a ``source``
+        glob replaces the scope); ``context`` widens them with their neighbours up to that
         many characters in all (:meth:`Retriever.expand`). ``kv_budget`` compresses the
         generator's KV cache after prefill to that many tokens (an int) or that share of
         the prompt (a float in (0, 1)) with ``kv_method`` (``lateseg``, the default: whole
@@ -85,24 +158,31 @@ class Answerer:
         model's in ``Answer.generated``: the answer returned never rests on text its
         passages do not hold.
         """
+        how = answer_mode(answer, extractive)
         kv = KVConfig.from_options(kv_budget, kv_method)
-        if extractive and kv is not None:
-            raise ConfigError("kv_budget/kv_method apply to the generator, not --extractive")
+        if how == "quote" and kv is not None:
+            raise ConfigError("kv_budget/kv_method apply to the generator, not to quoted answers")
         question = clean_text(question)
-        hits = self.retriever.search(
-            question, k, mode=mode, source=source, kind=kind, include_toc=include_toc
+        scope = self.scope(question) if source is None else None
+        if scope is not None and scope.missing is not None:
+            return self.missing(question, scope)
+        if scope is not None:  # asked of the named documents in their own words
+            question = plain_question(question, scope, self.document_profiles())
+        hits = self.retrieve(
+            question, k, scope, mode=mode, source=source, kind=kind,
+            include_toc=include_toc, context=context,
+        )  # fmt: skip
+        done = self.answer_from(
+            question, hits, answer=how, kv=kv, stream=stream, fallback=fallback
         )
-        if context is not None:
-            hits = self.retriever.expand(hits, context)
-        return self.answer_from(
-            question, hits, extractive=extractive, kv=kv, stream=stream, fallback=fallback
-        )
+        return dataclasses.replace(done, scope=scope)
 
     def answer_from(
         self,
         question: str,
         hits: Sequence[Hit],
         *,
+        answer: str | None = None,
         extractive: bool = False,
         kv: KVConfig | None = None,
         stream: Callable[[str], None] | None = None,
@@ -110,10 +190,14 @@ class Answerer:
     ) -> Answer:
         """The second half of :meth:`ask`: the answer to ``question`` from passages
         already retrieved (a server retrieves under its own lock, then generates)."""
-        if extractive:
+        how = answer_mode(answer, extractive)
+        if how == "quote":
             return extractive_answer(question, hits, self.encoder())
-        answer = self.local_generator().answer(question, hits, self.encoder(), kv=kv, stream=stream)
-        return self.checked(question, answer, hits) if fallback else answer
+        gen = self.local_generator()
+        if how == "copy":
+            return gen.copy_answer(question, hits, self.encoder(), kv=kv, stream=stream)
+        done = gen.answer(question, hits, self.encoder(), kv=kv, stream=stream)
+        return self.checked(question, done, hits) if fallback else done
 
     def checked(self, question: str, answer: Answer, passages: Sequence[Hit]) -> Answer:
         """``answer`` when some sentence of it is supported; else the extractive answer
@@ -170,3 +254,15 @@ class Answerer:
             )
             for i, q in enumerate(questions)
         ]
+
+
+def answer_mode(answer: str | None, extractive: bool = False) -> str:
+    """The answer mode asked for: ``answer`` (one of :data:`ANSWER_MODES`), ``"quote"``
+    for ``extractive``, else :data:`DEFAULT_ANSWER`."""
+    if answer is not None and answer not in ANSWER_MODES:
+        raise ConfigError(f"answer={answer!r}; choose one of {', '.join(ANSWER_MODES)}")
+    if extractive:
+        if answer not in (None, "quote"):
+            raise ConfigError(f"extractive=True quotes; it cannot be answer={answer!r}")
+        return "quote"
+    return answer or DEFAULT_ANSWER

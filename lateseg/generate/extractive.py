@@ -1,20 +1,85 @@
-"""Extractive answers: the passage sentence closest to the question, with its citation.
+"""Extractive answers: the passage sentence that answers the question, quoted with its
+citation, and the answer phrase inside it.
 
-Needs only the embedder, so it works where no generator can run.
+Needs only the embedder, so it works where no generator can run. The candidates are the
+passages' sentences without the headings they open with (a heading is context, never an
+answer), the lists they hold (for a question that asks for several things) and, in code,
+blocks of non-blank lines. Each is scored by
+
+* its embedding's cosine similarity to the question's;
+* the retrieval score of its passage (a sentence is judged in the context of the chunk
+  that retrieval found);
+* the share of the question's content words it (or its clause heading) holds;
+* whether it states what the question asks for (:mod:`lateseg.generate.question`): a
+  value of the kind asked ("how long" → a duration), a governing law, a venue, a path, a
+  modal clause, a list.
+
+The best is the answer; :func:`~lateseg.generate.phrase.answer_phrase` cuts its phrase.
+A question that asks for a value no candidate states gets no phrase, and the answer
+says so before it quotes the closest sentence.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
 
+from lateseg.generate.phrase import (
+    WORDED,
+    answer_phrase,
+    body_start,
+    find_lists,
+    is_heading,
+    typed_phrase,
+)
+from lateseg.generate.question import Asked, analyse, content_words, stem
 from lateseg.text.boundaries import sentence_spans
-from lateseg.types import NO_PASSAGE, Answer, Hit
+from lateseg.text.values import find_values
+from lateseg.types import NO_PASSAGE, Answer, Hit, Phrase
 
 if TYPE_CHECKING:
     from lateseg.encode.late import LateEncoder
+
+#: How the question kinds are named to a reader when no passage states them.
+KIND_NAMES = {
+    "duration": "a duration",
+    "when": "a time or date",
+    "date": "a date",
+    "percent": "a percentage or rate",
+    "money": "an amount",
+    "count": "a number",
+    "limit": "a limit",
+}
+
+
+@dataclass(frozen=True)
+class Weights:
+    """How much each feature counts in a candidate's score (see the module docstring):
+    cosine ``similarity``, the ``passage``'s retrieval score, the ``overlap`` of content
+    words and a ``kind`` bonus for stating what was asked; with ``require``, a question
+    that asks for a value (not one of :data:`~lateseg.generate.phrase.WORDED`) is
+    answered only by a candidate that states one, when any does."""
+
+    similarity: float = 1.0
+    passage: float = 1.0
+    overlap: float = 0.5
+    kind: float = 0.5
+    require: bool = True
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A sentence, list or code block of passage ``passage``: ``start``/``end`` in the
+    passage's text; ``labels`` a list's item names (same offsets)."""
+
+    passage: int
+    start: int
+    end: int
+    labels: tuple[tuple[int, int], ...] = ()
 
 
 def _code_blocks(text: str) -> list[tuple[int, int]]:
@@ -35,6 +100,49 @@ def _code_blocks(text: str) -> list[tuple[int, int]]:
     return spans
 
 
+_ITEM = re.compile(r"\n[ \t]*(?=(?:[-•*–·▪]|\((?:[a-z]|[ivx]{1,4}|\d{1,2})\)|\d{1,2}\.)[ \t]+\S)")
+
+
+# "… prior to November 1, 2008. The operator …": a year ends a sentence (the segmentation
+# rules read "2008." as a number, as they read "12." as a section number).
+_YEAR_END = re.compile(r"(?<=\b(?:19|20)\d\d)\.\s+(?=[A-Z][a-z])")
+
+
+def _pieces(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """A sentence cut before each list item it runs over (``- Lease Year 5 …``, ``(e)
+    Commencement Date: …``) and after a year that ends a sentence: each piece is a
+    candidate of its own."""
+    cuts = [start, *[m.end() for m in _ITEM.finditer(text, start, end)]]
+    cuts += [m.end() for m in _YEAR_END.finditer(text, start, end)]
+    cuts = [*sorted(set(cuts)), end]
+    out = []
+    for a, b in zip(cuts, cuts[1:], strict=False):
+        seg = text[a:b]
+        a2, b2 = a + len(seg) - len(seg.lstrip()), a + len(seg.rstrip())
+        if b2 > a2:
+            out.append((a2, b2))
+    return out
+
+
+def candidates(hits: Sequence[Hit], lists: bool = False) -> list[Candidate]:
+    """The candidate answers in ``hits``: code blocks in code; elsewhere each sentence
+    from where its opening headings end (a sentence that is only headings is dropped)
+    and, with ``lists``, each list with its introducing sentence."""
+    out: list[Candidate] = []
+    for i, h in enumerate(hits):
+        if h.kind == "code":
+            out.extend(Candidate(i, s, e) for s, e in _code_blocks(h.text))
+            continue
+        for s0, e0 in sentence_spans(h.text):
+            for s, e in _pieces(h.text, s0, e0):
+                b = s + body_start(h.text[s:e])
+                if b < e and not is_heading(h.text[b:e]):
+                    out.append(Candidate(i, b, e))
+        if lists:
+            out.extend(Candidate(i, blk.start, blk.end, blk.labels) for blk in find_lists(h.text))
+    return out
+
+
 def _quote(hit: Hit, start: int, end: int) -> str:
     """The quoted text: code verbatim, as in the file (line breaks and indentation);
     other text with whitespace collapsed (PDF line breaks are layout)."""
@@ -43,31 +151,126 @@ def _quote(hit: Hit, start: int, end: int) -> str:
     return " ".join(hit.text[start:end].split())
 
 
+def _overlap(asked: Asked, text: str) -> float:
+    """The share of the question's content words (stemmed) that ``text`` holds."""
+    want = {stem(w) for w in asked.words}
+    if not want:
+        return 0.0
+    have = {stem(w) for w in content_words(text)}
+    return len(want & have) / len(want)
+
+
+def _states(asked: Asked, hit: Hit, c: Candidate) -> float:
+    """How well candidate ``c`` states what ``asked`` asks for: 1 (a value of the kind
+    preferred, a law, a list …), 0.5 (a value of another kind that may answer: an amount
+    for "what percentage"), or 0."""
+    if asked.kind == "list":
+        return float(bool(c.labels))
+    if c.labels:
+        return 0.0
+    text = hit.text[c.start : c.end]
+    found = typed_phrase(asked, text)
+    if found is None:
+        return 0.0
+    if asked.values and asked.kind != "limit":
+        kinds = {v.kind for v in find_values(text[found[0] : found[1]])}
+        return 1.0 if asked.values[0] in kinds else 0.5
+    return 1.0
+
+
+def _heading_of(hit: Hit) -> str:
+    """The clause path of a passage (``7 Confidentiality > 7.4 Duration``): its words
+    count for the overlap of the passage's sentences."""
+    return hit.section or ""
+
+
+def score_candidates(
+    asked: Asked,
+    hits: Sequence[Hit],
+    cands: Sequence[Candidate],
+    encoder: LateEncoder,
+    weights: Weights = Weights(),
+) -> tuple[np.ndarray, np.ndarray]:
+    """Each candidate's score ``[n]`` and whether it states what is asked ``[n]``."""
+    q = encoder.embed_queries([asked.question])[0]
+    texts = [hits[c.passage].text[c.start : c.end] for c in cands]
+    sims = encoder.embed_texts(texts) @ q
+    states = np.array([_states(asked, hits[c.passage], c) for c in cands])
+    overlap = np.array(
+        [_overlap(asked, f"{t} {_heading_of(hits[c.passage])}") for t, c in zip(texts, cands, strict=True)]
+    )
+    passage = np.array([hits[c.passage].score for c in cands])
+    score = (
+        weights.similarity * sims
+        + weights.passage * passage
+        + weights.overlap * overlap
+        + weights.kind * states
+    )
+    return score, states
+
+
+def sentence_hit(hit: Hit, start: int, end: int) -> Hit:
+    """The part ``start..end`` of a passage's text as a hit of its own document (its
+    offsets, its page where the passage starts there)."""
+    return Hit(
+        hit.source, hit.start + start, hit.start + end, hit.text[start:end], hit.score,
+        hit.page, hit.section, hit.doc_id, hit.chunk_id, kind=hit.kind, page_end=hit.page_end,
+    )  # fmt: skip
+
+
+def make_phrase(asked: Asked, hit: Hit, c: Candidate) -> Phrase | None:
+    """The answer phrase of candidate ``c`` of passage ``hit`` (None: it states no value
+    of the kind asked)."""
+    where = sentence_hit(hit, c.start, c.end)
+    if c.labels:
+        parts = tuple((hit.start + a, hit.start + b) for a, b in c.labels)
+        text = ", ".join(hit.text[a:b] for a, b in c.labels)
+        return Phrase(text, parts, where, "list")
+    found = answer_phrase(asked, hit.text[c.start : c.end])
+    if found is None:
+        return None
+    a, b = c.start + found[0], c.start + found[1]
+    if b <= a:
+        return None
+    return Phrase(hit.text[a:b], ((hit.start + a, hit.start + b),), where, asked.kind)
+
+
 def extractive_answer(
-    question: str, hits: Sequence[Hit], encoder: LateEncoder, max_sentences: int = 2
+    question: str,
+    hits: Sequence[Hit],
+    encoder: LateEncoder,
+    max_sentences: int = 1,
+    weights: Weights = Weights(),
 ) -> Answer:
-    """Answer with the ``max_sentences`` best sentences from ``hits`` (in passage order),
-    each followed by the number of the passage it comes from; the citations are the
-    passages quoted. In code, the candidates are blocks of non-blank lines, quoted
-    verbatim (line breaks and indentation as in the file)."""
+    """Answer with the best candidate from ``hits`` (see the module docstring), quoted
+    with the number of its passage and its answer phrase; with ``max_sentences`` > 1 the
+    next best follow, in passage order. The citations are the passages quoted. When the
+    question asks for a value that no candidate states, there is no phrase and the text
+    says so before quoting the closest sentence."""
     if not hits:
         return Answer(NO_PASSAGE, (), (), "extractive", "extractive")
-    cands: list[tuple[int, int, int]] = []  # (passage index, start, end) within hit text
-    for i, h in enumerate(hits):
-        pieces = _code_blocks(h.text) if h.kind == "code" else sentence_spans(h.text)
-        cands.extend((i, s, e) for s, e in pieces)
-    q = encoder.embed_queries([question])[0]
-    sv = encoder.embed_texts([hits[i].text[s:e] for i, s, e in cands])
-    # Sentence similarity plus the passage's own retrieval score: a sentence is judged
-    # in the context of the chunk that retrieval found.
-    score = sv @ q + np.array([hits[i].score for i, _, _ in cands])
-    chosen = sorted(np.argsort(-score)[:max_sentences].tolist(), key=lambda k: cands[k][:2])
+    asked = analyse(question)
+    cands = candidates(hits, lists=asked.kind == "list")
+    if not cands:
+        return Answer(NO_PASSAGE, (), tuple(hits), "extractive", "extractive")
+    score, states = score_candidates(asked, hits, cands, encoder, weights)
+    if weights.require and asked.quantity and asked.kind not in WORDED and states.any():
+        score = np.where(states > 0, score, -np.inf)
+    order = [int(k) for k in np.argsort(-score, kind="stable")]
+    best = order[0]
+    phrase = make_phrase(asked, hits[cands[best].passage], cands[best])
+    chosen = sorted(order[:max_sentences], key=lambda k: (cands[k].passage, cands[k].start))
     cited: list[int] = []
     parts = []
     for k in chosen:
-        i, s, e = cands[k]
-        if i not in cited:
-            cited.append(i)
-        parts.append(f"{_quote(hits[i], s, e)} [{cited.index(i) + 1}]")
-    citations = tuple(hits[i] for i in cited)
-    return Answer(" ".join(parts), citations, tuple(hits), "extractive", "extractive")
+        c = cands[k]
+        if c.passage not in cited:
+            cited.append(c.passage)
+        parts.append(f"{_quote(hits[c.passage], c.start, c.end)} [{cited.index(c.passage) + 1}]")
+    text = " ".join(parts)
+    if phrase is None and asked.kind in KIND_NAMES and asked.kind not in WORDED:
+        text = f"The passages do not state {KIND_NAMES[asked.kind]} for this. Closest: {text}"
+    return Answer(
+        text, tuple(hits[i] for i in cited), tuple(hits), "extractive", "extractive",
+        phrase=phrase,
+    )  # fmt: skip

@@ -68,7 +68,9 @@ class ProvenanceCache:
         self._cache: OrderedDict[tuple[str, str], _Layout] = OrderedDict()
         self._lock = threading.Lock()
 
-    def annotate(self, rows: Sequence[dict[str, Any]]) -> None:
+    def annotate(self, rows: Sequence[dict[str, Any]], exact_page: bool = False) -> None:
+        """Add the fields to ``rows`` in place; ``exact_page``: also set ``page`` to the
+        page of the row's first character (a sentence inside a chunk, not the chunk)."""
         wanted = {(r["doc_id"], r["file_hash"]) for r in rows}
         with self._lock:
             missing = [key for key in wanted if key not in self._cache]
@@ -96,6 +98,9 @@ class ProvenanceCache:
             start, end = r["start"], r["end"]
             if layout.newlines is not None and r["kind"] in LINE_KINDS:
                 r["line"], r["line_end"] = _span_lines(layout.newlines, start, end)
+            if layout.pages and exact_page:
+                r["page"] = layout.pages.at(start) or r["page"]
+                r["page_end"] = r["page"]
             if layout.pages and r["page"] is not None:
                 last = layout.pages.at(max(start, end - 1))
                 r["page_end"] = max(r["page"], last) if last is not None else r["page"]

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from lateseg.errors import ConfigError, IndexStoreError
 from lateseg.index.provenance import LINE_KINDS, ProvenanceCache
+from lateseg.text.boundaries import sentence_spans
 from lateseg.types import Document, Hit, clean_text
 
 if TYPE_CHECKING:
@@ -51,6 +52,7 @@ class Retriever:
         weights: tuple[float, float] = (1.0, 1.0),
         include_toc: bool = False,
         where: Callable[[list[Hit]], list[Hit]] | None = None,
+        sources: Sequence[str] | None = None,
     ) -> list[Hit]:
         """The ``k`` best chunks for ``query``.
 
@@ -65,8 +67,22 @@ class Retriever:
         mostly in a table of contents, a list of figures or an index only point at the
         text; they are left out unless ``include_toc``. ``where`` keeps some of a batch of
         ranked hits (a caller's own filter, such as LangChain metadata); the search asks
-        for more until ``k`` are kept or nothing is left.
+        for more until ``k`` are kept or nothing is left. ``sources``: only these
+        documents (exact stored sources, as a question's scope names them), searched one
+        by one and merged by score.
         """
+        if sources is not None:
+            if source is not None:
+                raise ConfigError("give sources or a source glob, not both")
+            merged = [
+                h
+                for one in dict.fromkeys(sources)
+                for h in self.search(
+                    query, k, mode=mode, source=glob_escape(one), kind=kind,
+                    weights=weights, include_toc=include_toc, where=where,
+                )
+            ]  # fmt: skip
+            return sorted(merged, key=lambda h: -h.score)[:k]
         if k < 1:
             raise ConfigError(f"k={k} must be at least 1")
         query = clean_text(query)
@@ -198,6 +214,56 @@ class Retriever:
             out.append(dataclasses.replace(h, start=start, end=end, text=doc.text[start:end]))
         return out
 
+    def whole_sentences(self, hits: Sequence[Hit], reach: int = 400) -> list[Hit]:
+        """Hits whose text starts or ends inside a sentence (a chunk boundary cut it)
+        widened to that sentence's start and end, at most ``reach`` characters each way;
+        their citations stay theirs. A quote is never half a sentence."""
+        out = []
+        docs: dict[str, Document | None] = {}
+        for h in hits:
+            if h.kind == "code":
+                out.append(h)
+                continue
+            if h.source not in docs:
+                docs[h.source] = self.index.store.document(h.source)
+            doc = docs[h.source]
+            if doc is None or doc.text[h.start : h.end] != h.text:
+                out.append(h)
+                continue
+            start, end = h.start, h.end
+            lo = max(0, start - reach)
+            window = doc.text[lo : min(len(doc.text), end + reach)]
+            spans = [(a + lo, b + lo) for a, b in sentence_spans(window)]
+            for a, b in spans:
+                if a < start < b:
+                    start = a
+                if a < end < b:
+                    end = b
+            if (start, end) == (h.start, h.end):
+                out.append(h)
+            else:
+                out.append(dataclasses.replace(h, start=start, end=end, text=doc.text[start:end]))
+        return out
+
+    def narrow(self, hit: Hit, start: int, end: int) -> Hit:
+        """The part ``[start, end)`` (offsets in the document's text, inside ``hit``) of a
+        hit as a hit of its own, cited where it lies: its pages, lines and the section of
+        the chunk it starts in (an answer's sentence, not the passage around it)."""
+        if not (hit.start <= start <= end <= hit.end):
+            raise ConfigError(f"[{start}, {end}) is not inside the hit [{hit.start}, {hit.end})")
+        text = hit.text[start - hit.start : end - hit.start]
+        chunks = self.index.store.neighbours(hit.chunk_id)
+        cid = next((c for c, a, b in chunks if a <= start < b), hit.chunk_id)
+        row = self.index.store.chunk_rows([cid]).get(cid)
+        if row is None or row["doc_id"] != hit.doc_id:
+            return dataclasses.replace(hit, start=start, end=end, text=text)
+        row = {**row, "start": start, "end": end}
+        self._provenance.annotate([row], exact_page=True)
+        return dataclasses.replace(
+            hit, start=start, end=end, text=text, page=row["page"], page_end=row["page_end"],
+            section=row["section"], chunk_id=cid, line=row["line"], line_end=row["line_end"],
+        )  # fmt: skip
+
     def definitions(self, hit: Hit) -> dict[str, str]:
         """The definitions (from the contract's structure) of the defined terms that
         ``hit`` uses but does not itself define: ``{term: defining text}``."""
@@ -258,6 +324,18 @@ class Retriever:
     def sources(self) -> list[str]:
         return self.index.store.sources()
 
+    def heads(self, chars: int) -> tuple[int, list[tuple[str, str, dict[str, Any], str]]]:
+        """The change log's position and, per document, ``(source, kind, meta, its first
+        chars characters)``: what names each document (:mod:`lateseg.generate.scope`)."""
+        self.index.count()  # brought up to date with other processes' writes
+        store = self.index.store
+        return store.log_state().seq, store.heads(chars)
+
+    def state(self) -> int:
+        """The change log's position: it moves whenever a document is written."""
+        self.index.count()
+        return self.index.store.log_state().seq
+
     def count(self) -> int:
         """Chunks in the index (brought up to date with other processes' writes)."""
         return self.index.count()
@@ -287,6 +365,12 @@ class Retriever:
         """The stored Document of ``source`` exactly as indexed (no path resolution), or
         None: for sources that are names, not paths."""
         return self.index.store.document(source)
+
+
+def glob_escape(text: str) -> str:
+    """``text`` as a glob (SQLite GLOB, as ``source`` filters are) that matches only
+    itself: ``*``, ``?`` and ``[`` stand for themselves."""
+    return re.sub(r"([*?\[])", r"[\1]", text)
 
 
 def _source_key(source: str | os.PathLike[str]) -> str:

@@ -710,6 +710,15 @@ class DocStore:
     def sources(self) -> list[str]:
         return [r[0] for r in self.db.execute("SELECT source FROM documents ORDER BY source")]
 
+    def heads(self, chars: int) -> list[tuple[str, str, dict[str, Any], str]]:
+        """``(source, kind, meta, the text's first chars characters)`` of every document,
+        in source order: what names a document (its title, preamble, parties)."""
+        rows = self.db.execute(
+            "SELECT source, kind, meta, substr(text, 1, ?) FROM documents ORDER BY source",
+            (int(chars),),
+        )
+        return [(r[0], r[1], json.loads(r[2]), r[3]) for r in rows]
+
     def source_paths(self) -> list[tuple[str, str]]:
         """``(source, path)`` of every document: the file's real name (``os.fsdecode``
         of the stored bytes, which may hold surrogate escapes) or else the source."""

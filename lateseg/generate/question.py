@@ -1,0 +1,154 @@
+"""What a question asks for: a duration, an amount, a percentage, a date, a count, a
+place or jurisdiction, a party, a list, whether something may or must be done, or
+something else; and the words it asks about.
+
+:func:`analyse` reads this from the question's wording alone (rules, no model), so the
+extractive answerer can prefer a sentence that states what is asked (an amount for "how
+much", the governing law for "which state's law") and cut the answer phrase at it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from lateseg.text.values import find_values, number_word
+
+# (kind, pattern): the first that matches decides. Kinds and the values that answer them
+# are in VALUE_KINDS; "place", "party", "list", "modal" and "other" are answered by text.
+_RULES: tuple[tuple[str, str], ...] = (
+    ("address", r"\b(?:what|which)\s+(?:street\s+|mailing\s+|postal\s+)?address\b"),
+    ("law", r"\b(?:whose|which|what)\s+(?:state'?s?|country'?s?|jurisdiction'?s?)\s+laws?\b"
+     r"|\bwhat\s+laws?\b|\bgoverning\s+law\b|\blaws?\s+of\s+which\b"
+     r"|\bunder\s+(?:which|what)\s+(?:state'?s?\s+)?laws?\b"
+     r"|\blaws?\s+(?:govern|appl(?:y|ies))\b|\bgoverned\s+by\s+(?:which|what)\b"),
+    ("place", r"\b(?:which|what)\s+(?:courts?|county|counties|city|venue|forum|state|country)\b"
+     r"|\bwhere\b"),
+    ("date", r"\b(?:on|by|from|until|as\s+of)\s+what\s+date\b|\bwhat\s+(?:date|day|year)\b"
+     r"|\bby\s+when\b"),
+    ("duration", r"\bhow\s+(?:long|soon|quickly|fast|far\s+(?:ahead|in\s+advance)|early|late)\b"
+     r"|\bhow\s+many\s+(?:\w+\s+)?(?:days|weeks|months|years|hours|minutes)\b"
+     r"|\bhow\s+much\s+(?:\w+\s+)?(?:notice|warning|time|advance)\b"
+     r"|\b(?:what|which)\s+(?:[\w'’-]+\s+){0,3}(?:period|term|deadline|time\s*limit|notice)\b"
+     r"|\bwithin\s+how\b|\bafter\s+how\s+many\b|\bfor\s+how\s+(?:long|many)\b"),
+    ("when", r"\bwhen\s+(?:must|should|shall|is|are|does|did|do|can|may|will|would|was)\b"),
+    ("money", r"\b(?:hourly|daily|monthly|annual)\s+(?:rate|fee|rent)\b|\brate\s+per\s+hour\b"),
+    ("percent", r"\bwhat\s+(?:percentage|percent|share|proportion)\b|\bby\s+how\s+much\b"
+     r"|\b(?:availability|uptime)\b"
+     r"|\bwhat\s+(?:\w+\s+)?(?:interest|rate|penalty|late\s+(?:fee|charge))\b"
+     r"|\bwhat\s+percentage\b"),
+    ("count", r"\bhow\s+many\b|\bhow\s+large\b|\bwhat\s+number\s+of\b"),
+    ("limit", r"\b(?:cap|caps|capped|limit|limits|ceiling|maximum|minimum|most|least)\b"),
+    ("money", r"\bhow\s+(?:much|big)\b|\bwhat\s+(?:[\w'’-]+\s+){0,5}(?:fee|fees|price|cost|costs|"
+     r"rent|amount|sum|deposit|allowance|cap|limit|coverage|charge|salary|payment|budget|"
+     r"value|credit|credits)\b"
+     r"|\babove\s+what\b|\bwhat\s+(?:is\s+)?the\s+(?:most|maximum|minimum|least)\b"
+     r"|\bcost\b|\bhow\s+high\b"),
+    ("party", r"^\s*(?:who|whom|whose)\b|\bwhich\s+(?:party|parties|person|company|entity)\b"
+     r"|\bto\s+whom\b|\bby\s+whom\b"),
+    ("list", r"\b(?:which|what)\s+(?:\w+\s+)?(?:levels|types|kinds|categories|classes|"
+     r"priorities|options|values|fields|sections|steps|conditions|items|rights|ways|"
+     r"events|exceptions|exclusions|documents|forms|methods|modes|states|formats)\b"
+     r"|\bwhat\s+are\s+the\b|\blist\s+(?:the|all)\b|\bname\s+the\b"),
+    ("modal", r"^\s*(?:can|could|may|might|must|shall|should|is|are|am|does|do|did|will|"
+     r"would|has|have)\b"),
+)
+_COMPILED = tuple((kind, re.compile(p, re.IGNORECASE)) for kind, p in _RULES)
+
+#: The value kinds (``lateseg.text.values``) that answer each question kind, the
+#: preferred first.
+VALUE_KINDS: dict[str, tuple[str, ...]] = {
+    "duration": ("duration",),
+    "when": ("duration", "date", "time"),
+    "date": ("date",),
+    "percent": ("percent", "money"),
+    "money": ("money", "multiple", "percent"),
+    "count": ("count", "number"),
+    "limit": ("money", "multiple", "percent"),
+}
+# Question words that are not what the question is about.
+STOPWORDS = frozenset(
+    (
+        "a an the and or of to in on at by for from with within after before during per than "
+        "as that which who whom whose what when where why how is are be been being was were "
+        "do does did doing can could may might must shall should will would has have had "
+        "i me my we our you your it its they them their this these those there here if "
+        "any all each either neither both not no yes so such much many long far soon "
+        "about under over into onto up out off only also just still ever even get gets got "
+        "need needs needed say says said tell kind sort "
+        # what names the document itself: "the agreement" is in every sentence of one
+        "agreement contract document lease manual license licence"
+    ).split()
+)
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-'’][A-Za-z0-9]+)*|\d[\d,.]*")
+
+
+@dataclass(frozen=True)
+class Asked:
+    """What a question asks for: ``kind`` (``"duration"``, ``"when"``, ``"date"``,
+    ``"percent"``, ``"money"``, ``"count"``, ``"limit"`` (a cap or a minimum: an amount
+    or what a limit clause names), ``"law"``, ``"place"``, ``"address"``,
+    ``"party"``, ``"list"``, ``"modal"`` or ``"other"``), its content ``words``
+    (lowercase, stopwords dropped, in order) and the values it ``given`` itself as
+    ``(kind, amount)`` ("extend the lease for another five years": a duration of 5),
+    which are premises, not answers."""
+
+    question: str
+    kind: str
+    words: tuple[str, ...]
+    given: frozenset[tuple[str, float | None]] = frozenset()
+
+    @property
+    def values(self) -> tuple[str, ...]:
+        """The value kinds that answer it, the preferred first (empty: it is answered by
+        text)."""
+        return VALUE_KINDS.get(self.kind, ())
+
+    @property
+    def quantity(self) -> bool:
+        """Whether the answer is a value (amount, duration, date …)."""
+        return bool(self.values)
+
+
+_ORDINALS = {
+    w: str(i)
+    for i, w in enumerate(
+        "zeroth first second third fourth fifth sixth seventh eighth ninth tenth".split()
+    )
+}
+
+
+def content_words(text: str) -> list[str]:
+    """The words of ``text`` that carry content: lowercase, no stopwords, no number
+    words; ordinals as their digits ("fifth" and "5th" are "5", as in "Lease Year 5"), in
+    order."""
+    out = []
+    for m in _WORD.finditer(text):
+        w = m.group(0).lower().replace("’", "'")
+        if w.endswith("'s"):
+            w = w[:-2]
+        w = _ORDINALS.get(w, w)
+        if re.fullmatch(r"\d+(?:st|nd|rd|th)", w):
+            w = w[:-2]
+        if w in STOPWORDS or number_word(w) or (len(w) < 2 and not w.isdigit()):
+            continue
+        out.append(w)
+    return out
+
+
+def stem(word: str) -> str:
+    """A crude stem: enough to match ``terminate``/``termination``/``terminated``,
+    ``payments``/``paid`` is not attempted."""
+    w = word.lower()
+    for suffix in ("ations", "ation", "ings", "ing", "ies", "ied", "ers", "er", "es", "ed",
+                   "ly", "s"):  # fmt: skip
+        if len(w) > len(suffix) + 3 and w.endswith(suffix):
+            return w[: -len(suffix)]
+    return w
+
+
+def analyse(question: str) -> Asked:
+    """What ``question`` asks for (see :class:`Asked`)."""
+    kind = next((k for k, rx in _COMPILED if rx.search(question)), "other")
+    given = frozenset((v.kind, v.amount) for v in find_values(question) if v.is_value)
+    return Asked(question, kind, tuple(content_words(question)), given)

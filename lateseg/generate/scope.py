@@ -1,0 +1,358 @@
+"""Which indexed documents a question names: "the NDA", "the SaaS agreement",
+``lease.pdf``, "the Halcyon-Tessellate agreement", "Granite Quay's tenant".
+
+Each document gets a :class:`Profile` from what names it: its file name, its title
+(the PDF's title, else its first line), acronyms of the title ("Master Services
+Agreement" → ``msa``), kind words and their synonyms (``nda`` ↔ non-disclosure or
+confidentiality agreement) and, for a contract, its parties' names from the preamble.
+:func:`find_scope` then reads the question's references to documents:
+
+* a file name (``nda.pdf``): the document of that name, or *missing*;
+* a phrase ending in a document word ("the … agreement / lease / NDA / manual / licence",
+  "its agreement with Orrery"): the documents whose profile holds more than half of the
+  phrase's distinctive words; none of them anywhere: *missing*; some but not most
+  ("the regular GPL" in a question about the LGPL): no scope;
+* a party's name, capitalised ("Bellweather", "Granite Quay's tenant"): the contracts
+  between those parties.
+
+Generic phrases ("the agreement", "this license") name nothing. A missing document is
+reported instead of answered from another one.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from lateseg.types import Scope
+
+#: Characters of each document read for its profile (title, preamble, parties).
+HEAD_CHARS = 3000
+
+# Words that end a reference to a document, and what they also go by.
+_DOC_WORDS = (
+    "agreement|agreements|contract|contracts|lease|leases|sublease|nda|ndas|msa|sow|sla|dpa|"
+    "eula|addendum|amendment|policy|manual|handbook|guide|standard|specification|spec|"
+    "license|licence|terms|order\\s+form|statement\\s+of\\s+work|purchase\\s+order|memorandum|"
+    "mou|bylaws|charter|deed|letter|schedule|exhibit|appendix|document|documentation|rfc"
+)
+_REFERENCE = re.compile(
+    r"\b(?:the|this|that|its|their)\s+"
+    r"((?:(?!(?:the|this|that|a|an|of|in|on|under|to|for|with|by|from|its|their)\s)[\w'’.-]+\s+){0,5}?)"
+    rf"({_DOC_WORDS})\b"
+    r"((?:\s+(?:with|between|of|from|for)\s+(?-i:[A-Z])[\w'’.-]*"
+    r"(?:\s+(?:and\s+)?(?-i:[A-Z])[\w'’.-]*){0,4})?)",
+    re.IGNORECASE,
+)
+# "Granite Quay's lease", "Maplestone's subscription": a name with a possessive before a
+# document word is a reference too.
+_POSSESSIVE = re.compile(
+    r"\b((?:[A-Z][\w.-]*\s+){0,3}[A-Z][\w.-]*)['’]s?\s+((?:[\w-]+\s+){0,3}?)"
+    rf"({_DOC_WORDS})\b",
+)
+_FILE = re.compile(
+    r"(?<![\w/])([\w][\w.-]*\.(?:pdf|docx|doc|txt|md|markdown|html?|rst|py|js|ts|go|rs|java|"
+    r"c|cc|cpp|h|hpp))\b",
+    re.IGNORECASE,
+)
+# Words that name no particular document.
+_GENERIC = frozenset(
+    (
+        "agreement agreements contract contracts document documents documentation terms "
+        "the this that our my its their his her a an of and or with between for from to "
+        "new old current original same other whole entire full signed executed final "
+        "said above below attached following relevant applicable underlying main "
+        "license licence policy standard letter schedule exhibit appendix"
+    ).split()
+)
+_MINOR = frozenset("of and the for to in on a an with by & version".split())
+# Canonical kind words: what a document word also goes by.
+_SYNONYMS = {
+    "nda": ("non-disclosure", "nondisclosure", "confidentiality"),
+    "msa": ("master",),
+    "sow": ("statement of work",),
+    "sla": ("service level",),
+    "dpa": ("data processing",),
+    "eula": ("end user license", "end-user license"),
+    "lease": ("tenancy", "leasehold"),
+    "licence": ("license",),
+    "license": ("licence",),
+}
+_CORPORATE = frozenset(
+    (
+        "inc incorporated corp corporation llc l.l.c ltd limited co company plc llp lp gmbh ag "
+        "sa bv nv pty group holdings the and of services systems partners technologies "
+        "solutions international global regional digital software logistics materials "
+        "properties cloud health"
+    ).split()
+)
+_PARTY = re.compile(
+    r"\b(?:between|and)\s+((?:[A-Z][\w&'’.-]*\s+){0,5}[A-Z][\w&'’.-]*)"
+    r"(?:,?\s+(?:Inc|LLC|L\.L\.C|Corp|Ltd|LLP|L\.P|plc|GmbH)\.?)?,\s+(?:an?|the)\s"
+)
+_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’-]*")
+
+
+@dataclass(frozen=True)
+class Profile:
+    """What names one document: ``terms`` (file name parts, title words, acronyms and
+    synonyms, lowercase), ``parties`` (its parties' distinctive name words), ``mentions``
+    (the capitalised words and the document words of its opening text: a product, a
+    building, a "Statement of Work"), ``roles`` (a party's name word and the role the
+    contract calls it by: ``("bellweather", "Client")``) and ``title`` (shown to a
+    reader)."""
+
+    source: str
+    title: str
+    terms: frozenset[str]
+    parties: frozenset[str]
+    mentions: frozenset[str] = frozenset()
+    roles: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def name(self) -> str:
+        return self.source.replace("\\", "/").rsplit("/", 1)[-1]
+
+
+def _words(text: str) -> list[str]:
+    return [w.lower().replace("’", "'") for w in _WORD.findall(text)]
+
+
+def title_of(meta: dict[str, Any], head: str) -> str:
+    """A document's title: its metadata's, else its first line of words (cut at 12)."""
+    title = str(meta.get("title") or "").strip()
+    if title:
+        return title[:200]
+    for line in head.splitlines():
+        words = line.strip().strip("\"'“”=#*-_ ").split()
+        if words and re.search(r"[A-Za-z]{2}", line):
+            return " ".join(words[:12])
+    return ""
+
+
+def acronyms(title: str) -> set[str]:
+    """Acronyms of a title's trailing runs of words ("Mutual Non-Disclosure Agreement" →
+    ``mnda``, ``nda``): three letters or more, or two when the title has two words."""
+    parts = [p for w in re.split(r"\s+", re.sub(r"\bversion\b.*$", "", title, flags=re.I))
+             for p in w.split("-") if p and p[0].isalpha() and p.lower() not in _MINOR]  # fmt: skip
+    out = set()
+    for n in range(2, min(len(parts), 6) + 1):
+        letters = "".join(p[0] for p in parts[-n:]).lower()
+        if len(letters) >= 3 or len(parts) == 2:
+            out.add(letters)
+    return out
+
+
+_ROLE = re.compile(r"\(\s*[\"“]([A-Z][A-Za-z]+(?:\s[A-Z][A-Za-z]+)?)[\"”]\s*\)")
+
+
+def roles(head: str) -> list[tuple[str, str]]:
+    """``(party word, role)`` for each party the preamble gives a role other than its
+    own name: "Bellweather Logistics Corporation, a Delaware corporation … ("Client")"."""
+    out = []
+    for m in _PARTY.finditer(head[:HEAD_CHARS]):
+        label = _ROLE.search(head, m.end(), min(len(head), m.end() + 400))
+        if label is None:
+            continue
+        words = [w.lower() for w in _WORD.findall(m.group(1))]
+        role = label.group(1)
+        if role.lower() in words or role.lower() in ("agreement", "lease", "effective date"):
+            continue
+        out += [(w, role) for w in words if w not in _CORPORATE and len(w) > 2]
+    return out
+
+
+def parties(head: str) -> set[str]:
+    """Distinctive words of the parties a contract's preamble names ("by and between
+    Halcyon Biometrics, Inc., a California corporation … and Tessellate Materials Corp.,
+    a …"), without corporate words (Inc., Corp., Services …) or words in capitals
+    ("WHEREAS"); the short names it gives them ("Halcyon") are among those words, and
+    roles ("Client") are not."""
+    out = set()
+    for m in _PARTY.finditer(head[:HEAD_CHARS]):
+        for w in _WORD.findall(m.group(1)):
+            low = w.lower().replace("’", "'").removesuffix("'s")
+            if low not in _CORPORATE and not w.isupper() and not w.isdigit() and len(w) > 2:
+                out.add(low)
+    return out
+
+
+def profiles(rows: Iterable[tuple[str, str, dict[str, Any], str]]) -> list[Profile]:
+    """Profiles of documents given as ``(source, kind, meta, head text)``. A party word
+    or title word that most documents share (``client``, ``provider``, ``gnu``) names
+    none of them and is dropped."""
+    raw = []
+    for source, kind, meta, head in rows:
+        title = title_of(meta, head) if kind != "code" else ""
+        stem = source.replace("\\", "/").rsplit("/", 1)[-1]
+        terms = set(_words(re.sub(r"\.[A-Za-z0-9]+$", "", stem).replace("_", " ")))
+        terms |= set(_words(title)) | {p for w in _words(title) for p in w.split("-") if p}
+        if len(title.split()) <= 8:  # a title, not a sentence
+            terms |= acronyms(title)
+        text = f" {title.lower()} "
+        for canon, others in _SYNONYMS.items():
+            if canon in terms or any(f" {o} " in text or f"{o}-" in text for o in others):
+                terms.add(canon)
+                terms |= {o for o in others if " " not in o}
+        terms -= {"the", "of", "and", "a", "an", "for", "to", "version"}
+        mentions = {w.lower() for w in re.findall(r"\b[A-Z][a-z][\w'’-]+", head[:HEAD_CHARS])}
+        mentions |= {
+            " ".join(m.lower().split())
+            for m in re.findall(rf"\b(?:{_DOC_WORDS})\b", head[:HEAD_CHARS], re.I)
+        }
+        contract = _PARTY.search(head) is not None
+        raw.append((source, title, terms, parties(head) if contract else set(), mentions,
+                    tuple(roles(head)) if contract else ()))  # fmt: skip
+    n = len(raw)
+    df: dict[str, int] = {}
+    for _, _, _, ps, _, _ in raw:
+        for w in ps:
+            df[w] = df.get(w, 0) + 1
+    out = []
+    for source, title, terms, ps, mentions, rs in raw:
+        keep = {w for w in ps if n < 3 or df[w] <= n // 2}
+        out.append(
+            Profile(source, title, frozenset(terms), frozenset(keep), frozenset(mentions),
+                    tuple((w, r) for w, r in rs if w in keep))  # fmt: skip
+        )
+    return out
+
+
+def _idf(word: str, docs: Sequence[Profile]) -> float:
+    df = sum(word in p.terms or word in p.parties for p in docs)
+    return math.log(1 + len(docs) / max(df, 1))
+
+
+def _match(words: list[str], capitals: set[str], docs: Sequence[Profile]) -> tuple[list[Profile], bool]:
+    """The documents a reference's distinctive ``words`` name (more than half of them in
+    the profile; party names only when capitalised in the question, in ``capitals``),
+    best first; and whether any document has any of them."""
+    if not words:
+        return [], True
+    scored = []
+    anywhere = False
+    for p in docs:
+        found = [
+            w for w in words
+            if w in p.terms or (w in capitals and (w in p.parties or w in p.mentions))
+        ]  # fmt: skip
+        anywhere = anywhere or bool(found)
+        if 2 * len(found) > len(words):
+            scored.append((sum(_idf(w, docs) for w in found), p))
+    if not scored:
+        return [], anywhere
+    best = max(s for s, _ in scored)
+    return [p for s, p in scored if s >= best - 1e-9], True
+
+
+def _split(text: str) -> list[str]:
+    """Words of ``text``, lowercase; "Halcyon-Tessellate" (capitals on both sides of the
+    hyphen) as its two names, "non-disclosure" as one word."""
+    out = []
+    for w in _WORD.findall(text):
+        parts = w.split("-")
+        if len(parts) > 1 and all(p[:1].isupper() for p in parts):
+            out += [p.lower() for p in parts]
+        else:
+            out.append(w.lower().replace("’", "'"))
+    return out
+
+
+def _distinctive(phrase: str) -> list[str]:
+    words = []
+    for w in _split(phrase):
+        w = w.removesuffix("'s").rstrip(".")
+        if w in _GENERIC or len(w) < 2:
+            continue
+        words.append(w)
+    # "non-disclosure" also as its parts' acronym's kind: kept as written
+    return list(dict.fromkeys(words))
+
+
+def find_scope(question: str, docs: Sequence[Profile], most: int = 8) -> Scope | None:
+    """The documents ``question`` names among ``docs`` (see the module's docstring), or
+    None when it names none; a scope of more than ``most`` documents names nothing in
+    particular and is dropped."""
+    if not docs:
+        return None
+    capitals = {
+        w.removesuffix("'s")
+        for c in re.findall(r"\b[A-Z][\w'’-]+", question)
+        for w in _split(c)
+    }
+    # a file name
+    for m in _FILE.finditer(question):
+        name = m.group(1).lower()
+        found = [p for p in docs if p.name.lower() == name]
+        if not found:
+            return Scope(missing=m.group(1))
+        return Scope(tuple(p.source for p in found), (m.group(1),))
+    # "the … agreement", "Granite Quay's lease"
+    refs: list[tuple[str, str, list[str]]] = []
+    for m in _REFERENCE.finditer(question):
+        phrase = question[m.start(1) : m.end(3) if m.group(3) else m.end(2)]
+        refs.append((phrase, m.group(2), _distinctive(phrase)))
+    for m in _POSSESSIVE.finditer(question):
+        refs.append((m.group(0), m.group(3), _distinctive(m.group(0))))
+    for phrase, kind, words in refs:
+        if not words:
+            continue
+        found, anywhere = _match(words, capitals, docs)
+        if found and len(found) <= most:
+            return Scope(tuple(p.source for p in found), (phrase,))
+        kind = " ".join(kind.lower().split())
+        if not anywhere and not (kind not in _GENERIC and any(kind in p.mentions for p in docs)):
+            return Scope(missing=phrase)
+    # a party's name anywhere in the question
+    named = [w for w in capitals if any(w in p.parties for p in docs)]
+    if named:
+        found = [p for p in docs if any(w in p.parties for w in named)]
+        if len(found) <= most:
+            words = [m.group(0) for m in re.finditer(r"\b[A-Z][\w'’-]+", question)]
+            shown = [w for w in words if any(part in named for part in _split(w.removesuffix("'s").removesuffix("’s")))]
+            return Scope(tuple(p.source for p in found), tuple(dict.fromkeys(shown)))
+    return None
+
+
+def plain_question(question: str, scope: Scope, docs: Sequence[Profile]) -> str:
+    """``question`` as asked of the documents it was scoped to: the phrase that named
+    them becomes "the agreement" (or its kind: "the lease", "the manual"), a file name
+    "this document", and a party's name the role its contract calls it ("Bellweather"
+    → "Client"), so that retrieval and the answer's words match how the text says it."""
+    out = question
+    chosen = [p for p in docs if p.source in scope.sources]
+    for named in scope.named:
+        at = out.find(named)
+        if at < 0:
+            continue
+        if _FILE.fullmatch(named):
+            word = "this document"
+        else:
+            kind = re.search(rf"\b({_DOC_WORDS})\b", named, re.I)
+            if kind is None:
+                continue  # a party's name: its role, below
+            word = kind.group(1).lower()
+            if word in ("nda", "ndas", "msa", "sow", "sla", "dpa", "eula", "contract"):
+                word = "agreement"
+        out = out[:at] + word + out[at + len(named) :]
+    role = {w: r for p in chosen for w, r in p.roles}
+    if not role:
+        return out
+    parts: list[str] = []
+    last = None
+    for m in re.finditer(r"([A-Za-z][\w-]*?)(['’]s)?\b|[^A-Za-z]+", out):
+        word = m.group(1)
+        r = role.get(word.lower()) if word and word[0].isupper() else None
+        if r is None:
+            last = None if m.group(0).strip() else last
+            parts.append(m.group(0))
+            continue
+        if last == r and parts and not parts[-1].strip():
+            parts.pop()  # "Granite Quay": one role for the run of its words
+            parts.pop()
+        parts.append(r + (m.group(2) or ""))
+        last = r
+    return "".join(parts)
