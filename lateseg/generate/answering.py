@@ -175,7 +175,30 @@ class Answerer:
         done = self.answer_from(
             question, hits, answer=how, kv=kv, stream=stream, fallback=fallback
         )
-        return dataclasses.replace(done, scope=scope)
+        return dataclasses.replace(self.located(done), scope=scope)
+
+    def located(self, answer: Answer) -> Answer:
+        """``answer`` with its phrase's sentence and each evidence span cited where they
+        lie (their own page, lines and clause: :meth:`Retriever.narrow`), not where the
+        passage around them starts."""
+
+        def narrow(span: Hit) -> Hit:
+            for h in answer.context:
+                if h.source == span.source and h.start <= span.start <= span.end <= h.end:
+                    return self.retriever.narrow(h, span.start, span.end)
+            return span
+
+        phrase = answer.phrase
+        if phrase is not None:
+            phrase = dataclasses.replace(phrase, sentence=narrow(phrase.sentence))
+        support = tuple(
+            dataclasses.replace(s, evidence=narrow(s.evidence)) if s.evidence is not None else s
+            for s in answer.support
+        )
+        generated = answer.generated
+        if generated is not None:
+            generated = self.located(generated)
+        return dataclasses.replace(answer, phrase=phrase, support=support, generated=generated)
 
     def answer_from(
         self,

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from lateseg.generate.phrase import (
+    LIMIT,
     WORDED,
     answer_phrase,
     body_start,
@@ -36,7 +37,7 @@ from lateseg.generate.phrase import (
     is_heading,
     typed_phrase,
 )
-from lateseg.generate.question import Asked, analyse, content_words, stem
+from lateseg.generate.question import Asked, analyse, content_words, equivalents, stem
 from lateseg.text.boundaries import sentence_spans
 from lateseg.text.values import find_values
 from lateseg.types import NO_PASSAGE, Answer, Hit, Phrase
@@ -65,7 +66,7 @@ class Weights:
     answered only by a candidate that states one, when any does."""
 
     similarity: float = 1.0
-    passage: float = 1.0
+    passage: float = 0.5
     overlap: float = 0.5
     kind: float = 0.5
     require: bool = True
@@ -151,13 +152,19 @@ def _quote(hit: Hit, start: int, end: int) -> str:
     return " ".join(hit.text[start:end].split())
 
 
-def _overlap(asked: Asked, text: str) -> float:
-    """The share of the question's content words (stemmed) that ``text`` holds."""
-    want = {stem(w) for w in asked.words}
-    if not want:
-        return 0.0
-    have = {stem(w) for w in content_words(text)}
-    return len(want & have) / len(want)
+def overlaps(asked: Asked, texts: Sequence[str]) -> np.ndarray:
+    """Per text, the share of the question's content words (stemmed) it holds, each word
+    weighted by its rarity among ``texts`` (inverse document frequency): "engineer" in
+    one sentence of twenty tells more than "party" in all of them."""
+    want = {w: equivalents(w) for w in asked.words}  # each word with its equivalents
+    if not want or not texts:
+        return np.zeros(len(texts))
+    stems = [{stem(w) for w in content_words(t)} for t in texts]
+    have = [{w for w, forms in want.items() if forms & s} for s in stems]
+    df = {w: sum(w in h for h in have) for w in want}
+    idf = {w: np.log((len(texts) + 1) / (df[w] + 0.5)) for w in want}
+    total = sum(idf.values())
+    return np.array([sum(idf[w] for w in h) / total for h in have])
 
 
 def _states(asked: Asked, hit: Hit, c: Candidate) -> float:
@@ -172,7 +179,9 @@ def _states(asked: Asked, hit: Hit, c: Candidate) -> float:
     found = typed_phrase(asked, text)
     if found is None:
         return 0.0
-    if asked.values and asked.kind != "limit":
+    if asked.kind == "limit":  # a limit clause ("shall not exceed …") over a bare value
+        return 1.0 if LIMIT.search(text) else 0.5
+    if asked.values:
         kinds = {v.kind for v in find_values(text[found[0] : found[1]])}
         return 1.0 if asked.values[0] in kinds else 0.5
     return 1.0
@@ -196,8 +205,8 @@ def score_candidates(
     texts = [hits[c.passage].text[c.start : c.end] for c in cands]
     sims = encoder.embed_texts(texts) @ q
     states = np.array([_states(asked, hits[c.passage], c) for c in cands])
-    overlap = np.array(
-        [_overlap(asked, f"{t} {_heading_of(hits[c.passage])}") for t, c in zip(texts, cands, strict=True)]
+    overlap = overlaps(
+        asked, [f"{t} {_heading_of(hits[c.passage])}" for t, c in zip(texts, cands, strict=True)]
     )
     passage = np.array([hits[c.passage].score for c in cands])
     score = (

@@ -10,6 +10,7 @@ answer several questions.
 from __future__ import annotations
 
 import logging
+import re
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -24,11 +25,14 @@ from lateseg.encode.models import (
 )
 from lateseg.errors import ConfigError, GenerationError, ModelError
 from lateseg.generate.citations import fit_passages, format_passages, parse_citations
+from lateseg.generate.phrase import answer_phrase
+from lateseg.generate.question import analyse
 from lateseg.generate.support import check_support
-from lateseg.types import NO_PASSAGE, Answer, Hit
+from lateseg.types import NO_PASSAGE, Answer, Hit, Phrase
 
 if TYPE_CHECKING:
     from lateseg.encode.late import LateEncoder
+    from lateseg.generate.copying import CopyConstraint
     from lateseg.kv.compress import Compressed, KVConfig, ObservationWindow
 
 log = logging.getLogger(__name__)
@@ -277,13 +281,18 @@ class LocalGenerator:
         temperature: float = 0.0,
         seed: int | None = None,
         max_seconds: float | None = None,
+        constraint: CopyConstraint | None = None,
     ) -> Decoded:
         """Decoding from ``logits``: greedy, or sampled at ``temperature`` > 0 (``seed``
         fixes the draw). Stops at the end token, after ``max_new_tokens`` (default the
         generator's), before the first of the ``stop`` strings (not included; text that
         could begin one is held back from ``stream`` until it cannot), when the tokens
-        loop (:func:`looping`: one copy of the loop is kept), or after ``max_seconds``
-        (default the generator's :attr:`max_seconds`)."""
+        loop (:func:`looping`: one copy of the loop is kept) or a whole sentence repeats
+        (:func:`repeated_sentence`: the repeat is dropped), or after ``max_seconds``
+        (default the generator's :attr:`max_seconds`). The stream gets whole words only;
+        an answer cut by a limit ends at its last whole word, with "…". A
+        ``constraint`` (:class:`~lateseg.generate.copying.CopyConstraint`) masks each
+        step's logits to the tokens it allows (and the end token once one is written)."""
         import torch
 
         tok = self._tokenizer
@@ -297,9 +306,17 @@ class LocalGenerator:
         out: list[int] = []
         shown = text = ""
         finish = "length"
-        stopped = False
+        said = 0  # complete sentences checked for a repeat so far
         t0 = time.perf_counter()
         for _ in range(limit):
+            if constraint is not None:
+                allowed = constraint.allowed() + (sorted(i for i in ends if i is not None) if out else [])
+                if not allowed:  # the copy reached the end of its passage
+                    finish = "stop"
+                    break
+                mask = torch.full_like(logits, float("-inf"))
+                mask[allowed] = 0.0
+                logits = logits + mask
             if draw is None:
                 nxt = int(logits.argmax())
             else:
@@ -309,31 +326,38 @@ class LocalGenerator:
                 finish = "stop"
                 break
             out.append(nxt)
+            if constraint is not None:
+                constraint.advance(nxt)
             loop = looping(out)
             if loop:
                 del out[len(out) - loop :]  # keep one copy of the repeated stretch
+                text = tok.decode(out, skip_special_tokens=True)
                 finish = "repetition"
                 break
-            if stop or stream is not None:  # the text so far is needed only for these
-                text = tok.decode(out, skip_special_tokens=True)
-                cut = _first_stop(text, stop)
-                if cut is not None:
-                    text, stopped, finish = text[:cut], True, "stop"
-                    break
-                if stream is not None and not text.endswith("\ufffd"):  # a multi-byte char
-                    safe = len(text) - _held_back(text, stop)
-                    if safe > len(shown):
-                        stream(text[len(shown) : safe])
-                        shown = text[:safe]
+            text = tok.decode(out, skip_special_tokens=True)
+            cut = _first_stop(text, stop)
+            if cut is not None:
+                text, finish = text[:cut], "stop"
+                break
+            said, repeat = repeated_sentence(text, said)
+            if repeat is not None:  # a whole sentence said again, however long
+                text, finish = text[:repeat], "repetition"
+                break
+            if stream is not None and not text.endswith("\ufffd"):  # a multi-byte char
+                safe = min(len(text) - _held_back(text, stop), _word_end(text))
+                if safe > len(shown):
+                    stream(text[len(shown) : safe])
+                    shown = text[:safe]
             if time.perf_counter() - t0 > budget:
                 finish = "time"
-                log.warning("the answer stopped after %.0f s (max_seconds)", budget)
                 break
             logits = self.feed([nxt], cache, position)
             position += 1
-        if not stopped:  # no stop string cut the text: it is all the tokens kept
-            text = tok.decode(out, skip_special_tokens=True)
-        if stream is not None and len(text) > len(shown):
+        text = text.replace("\ufffd", "")
+        if finish in ("time", "length"):  # cut at a token: end at a whole word, say so
+            text = text[: _word_end(text)].rstrip() + " …"
+            log.info("the answer stopped at the %s limit", "time" if finish == "time" else "token")
+        if stream is not None and len(text) > len(shown) and text.startswith(shown):
             stream(text[len(shown) :])
         return Decoded(text.strip(), len(out), time.perf_counter() - t0, finish)
 
@@ -360,6 +384,7 @@ class LocalGenerator:
         stop: Sequence[str] = (),
         temperature: float = 0.0,
         seed: int | None = None,
+        constraint: CopyConstraint | None = None,
     ) -> Completion:
         """Completion of a chat (see :meth:`decode` for the decoding options), its KV
         cache compressed by ``kv`` after prefill. The observation window is the question
@@ -386,6 +411,7 @@ class LocalGenerator:
                     stop=stop,
                     temperature=temperature,
                     seed=seed,
+                    constraint=constraint,
                 )
         if stats is not None:
             stats.update(_timing(prefill, made, secs))
@@ -463,6 +489,22 @@ class LocalGenerator:
             return too_long(dropped, self.context_tokens)
         done = self.complete(self.prompt(question, shown), kv=kv, stream=stream, stop=ANSWER_STOPS)
         return cite(done.text, question, shown, encoder, done.kv_stats, dropped, done.finish_reason)
+
+
+    def copy_answer(
+        self,
+        question: str,
+        passages: Sequence[Hit],
+        encoder: LateEncoder,
+        *,
+        kv: KVConfig | None = None,
+        stream: Stream | None = None,
+    ) -> Answer:
+        """An answer copied from ``passages`` by constrained decoding
+        (:func:`lateseg.generate.copying.copy_answer`)."""
+        from lateseg.generate.copying import copy_answer
+
+        return copy_answer(self, question, passages, encoder, kv=kv, stream=stream)
 
 
 def shared_generator(model: str = DEFAULT_GENERATOR, device: str | None = None) -> LocalGenerator:
@@ -545,18 +587,33 @@ def cite(
     supported sentences (``cited_by="attribution"``), and none when no sentence is
     supported: closeness alone never makes an answer cited."""
     support = check_support(text, question, passages, encoder)
-    cited = parse_citations(text, passages)
-    by = "model"
-    if not cited:
-        by = "attribution"
-        held = {
-            (s.evidence.source, s.evidence.chunk_id) for s in support if s.supported and s.evidence
-        }
-        cited = [p for p in passages if (p.source, p.chunk_id) in held]
+    marked = parse_citations(text, passages)
+    held = [
+        (s.evidence.source, s.evidence.chunk_id) for s in support if s.supported and s.evidence
+    ]
+    # a supported sentence cites the passage that holds its evidence (the one it copied
+    # from, whatever its marker says); an unsupported answer keeps only its markers
+    cited = [p for key in dict.fromkeys(held) for p in passages if (p.source, p.chunk_id) == key]
+    if not held:
+        cited = marked
+    by = "model" if marked and cited == marked else "attribution"
+    first = next((s for s in support if s.supported and s.evidence is not None), None)
+    phrase = None if first is None else evidence_phrase(question, first.evidence)
     return Answer(
         text, tuple(cited), tuple(passages), "generative", by, stats, support, tuple(dropped),
-        finish=finish,
+        finish=finish, phrase=phrase,
     )  # fmt: skip
+
+
+def evidence_phrase(question: str, evidence: Hit) -> Phrase | None:
+    """The answer phrase inside an evidence sentence (a generated answer's value where
+    the document states it), or None when it states no value of the kind asked."""
+    asked = analyse(question)
+    found = answer_phrase(asked, evidence.text)
+    if found is None or found[1] <= found[0]:
+        return None
+    a, b = evidence.start + found[0], evidence.start + found[1]
+    return Phrase(evidence.text[found[0] : found[1]], ((a, b),), evidence, asked.kind)
 
 
 def too_long(dropped: Sequence[Hit], budget: int) -> Answer:
@@ -591,6 +648,34 @@ def _timing(prefill_s: float, tokens: int, decode_s: float) -> dict[str, Any]:
         "decode_tokens": tokens,
         "decode_tokens_per_s": tokens / decode_s if decode_s > 0 else None,
     }
+
+
+_SENTENCE_END = re.compile(r"[.!?][\"'”’)\]]*\s+")
+
+
+def repeated_sentence(text: str, checked: int = 0) -> tuple[int, int | None]:
+    """Whether the last complete sentence of ``text`` repeats an earlier one (compared
+    as lowercase words, at least three of them): ``(sentences complete, where the repeat
+    starts)``; the position is None when nothing repeats. ``checked``: how many complete
+    sentences an earlier call saw (only newer ones are compared)."""
+    ends = [m.end() for m in _SENTENCE_END.finditer(text)]
+    if len(ends) <= checked:
+        return checked, None
+    starts = [0, *ends[:-1]]
+    norm = [" ".join(re.findall(r"\w+", text[a:b].lower())) for a, b in zip(starts, ends, strict=True)]
+    for n in range(max(checked, 1), len(ends)):
+        if len(norm[n].split()) >= 3 and norm[n] in norm[:n]:
+            return len(ends), len(text[: starts[n]].rstrip())
+    return len(ends), None
+
+
+def _word_end(text: str) -> int:
+    """Where the last whole word of ``text`` ends: its length when it ends in a space or
+    punctuation, else the start of the word being written (never inside a word)."""
+    if not text or not text[-1].isalnum():
+        return len(text)
+    m = re.search(r"[\w'’-]*\Z", text)
+    return m.start() if m else len(text)
 
 
 def _first_stop(text: str, stop: Sequence[str]) -> int | None:

@@ -48,6 +48,14 @@ def is_heading(line: str) -> bool:
     return bool(m) and titled
 
 
+def _numbered_title(line: str) -> bool:
+    """A numbered line of a few words with no end punctuation ("6.2 Maintainer scripts
+    idempotency", "3.1 The package name"): a heading when a blank line follows it."""
+    text = line.strip()
+    m = re.match(r"\d+(?:\.\d+)*\.?\s+(\S.*)$", text)
+    return bool(m) and len(m.group(1).split()) <= 10 and not text.endswith((".", ":", ";", ","))
+
+
 def body_start(text: str) -> int:
     """Where the body of ``text`` (a sentence or passage) begins after the heading lines
     it opens with; ``len(text)`` when it is all heading. A heading and its sentence on
@@ -60,7 +68,7 @@ def body_start(text: str) -> int:
         if not line.strip():
             pos = line_end + 1
             continue
-        if is_heading(line):
+        if is_heading(line) or (nl >= 0 and _numbered_title(line) and not text[nl + 1 :].split("\n", 1)[0].strip()):
             pos = line_end + 1 if nl >= 0 else len(text)
             continue
         # "3.4 Renewal Option. Tenant shall have …": the heading ends at its first period
@@ -73,7 +81,7 @@ def body_start(text: str) -> int:
 
 # -- phrases ----------------------------------------------------------------------------
 
-_LIMIT = re.compile(
+LIMIT = re.compile(
     r"\b(?:shall\s+not\s+exceed|will\s+not\s+exceed|not\s+to\s+exceed|may\s+not\s+exceed|"
     r"does\s+not\s+exceed|no\s+more\s+than|not\s+more\s+than|up\s+to|at\s+most|limited\s+to|"
     r"not\s+less\s+than|no\s+less\s+than|at\s+least|a\s+minimum\s+of|a\s+maximum\s+of|"
@@ -92,9 +100,9 @@ _VENUE = re.compile(
 )
 _PATH = re.compile(r"(?<![\w/])(?:/[\w.<>+*-]+)+/?|\b[\w-]+/[\w./<>-]+")
 _PLACE = re.compile(
-    r"\b(?:[A-Z][a-z]+(?:\s+[A-Z][a-z]+)*\s+(?:County|City|Parish)|"
-    r"(?:San|Santa|New|Los|Las|St\.|Fort|Salt|El)\s+[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?|"
-    r"[A-Z][a-z]{2,})(?:,\s+[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)?"
+    r"\b(?:[A-Z][a-z]+(?:\s+[A-Z][a-z]+)*\s+(?:County|City|Parish|Borough)|"
+    r"(?:City|County|State|Commonwealth|Province)\s+of\s+[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)"
+    r"(?:,\s+[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)?"
 )
 # "Seattle, Washington 98109", "San Jose, California 95134", "the City of Denver"
 _CITY = re.compile(
@@ -173,13 +181,13 @@ def value_phrase(asked: Asked, text: str, values: list[Value] | None = None) -> 
     if asked.kind == "limit":
         # the value right after "shall not exceed", "not less than" …; "the greater of
         # (A) … or (B) …" whole; else what the limit names, to the end of its clause
-        for m in _LIMIT.finditer(text):
+        for m in LIMIT.finditer(text):
             if re.match(r"(?:the\s+)?(?:greater|lesser|higher|lower)\s+of\b", text[m.end() :], re.I):
                 return m.end(), _clause_end(text, m.end())
             after = [v for v in wanted if m.end() <= v.start <= m.end() + 40]
             if after:
                 return after[0].start, _with_tail(text, after[0].end)
-        cues = list(_LIMIT.finditer(text))
+        cues = list(LIMIT.finditer(text))
         if cues:
             m = cues[0]
             cut = _CLAUSE_CUT.search(text, m.end())
@@ -187,9 +195,13 @@ def value_phrase(asked: Asked, text: str, values: list[Value] | None = None) -> 
             return m.end(), end
     spans = [(v.start, _with_tail(text, v.end) if v.kind == "money" else v.end) for v in wanted]
     units = _rates(asked.question)
-    # the kind preferred first, then a rate the question names ("monthly", "per square foot")
+    ahead = bool(_AHEAD.search(asked.question))
+    # the kind preferred first, then a rate the question names ("monthly", "per square
+    # foot"), then for "how far ahead" a duration before the event ("90 days before")
     prefer = [
-        2 * asked.values.index(v.kind) + (0 if not units or _rated(text, s, e, units) else 1)
+        4 * asked.values.index(v.kind)
+        + (0 if not units or _rated(text, s, e, units) else 2)
+        + (0 if not ahead or _BEFORE.match(text[e : e + 40]) else 1)
         for v, (s, e) in zip(wanted, spans, strict=True)
     ]
     found = _near(text, spans, asked, prefer)
@@ -207,6 +219,13 @@ _RATE_WORDS = (
     (r"\btotal\b|\bin\s+all\b|\baltogether\b", r"total|aggregate"),
     (r"\bper\s+(?:user|seat)\b|\beach\s+(?:extra\s+|additional\s+)?user\b", r"user|seat"),
 )
+# A question about how far ahead something must be done: the duration before the event.
+_AHEAD = re.compile(
+    r"\bhow\s+far\s+(?:ahead|in\s+advance)\b|\bin\s+advance\b|\bbeforehand\b|\bahead\b"
+    r"|\bhow\s+much\s+(?:\w+\s+)?(?:notice|warning)\b|\bwhen\s+must\b.*\b(?:notify|tell|inform)\b",
+    re.IGNORECASE,
+)
+_BEFORE = re.compile(r"\A['’]?\s*(?:\(\d+\)\s*)?(?:\w+\s+){0,3}?(?:before|prior|in\s+advance|notice)\b", re.I)
 
 
 def _rates(question: str) -> list[str]:
@@ -261,7 +280,7 @@ def typed_phrase(asked: Asked, text: str) -> tuple[int, int] | None:
         spans = [m.span(1) for m in _VENUE.finditer(text)]
         spans = spans or [m.span() for m in _PATH.finditer(text)]
         spans = spans or [m.span() for m in ADDRESS.finditer(text)]
-        spans = spans or [m.span() for m in _PLACE.finditer(text) if m.start() > 0]
+        spans = spans or [m.span() for m in _PLACE.finditer(text)]
     elif asked.kind == "address":
         spans = [m.span() for m in ADDRESS.finditer(text)]
     elif asked.kind == "party":

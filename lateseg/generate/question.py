@@ -22,8 +22,8 @@ _RULES: tuple[tuple[str, str], ...] = (
      r"|\bwhat\s+laws?\b|\bgoverning\s+law\b|\blaws?\s+of\s+which\b"
      r"|\bunder\s+(?:which|what)\s+(?:state'?s?\s+)?laws?\b"
      r"|\blaws?\s+(?:govern|appl(?:y|ies))\b|\bgoverned\s+by\s+(?:which|what)\b"),
-    ("place", r"\b(?:which|what)\s+(?:courts?|county|counties|city|venue|forum|state|country)\b"
-     r"|\bwhere\b"),
+    ("place", r"\b(?:which|what)\s+(?:courts?|county|counties|city|venue|forum|state|country|"
+     r"directory|directories|folder|path|location|file\s+name)\b|\bwhere\b"),
     ("date", r"\b(?:on|by|from|until|as\s+of)\s+what\s+date\b|\bwhat\s+(?:date|day|year)\b"
      r"|\bby\s+when\b"),
     ("duration", r"\bhow\s+(?:long|soon|quickly|fast|far\s+(?:ahead|in\s+advance)|early|late)\b"
@@ -145,6 +145,57 @@ def stem(word: str) -> str:
         if len(w) > len(suffix) + 3 and w.endswith(suffix):
             return w[: -len(suffix)]
     return w
+
+
+# How legal and technical text says what questions say in plain words. A question word
+# also matches its equivalents here (both ways), stemmed: "begin" finds "commencement".
+_EQUIVALENTS = (
+    ("begin", "start", "commence", "commencement", "effective"),
+    ("end", "expire", "expiration", "expiry", "terminate", "termination", "cease"),
+    ("first", "initial", "original"),
+    ("quit", "cancel", "terminate", "termination", "withdraw"),
+    ("pay", "payment", "paid", "payable", "remit"),
+    ("late", "overdue", "delinquent", "unpaid"),
+    ("tell", "inform", "notify", "notice", "notification", "report", "warn", "warning"),
+    ("leak", "leaked", "unauthorized", "breach", "disclosure"),
+    ("recruit", "hire", "poach", "solicit", "solicitation", "employ", "employment"),
+    ("help", "assist", "assistance", "support"),
+    ("cost", "price", "fee", "charge", "rate", "rent"),
+    ("cap", "limit", "maximum", "exceed", "ceiling"),
+    ("minimum", "least", "floor"),
+    ("renew", "renewal", "extend", "extension"),
+    ("keep", "retain", "maintain", "store", "preserve"),
+    ("delete", "destroy", "erase", "remove", "purge"),
+    ("sue", "lawsuit", "action", "litigation", "proceeding", "dispute"),
+    ("court", "courts", "venue", "jurisdiction", "forum"),
+    ("law", "laws", "governing", "governed"),
+    ("insurance", "coverage", "insured", "policy"),
+    ("confidential", "confidentiality", "secret", "proprietary"),
+    ("data", "information"),
+    ("user", "users", "seat", "seats"),
+    ("building", "premises", "tower"),
+    ("allowed", "permitted", "may", "entitled"),
+    ("forbidden", "prohibited", "shall not", "must not"),
+    ("share", "proportionate", "portion", "percentage"),
+    ("respond", "response", "reply"),
+    ("fix", "cure", "remedy", "correct"),
+    ("waive", "abate", "abatement", "free"),
+    ("directory", "folder", "path"),
+    ("program", "software", "application", "executable"),
+)
+_GROUPS: dict[str, frozenset[str]] = {}
+
+
+def equivalents(word: str) -> frozenset[str]:
+    """The stems of ``word`` and of the words that say the same in a contract or manual
+    ("recruiting" → recruit, hire, solicit …)."""
+    if not _GROUPS:
+        for group in _EQUIVALENTS:
+            stems = frozenset(stem(w) for w in group)
+            for st in stems:
+                _GROUPS[st] = _GROUPS.get(st, frozenset()) | stems
+    st = stem(word)
+    return _GROUPS.get(st, frozenset({st}))
 
 
 def analyse(question: str) -> Asked:

@@ -25,15 +25,17 @@ citation could back). Thresholds were chosen on ``bench/answers.py`` (see its re
 
 from __future__ import annotations
 
-import contextlib
 import re
 from collections.abc import Sequence
+from difflib import SequenceMatcher
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from lateseg.generate.citations import MARK, marked_numbers
+from lateseg.generate.phrase import is_heading
 from lateseg.text.boundaries import sentence_spans
+from lateseg.text.values import find_values, number_word
 from lateseg.types import Hit, Support
 
 if TYPE_CHECKING:
@@ -46,60 +48,6 @@ MIN_SIMILARITY = 0.5
 
 # -- facts ------------------------------------------------------------------------------
 
-_SMALL = {
-    w: i
-    for i, w in enumerate(
-        [
-            "zero",
-            "one",
-            "two",
-            "three",
-            "four",
-            "five",
-            "six",
-            "seven",
-            "eight",
-            "nine",
-            "ten",
-            "eleven",
-            "twelve",
-            "thirteen",
-            "fourteen",
-            "fifteen",
-            "sixteen",
-            "seventeen",
-            "eighteen",
-            "nineteen",
-        ]
-    )
-}
-_TENS = {
-    w: 10 * i
-    for i, w in enumerate(
-        ["_", "_", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
-    )
-    if w != "_"
-}
-_SCALES = {"hundred": 100, "thousand": 1000, "million": 10**6, "billion": 10**9}
-_NUMBER_WORDS = {**_SMALL, **_TENS, **_SCALES}
-# The unit a duration keeps; money and shares are checked by value alone.
-_UNITS = {
-    "second": "second",
-    "seconds": "second",
-    "minute": "minute",
-    "minutes": "minute",
-    "hour": "hour",
-    "hours": "hour",
-    "day": "day",
-    "days": "day",
-    "week": "week",
-    "weeks": "week",
-    "month": "month",
-    "months": "month",
-    "year": "year",
-    "years": "year",
-}
-_MODIFIERS = {"calendar", "business", "working", "consecutive", "full", "additional", "more"}
 _TOKEN = re.compile(r"\$?\d[\d,]*(?:\.\d+)?%?|[A-Za-z]+(?:[-'’][A-Za-z]+)*")
 # Capitalised words that are not names (they open clauses, label things, or are ours).
 _NOT_NAMES = frozenset(
@@ -189,58 +137,19 @@ def _words(text: str) -> list[str]:
     return [m.group(0) for m in _TOKEN.finditer(text)]
 
 
-def _number_word(word: str) -> bool:
-    return all(p in _NUMBER_WORDS for p in word.lower().replace("’", "-").split("-"))
-
-
 def facts(text: str) -> tuple[set[tuple[float, str | None]], set[str]]:
-    """The numbers in ``text`` as ``(value, unit)`` (unit: a duration's, else None) and its
-    names (lowercased capitalised words that do not open a sentence). ``sixty (60) days``
-    gives one fact, ``(60.0, "day")``."""
-    words = _words(text)
-    numbers: list[tuple[float, int]] = []  # (value, index of the word after it)
-    i = 0
-    while i < len(words):
-        w = words[i]
-        if w[0].isdigit() or w[0] == "$":
-            digits = w.lstrip("$").rstrip("%").replace(",", "")
-            with contextlib.suppress(ValueError):  # "1,2," and the like
-                numbers.append((float(digits), i + 1))
-            i += 1
-            continue
-        if _number_word(w) and w.lower() not in _SCALES:
-            total = current = 0
-            j = i
-            while j < len(words) and (
-                _number_word(words[j])
-                or (words[j].lower() == "and" and j + 1 < len(words) and _number_word(words[j + 1]))
-            ):
-                for part in words[j].lower().split("-"):
-                    if part == "and":
-                        continue
-                    v = _NUMBER_WORDS[part]
-                    if v == 100:
-                        current = max(current, 1) * 100
-                    elif v >= 1000:
-                        total += max(current, 1) * v
-                        current = 0
-                    else:
-                        current += v
-                j += 1
-            numbers.append((float(total + current), j))
-            i = j
-            continue
-        i += 1
+    """The values in ``text`` as ``(amount, unit)`` (unit: a duration's, else None; a
+    date as its day and year) and its names (lowercased capitalised words that do not
+    open a sentence). ``sixty (60) days`` gives one fact, ``(60.0, "day")``; a clause
+    number (``10.2 Cap on Liability``, ``Section 9.3``) gives none: it is not a value."""
     found: set[tuple[float, str | None]] = set()
-    for n, (value, after) in enumerate(numbers):
-        # "sixty (60) days": a numeral right after the same value in words is one fact
-        if n + 1 < len(numbers) and numbers[n + 1][0] == value and numbers[n + 1][1] == after + 1:
+    for v in find_values(text):
+        if not v.is_value:
             continue
-        j = after
-        if j < len(words) and words[j].lower() in _MODIFIERS:
-            j += 1
-        unit = _UNITS.get(words[j].lower()) if j < len(words) else None
-        found.add((value, unit))
+        if v.amount is None or v.kind == "date":  # a date or time: its numbers
+            found |= {(float(n), None) for n in re.findall(r"\d+", text[v.start : v.end])}
+            continue
+        found.add((v.amount, v.unit if v.kind == "duration" else None))
     return found, _names(text)
 
 
@@ -253,7 +162,7 @@ def _names(text: str, openers: bool = False) -> set[str]:
         before = text[: m.start()].rstrip(" \t\"'“‘(")
         if (not before or before[-1] in ".!?:;\n]") != openers:
             continue
-        if word.lower() in _NOT_NAMES or _number_word(word):
+        if word.lower() in _NOT_NAMES or number_word(word):
             continue
         names.add(word.lower())
     return names
@@ -321,6 +230,51 @@ def _claim(sentence: str) -> str:
     return re.sub(r"\s+([.,;:!?])", r"\1", MARK.sub("", sentence)).strip()
 
 
+# "The answer is:", "Answer:", "According to passage 2," … : words that claim nothing.
+_LEAD_IN = re.compile(
+    r"^(?:(?:the\s+)?(?:short\s+|final\s+)?answer(?:\s+is)?|according\s+to\s+(?:the\s+)?"
+    r"(?:passages?|documents?|text)(?:\s*\d+)?|based\s+on\s+(?:the\s+)?passages?)\s*[:,-]?\s*",
+    re.IGNORECASE,
+)
+
+
+def _normal(text: str) -> str:
+    """Lowercase words only: how two sentences are compared for a repeat or a copy."""
+    return " ".join(re.findall(r"[a-z0-9]+", text.lower()))
+
+
+def holder(claim: str, passages: Sequence[Hit], least: float = 0.6) -> tuple[int, int, int] | None:
+    """The passage that holds ``claim`` word for word: ``(passage index, start, end)`` of
+    the longest stretch of the claim found in one passage's text (case and spacing
+    aside), when it covers at least ``least`` of the claim; else None. A copied
+    sentence is attributed where it was copied from, whatever the model cited."""
+    want = _normal(claim)
+    if len(want) < 12:
+        return None
+    best: tuple[int, int, int, int] | None = None  # (length, passage, start, end)
+    for i, h in enumerate(passages):
+        words = [(m.start(), m.end(), m.group(0).lower()) for m in re.finditer(r"[A-Za-z0-9]+", h.text)]
+        flat = " ".join(w for _, _, w in words)
+        match = SequenceMatcher(None, flat, want, autojunk=False).find_longest_match(
+            0, len(flat), 0, len(want)
+        )
+        if match.size == 0 or (best is not None and match.size <= best[0]):
+            continue
+        # map the match in the joined words back to the passage's characters
+        pos, first, last = 0, None, None
+        for a, b, w in words:
+            if first is None and pos + len(w) > match.a:
+                first = a
+            if pos < match.a + match.size:
+                last = b
+            pos += len(w) + 1
+        if first is not None and last is not None:
+            best = (match.size, i, first, last)
+    if best is None or best[0] < least * len(want):
+        return None
+    return best[1], best[2], best[3]
+
+
 def check_support(
     answer: str,
     question: str,
@@ -346,9 +300,16 @@ def check_support(
     vecs = encoder.embed_texts(claims + [cand_text(k) for k in range(len(cands))])
     sims = vecs[len(claims) :] @ vecs[: len(claims)].T if cands else np.zeros((0, len(claims)))
     out = []
+    said: dict[str, int] = {}
+    titles = {_normal(t) for h in passages for t in (h.section or "").split(" > ") if t}
     for n, ((s, e, cites), claim) in enumerate(zip(sentences, claims, strict=True)):
         valid = [c for c in cites if 1 <= c <= len(passages)]
+        held = holder(claim, passages)
+        if held is not None and held[0] + 1 not in valid:
+            valid = [held[0] + 1]  # checked against where it was copied from
         pool = valid or list(range(1, len(passages) + 1))
+        bare = _LEAD_IN.sub("", claim).strip(" .:;,-")
+        repeat = said.setdefault(_normal(bare), n + 1) if bare else None
         idx = [k for k, (i, _, _) in enumerate(cands) if i + 1 in pool]
         numbers = _new_numbers(claim, question)
         # the evidence sentences (with their clause labels) stating all its numbers: the
@@ -362,6 +323,8 @@ def check_support(
             best = float(max(sims[k, n] for k in idx))
             k = max(holding or idx, key=lambda k: sims[k, n])
             i, a, b = cands[k]
+            if held is not None and (not numbers or _holds_numbers(numbers, passages[held[0]].text[held[1] : held[2]])):
+                i, a, b = held  # the words it copied, where they are
             h = passages[i]
             evidence = Hit(
                 h.source, h.start + a, h.start + b, h.text[a:b], float(sims[k, n]), h.page,
@@ -373,6 +336,12 @@ def check_support(
             reason = f"cites [{', '.join(map(str, cites))}], which no passage has"
         elif not passages:
             reason = "no passage was shown"
+        elif not bare:
+            reason = "says nothing: no claim after its lead-in"
+        elif repeat is not None and repeat != n + 1:
+            reason = f"repeats sentence {repeat}"
+        elif is_heading(bare) or _normal(bare) in titles:
+            reason = "is only a heading: a heading names a clause, it does not answer"
         elif _REFUSAL.search(claim):
             reason = "says the passages do not answer"
         elif asks_quantity and not numbers:
