@@ -152,7 +152,9 @@ def presented(answer: Any) -> str | None:
     return answer.phrase.text if answer.phrase is not None else None
 
 
-def judge(answer: Any, rec: dict[str, Any], source: str | None, span: tuple[int, int] | None) -> dict:
+def judge(
+    answer: Any, rec: dict[str, Any], source: str | None, span: tuple[int, int] | None
+) -> dict:
     """One answer's grades."""
     cites = [covers(h, source, span) for h in answer.citations] if source else []
     shown = presented(answer)
@@ -241,13 +243,17 @@ def summarise(rows: list[dict], modes: Sequence[str], seconds: dict[str, float])
             "answers": len(rs),
             "graded": len(graded),
             "accuracy": sum(r["correct"] for r in graded) / len(graded) if graded else None,
-            "phrase": sum(bool(r["phrase_correct"]) for r in graded) / len(graded) if graded else None,
+            "phrase": sum(bool(r["phrase_correct"]) for r in graded) / len(graded)
+            if graded
+            else None,
             "wrong_shown": sum(r["wrong_shown"] for r in graded) / len(graded) if graded else None,
             "cites_gold": sum(r["cites_gold"] for r in rs) / len(rs) if rs else None,
             "citation_precision": sum(r["gold_cites"] for r in rs) / cited if cited else None,
             "top_cite_named": sum(named) / len(named) if named else None,
             "missing_said": (
-                sum(r[m]["missing_said"] for r in absent if m in r) / len(absent) if absent else None
+                sum(r[m]["missing_said"] for r in absent if m in r) / len(absent)
+                if absent
+                else None
             ),
             "replaced": sum(bool(r.get("replaced")) for r in rs) if m == "checked" else None,
             "s_per_answer": seconds.get(m, 0.0) / len(rs) if rs else None,

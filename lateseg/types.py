@@ -350,7 +350,7 @@ class Scope:
             return f"the question names {self.missing!r}, which is not in the index"
         names = ", ".join(s.rsplit("/", 1)[-1] for s in self.sources)
         said = ", ".join(repr(n) for n in self.named)
-        return f"answered from {names} (the question names {said})"
+        return f"answered from {names}: the question names {said}"
 
 
 @dataclass(frozen=True)

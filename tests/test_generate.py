@@ -40,3 +40,48 @@ def test_an_answer_that_runs_out_of_time_stops_and_says_so(gen):
     normal = gen.complete(messages)
     assert normal.finish_reason in {"length", "stop", "repetition"}
     assert normal.completion_tokens > 1
+
+
+LONG = (
+    "Each package must have a priority value, which is set in the metadata for the Debian "
+    "archive and is also included in the package's control files."
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "cut"),
+    [
+        (f"{LONG} {LONG} ", len(LONG)),
+        (f"Intro. {LONG}\n{LONG.upper()} ", len("Intro. ") + len(LONG)),  # case and spacing aside
+        (f"{LONG} Something else entirely. ", None),
+        ("No. No. No. ", None),  # short sentences said again are no repeat
+    ],
+)
+def test_a_whole_sentence_said_again_is_found(text, cut):
+    from lateseg.generate.local import repeated_sentence
+
+    assert repeated_sentence(text)[1] == cut
+
+
+def test_decoding_stops_when_a_long_sentence_repeats(gen):
+    """The real model made to copy a text that says one long sentence three times (a
+    copy constraint that may not end early): decoding stops after the first copy, far
+    longer than the token loop's 16-token window."""
+    from lateseg.generate.copying import CopyConstraint
+
+    text = f"{LONG} {LONG} {LONG}"
+    constraint = CopyConstraint(gen.tokenizer, [text], [[0]], least=10_000)
+    messages = [{"role": "user", "content": f"Copy this text: {text}"}]
+    done = gen.complete(messages, max_new_tokens=120, constraint=constraint)
+    assert done.finish_reason == "repetition"
+    assert done.text == LONG
+
+
+def test_a_cut_answer_ends_at_a_whole_word(gen):
+    from lateseg.generate.local import _word_end
+
+    assert _word_end("the notice per") == len("the notice ")
+    assert _word_end("the notice period.") == len("the notice period.")
+    messages = [{"role": "user", "content": "Describe the water cycle in detail."}]
+    done = gen.complete(messages, max_new_tokens=7)
+    assert done.finish_reason == "length" and done.text.endswith(" …")

@@ -63,9 +63,9 @@ def test_extractive_answers_cite_the_passages_they_quote(sample_index, sample_qu
 def test_a_generated_answer_is_shown_only_when_its_passages_support_it(
     sample_index, sample_questions
 ):
-    """The default ask: the model's answer when some sentence of it is supported, else
-    the extractive answer carrying the model's (and why it was not supported)."""
-    answer = sample_index.ask(DEMO_QUESTION, k=3)
+    """A generated answer: the model's answer when some sentence of it is supported, else
+    the quoted answer carrying the model's (and why it was not supported)."""
+    answer = sample_index.ask(DEMO_QUESTION, k=3, answer="generate")
     model = answer.generated or answer
     assert model.mode == "generative" and model.text.strip() and model.support
     assert all(c in model.context for c in model.citations)
@@ -78,7 +78,7 @@ def test_a_generated_answer_is_shown_only_when_its_passages_support_it(
         assert answer.generated.supported is False and answer.mode == "extractive"
         msa01 = next(q for q in sample_questions if q["id"] == "msa-01")
         assert _gold_hit(answer.citations, msa01)
-    raw = sample_index.ask(DEMO_QUESTION, k=3, fallback=False)
+    raw = sample_index.ask(DEMO_QUESTION, k=3, answer="generate", fallback=False)
     assert raw.text == model.text and raw.generated is None  # greedy: the same answer
 
 
@@ -130,7 +130,7 @@ def test_ask_many_answers_from_one_compressed_document(sample_index):
         assert a.context == tuple(whole) and set(a.citations) <= set(whole)
         assert a.kv_stats["kept_tokens"] == 256 and a.kv_stats["reused"]
         assert a.kv_stats["prompt_tokens"] > len(pipe.document(doc).text) // 6  # all of it
-    with pytest.raises(ConfigError, match="not --extractive"):
+    with pytest.raises(ConfigError, match="not to quoted answers"):
         pipe.ask("notice period?", extractive=True, kv_budget=64)
 
 

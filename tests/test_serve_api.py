@@ -124,6 +124,17 @@ def test_ask_as_json_and_as_server_sent_events(client):
     a = client.post("/api/ask", json=body).json()
     assert a["mode"] == "extractive" and "sixty (60) days" in a["text"]
     assert a["citations"][0]["doc_id"] and a["citations"][0]["page"] == 4
+    # the phrase first: its document offsets, its sentence as a hit the viewer opens
+    phrase = a["phrase"]
+    assert phrase["text"] == "sixty (60) days" and phrase["kind"] == "duration"
+    sentence = phrase["sentence"]
+    assert sentence["doc_id"] == a["citations"][0]["doc_id"] and sentence["page"] == 4
+    assert sentence["start"] <= phrase["start"] < phrase["end"] <= sentence["end"]
+    rects = client.get(
+        f"/api/documents/{sentence['doc_id']}/highlight",
+        params={"start": phrase["start"], "end": phrase["end"]},
+    ).json()
+    assert rects["pages"] == [4] and rects["rects"]
     events = []
     with client.stream("POST", "/api/ask", json={**body, "stream": True}) as r:
         assert r.headers["content-type"].startswith("text/event-stream")
@@ -230,12 +241,16 @@ def test_serving_off_loopback_needs_a_token(sample_index, capsys, monkeypatch):
 
 def test_a_full_generation_queue_answers_503_while_search_goes_on(client, service):
     with service._generation_slot():  # an answer being made; the queue holds 0 more
-        r = client.post("/api/ask", json={"question": DEMO_QUESTION})
-        assert r.status_code == 503 and int(r.headers["retry-after"]) > 0
-        assert "queue" in r.json()["error"]
+        for how in ("generate", "copy"):
+            r = client.post("/api/ask", json={"question": DEMO_QUESTION, "answer": how})
+            assert r.status_code == 503 and int(r.headers["retry-after"]) > 0
+            assert "queue" in r.json()["error"]
         assert client.get("/api/search", params={"q": "governing law"}).status_code == 200
-        extractive = client.post("/api/ask", json={"question": DEMO_QUESTION, "extractive": True})
-        assert extractive.status_code == 200
+        for body in ({"extractive": True}, {}, {"answer": "quote"}):  # quotes need no generator
+            quoted = client.post("/api/ask", json={"question": DEMO_QUESTION, **body})
+            assert (
+                quoted.status_code == 200 and quoted.json()["phrase"]["text"] == "sixty (60) days"
+            )
 
 
 def _zip(entries: dict[str, bytes], **kw) -> bytes:

@@ -167,3 +167,64 @@ def test_the_evidence_span_is_the_sentence_that_states_the_value(encoder):
     assert s.supported, s.reason
     assert "sixty (60) days" in s.evidence.text and s.evidence.score <= s.similarity
     assert clause.text[s.evidence.start : s.evidence.end] == s.evidence.text
+
+
+CAPS = Hit(
+    "/c/msa.pdf",
+    19300,
+    19700,
+    "10.1 Exclusion of Certain Damages. IN NO EVENT SHALL EITHER PARTY BE LIABLE FOR ANY "
+    "INDIRECT DAMAGES.\n10.2 Cap on Liability. EACH PARTY'S TOTAL LIABILITY SHALL NOT EXCEED "
+    "FIVE HUNDRED THOUSAND DOLLARS ($500,000).\nARTICLE 11 INSURANCE",
+    0.7,
+    page=6,
+    section="10 Limitation of Liability > 10.2 Cap on Liability",
+    chunk_id=12,
+)
+CAP_QUESTION = "What is the cap on liability?"
+
+
+@pytest.mark.parametrize(
+    "answer",
+    ["The cap on liability is 10.1 [1].", "The cap is 11 [1].", "It is capped at 10.2 [1]."],
+)
+def test_a_clause_number_offered_as_an_amount_is_not_supported(encoder, answer):
+    (s,) = check_support(answer, CAP_QUESTION, [CAPS], encoder)
+    assert not s.supported and s.reason
+
+
+def test_the_amount_itself_is_supported(encoder):
+    (s,) = check_support(
+        "Each party's total liability shall not exceed $500,000 [1].", CAP_QUESTION, [CAPS], encoder
+    )
+    assert s.supported, s.reason
+
+
+@pytest.mark.parametrize(
+    ("answer", "reason"),
+    [
+        ("10.2 Cap on Liability [1].", "heading"),
+        ("The answer is: [1]", "says nothing"),
+        ("Answer:", "says nothing"),
+    ],
+)
+def test_headings_and_empty_lead_ins_are_not_supported(encoder, answer, reason):
+    out = check_support(answer, CAP_QUESTION, [CAPS], encoder)
+    assert out and not any(s.supported for s in out) and reason in out[0].reason
+
+
+def test_a_sentence_said_again_is_not_supported_again(encoder):
+    said = "Each party's total liability shall not exceed $500,000 [1]. "
+    first, again = check_support(said * 2, CAP_QUESTION, [CAPS], encoder)
+    assert first.supported and not again.supported and "repeats sentence 1" in again.reason
+
+
+def test_a_copied_sentence_is_checked_where_it_was_copied_from(encoder):
+    """The model copies passage 2's sentence but marks [1]: it is supported by, and cited
+    to, passage 2."""
+    copied = "Client may terminate this Agreement or any Statement of Work, in whole or in part"
+    who = "Who may terminate the Agreement for convenience?"
+    answer = cite(f"{copied} [1].", who, [OTHER, CLAUSE], encoder, None)
+    (s,) = answer.support
+    assert s.evidence.source == CLAUSE.source and s.cites == (1,)
+    assert answer.citations == (CLAUSE,)

@@ -28,6 +28,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from check_sample_qa import answer_problems  # noqa: E402
+
 QA_PATH = ROOT / "data" / "eval" / "manuals_qa.jsonl"
 PDF_DIR = ROOT / ".cache" / "testdata"
 # debian-policy 4.6.2.0: the Policy Manual and FHS 3.0 it ships (``make testdata``).

@@ -10,8 +10,9 @@ import textwrap
 
 from lateseg.cli.options import EXIT_OK, common, count, filters
 from lateseg.errors import LatesegError
+from lateseg.generate.answering import ANSWER_MODES, DEFAULT_ANSWER, answer_mode
 from lateseg.kv.compress import METHODS, parse_budget
-from lateseg.types import Answer
+from lateseg.types import Answer, Phrase
 
 
 def question_command(
@@ -42,9 +43,19 @@ def add_ask(sub: argparse._SubParsersAction) -> None:
         sub, "ask", "answer a question with citations", "passages given to the answerer"
     )
     ask.add_argument(
+        "--answer",
+        choices=ANSWER_MODES,
+        default=None,
+        help=f"how to answer: quote (the sentence that states what is asked, its value "
+        f"first; needs no generator), copy (the generator copies a span of the passages), "
+        f"generate (the generator's own words, each sentence checked; an unsupported answer "
+        f"is replaced by the quote). Default: {DEFAULT_ANSWER}, the most accurate on "
+        f"bench/answers.py",
+    )
+    ask.add_argument(
         "--extractive",
         action="store_true",
-        help="quote the best sentences instead of running the generator",
+        help="the same as --answer quote",
     )
     ask.add_argument(
         "--generator",
@@ -113,7 +124,8 @@ def run(args: argparse.Namespace) -> int:
                     for term, text in d.items():
                         print(f"   defined: {term}: {textwrap.shorten(text, 200)}")
             return EXIT_OK
-        streaming = not (args.json or args.extractive or args.no_stream)
+        how = answer_mode(args.answer, args.extractive, bool(args.kv_budget or args.kv_method))
+        streaming = how == "generate" and not (args.json or args.no_stream)
 
         def show(piece: str) -> None:
             print(piece, end="", flush=True)
@@ -121,7 +133,7 @@ def run(args: argparse.Namespace) -> int:
         answer = pipe.ask(
             args.question,
             k=args.k,
-            extractive=args.extractive,
+            answer=how,
             context=args.context,
             kv_budget=None if args.kv_budget is None else parse_budget(args.kv_budget),
             kv_method=args.kv_method,
@@ -135,15 +147,28 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_OK
 
 
+def show_phrase(phrase: Phrase, width: int = 100) -> None:
+    """The answer phrase, then the sentence it stands in, quoted, and where that is."""
+    print(phrase.text if phrase.kind == "list" else " ".join(phrase.text.split()))
+    print()
+    quote = textwrap.fill(" ".join(phrase.sentence.text.split()), width - 4)
+    print(textwrap.indent(f'"{quote}"', "  "))
+    print(f"  {phrase.sentence.cite()}")
+
+
 def show_answer(answer: Answer, streamed: bool) -> None:
-    """The answer as ``ask`` prints it: the text (already printed when ``streamed``), how
-    each generated sentence was checked, the extractive answer in place of an unsupported
-    one, and the sources."""
+    """The answer as ``ask`` prints it: the answer phrase first, with the sentence it
+    stands in and its citation; a generated answer's text (already printed when
+    ``streamed``) and how each sentence was checked, or the quote that replaced it; the
+    documents the question was scoped to; the sources."""
     model = answer.generated or answer
     if streamed:
         print()
     elif model.mode == "generative":
         print(model.text)
+    if model.mode == "generative" and model.finish in ("time", "length"):
+        limit = "time limit (max_seconds)" if model.finish == "time" else "token limit"
+        print(f"(the answer was cut at the {limit})", file=sys.stderr)
     stats = model.kv_stats
     if stats and "kept_tokens" in stats:
         print(
@@ -166,9 +191,8 @@ def show_answer(answer: Answer, streamed: bool) -> None:
         if not model.support:
             print("  - it made no claim (no sentence)")
         print()
-        print("Answer (extractive: quoted from the passages):")
-        print(answer.text)
-    elif answer.support:
+        print("Answer (quoted from the passages):")
+    elif answer.support and answer.mode == "generative":
         print()
         print("Checked against the passages:")
         for s in answer.support:
@@ -177,8 +201,17 @@ def show_answer(answer: Answer, streamed: bool) -> None:
             if s.supported and s.evidence is not None:
                 print(f'      "{textwrap.shorten(s.evidence.text, 160)}"')
                 print(f"      {s.evidence.cite()}")
-    elif not streamed and answer.mode != "generative":
-        print(answer.text)
+        if answer.phrase is not None:
+            print()
+            print("Answer:")
+    if answer.mode != "generative" or answer.generated is not None or answer.phrase is not None:
+        if answer.phrase is not None:
+            show_phrase(answer.phrase)
+        elif answer.mode != "generative":
+            print(answer.text)
+    if answer.scope is not None and answer.scope.missing is None:
+        print()
+        print(answer.scope.describe().capitalize() + ".")
     print()
     label = "Sources (attributed)" if answer.cited_by == "attribution" else "Sources"
     print(f"{label}:" if answer.citations else "Sources: none")

@@ -17,12 +17,21 @@ import functools
 import os
 import threading
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from lateseg.errors import ConfigError
 from lateseg.generate.extractive import extractive_answer
 from lateseg.generate.question import analyse
-from lateseg.generate.scope import HEAD_CHARS, Profile, find_scope, plain_question, profiles
+from lateseg.generate.scope import (
+    FILE_NAME,
+    HEAD_CHARS,
+    MOST_SCOPED,
+    Profile,
+    find_scope,
+    plain_question,
+    profiles,
+)
 from lateseg.kv.compress import KVConfig
 from lateseg.types import NO_PASSAGE, Answer, Hit, Scope, clean_text
 
@@ -40,6 +49,17 @@ if TYPE_CHECKING:
     from lateseg.encode.late import LateEncoder
     from lateseg.generate.local import LocalGenerator
     from lateseg.index.retrieval import Retriever
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """A question ready to answer: as asked of its scoped documents, its ``scope`` and
+    ``hits``; ``missing`` is the answer when it names a document the index lacks."""
+
+    question: str
+    scope: Scope | None
+    hits: list[Hit]
+    missing: Answer | None = None
 
 
 class Answerer:
@@ -79,8 +99,17 @@ class Answerer:
 
     def scope(self, question: str) -> Scope | None:
         """The indexed documents ``question`` names, or the one it names that the index
-        does not hold (:func:`~lateseg.generate.scope.find_scope`); None: it names none."""
-        return find_scope(question, self.document_profiles())
+        does not hold (:func:`~lateseg.generate.scope.find_scope`); None: it names none.
+        A document named by words that some indexed text says ("the service level
+        agreement", an exhibit of a contract) is not missing: the question is scoped to
+        the documents that say it, when they are few."""
+        scope = find_scope(question, self.document_profiles())
+        if scope is None or scope.missing is None or FILE_NAME.fullmatch(scope.missing):
+            return scope
+        said = self.retriever.mentions(scope.missing, MOST_SCOPED + 1)
+        if not said:
+            return scope
+        return Scope(tuple(said), (scope.missing,)) if len(said) <= MOST_SCOPED else None
 
     def retrieve(
         self,
@@ -110,7 +139,9 @@ class Answerer:
 
     def missing(self, question: str, scope: Scope) -> Answer:
         """The answer to a question that names a document the index does not hold."""
-        names = sorted(f"{p.name} ({p.title})" if p.title else p.name for p in self.document_profiles())
+        names = sorted(
+            f"{p.name} ({p.title})" if p.title else p.name for p in self.document_profiles()
+        )
         shown = ", ".join(names[:12]) + (f" and {len(names) - 12} more" if len(names) > 12 else "")
         text = (
             f"The question names {scope.missing!r}, but no indexed document matches it, so "
@@ -158,24 +189,53 @@ class Answerer:
         model's in ``Answer.generated``: the answer returned never rests on text its
         passages do not hold.
         """
-        how = answer_mode(answer, extractive)
         kv = KVConfig.from_options(kv_budget, kv_method)
+        how = answer_mode(answer, extractive, kv is not None)
         if how == "quote" and kv is not None:
             raise ConfigError("kv_budget/kv_method apply to the generator, not to quoted answers")
+        asked = self.prepare(
+            question, k, mode=mode, source=source, kind=kind, include_toc=include_toc,
+            context=context,
+        )  # fmt: skip
+        if asked.missing is not None:
+            return asked.missing
+        done = self.answer_from(
+            asked.question, asked.hits, answer=how, kv=kv, stream=stream, fallback=fallback
+        )
+        return self.finish(done, asked)
+
+    def prepare(
+        self,
+        question: str,
+        k: int = 5,
+        *,
+        mode: str = "dense",
+        source: str | None = None,
+        kind: str | None = None,
+        include_toc: bool = False,
+        context: int | None = None,
+    ) -> Prepared:
+        r"""The first half of :meth:`ask`: the question's scope, the question as asked of
+        the scoped documents (:func:`~lateseg.generate.scope.plain_question`) and its
+        passages; or the answer that the document it names is missing. A server runs
+        this under its retrieval lock, then answers (:meth:`answer_from`) and
+        :meth:`finish`\ es."""
         question = clean_text(question)
         scope = self.scope(question) if source is None else None
         if scope is not None and scope.missing is not None:
-            return self.missing(question, scope)
+            return Prepared(question, scope, [], self.missing(question, scope))
         if scope is not None:  # asked of the named documents in their own words
             question = plain_question(question, scope, self.document_profiles())
         hits = self.retrieve(
             question, k, scope, mode=mode, source=source, kind=kind,
             include_toc=include_toc, context=context,
         )  # fmt: skip
-        done = self.answer_from(
-            question, hits, answer=how, kv=kv, stream=stream, fallback=fallback
-        )
-        return dataclasses.replace(self.located(done), scope=scope)
+        return Prepared(question, scope, hits)
+
+    def finish(self, answer: Answer, prepared: Prepared) -> Answer:
+        """The last step of :meth:`ask`: ``answer`` cited where its phrase and evidence
+        lie (:meth:`located`), with the question's scope."""
+        return dataclasses.replace(self.located(answer), scope=prepared.scope)
 
     def located(self, answer: Answer) -> Answer:
         """``answer`` with its phrase's sentence and each evidence span cited where they
@@ -279,13 +339,16 @@ class Answerer:
         ]
 
 
-def answer_mode(answer: str | None, extractive: bool = False) -> str:
+def answer_mode(answer: str | None, extractive: bool = False, kv: bool = False) -> str:
     """The answer mode asked for: ``answer`` (one of :data:`ANSWER_MODES`), ``"quote"``
-    for ``extractive``, else :data:`DEFAULT_ANSWER`."""
+    for ``extractive``, ``"generate"`` when only a KV budget or method (``kv``) says a
+    generator is wanted, else :data:`DEFAULT_ANSWER`."""
     if answer is not None and answer not in ANSWER_MODES:
         raise ConfigError(f"answer={answer!r}; choose one of {', '.join(ANSWER_MODES)}")
     if extractive:
         if answer not in (None, "quote"):
             raise ConfigError(f"extractive=True quotes; it cannot be answer={answer!r}")
         return "quote"
+    if answer is None and kv:
+        return "generate"
     return answer or DEFAULT_ANSWER

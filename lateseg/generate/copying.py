@@ -52,7 +52,8 @@ class CopyConstraint:
 
     :meth:`allowed` gives the token IDs that may come next (before the first token: the
     tokens that start at one of ``starts``, per text the character offsets an answer
-    may open at; by default any word); :meth:`advance` takes the token written.
+    may open at; by default any word); :meth:`advance` takes the token written;
+    :attr:`closable` says whether the answer may end (after ``least`` tokens).
     """
 
     def __init__(
@@ -60,8 +61,10 @@ class CopyConstraint:
         tokenizer: Any,
         texts: Sequence[str],
         starts: Sequence[Sequence[int]] | None = None,
+        least: int = 1,
     ) -> None:
         self.texts = list(texts)
+        self.least = least
         self.ids: list[list[int]] = []
         self.offsets: list[list[tuple[int, int]]] = []
         self.starts: dict[int, list[tuple[int, int]]] = {}
@@ -107,6 +110,11 @@ class CopyConstraint:
         self.length += 1
         if not self.at:
             raise ValueError(f"token {token} does not continue a span of the passages")
+
+    @property
+    def closable(self) -> bool:
+        """Whether the answer may end here: ``least`` tokens are written."""
+        return self.length >= self.least
 
     def span(self) -> tuple[int, int, int] | None:
         """``(passage, start, end)``: where the answer written so far was copied from,
@@ -167,7 +175,10 @@ def copy_answer(
     constraint = CopyConstraint(gen.tokenizer, [h.text for h in shown], starts)
     messages = [
         {"role": "system", "content": COPY_PROMPT},
-        {"role": "user", "content": f"Passages:\n\n{format_passages(shown)}\n\nQuestion: {question}"},
+        {
+            "role": "user",
+            "content": f"Passages:\n\n{format_passages(shown)}\n\nQuestion: {question}",
+        },
     ]
     done = gen.complete(
         messages, kv=kv, stream=stream, max_new_tokens=COPY_TOKENS, constraint=constraint

@@ -21,6 +21,7 @@ says so before it quotes the closest sentence.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -61,7 +62,9 @@ KIND_NAMES = {
 class Weights:
     """How much each feature counts in a candidate's score (see the module docstring):
     cosine ``similarity``, the ``passage``'s retrieval score, the ``overlap`` of content
-    words and a ``kind`` bonus for stating what was asked; with ``require``, a question
+    words, a ``kind`` bonus for stating what was asked and a ``subject`` bonus (or
+    malus) for a sentence whose subject is (or is not) the party the question asks about
+    (:func:`subject_agreement`); with ``require``, a question
     that asks for a value (not one of :data:`~lateseg.generate.phrase.WORDED`) is
     answered only by a candidate that states one, when any does."""
 
@@ -69,6 +72,7 @@ class Weights:
     passage: float = 0.5
     overlap: float = 0.5
     kind: float = 0.5
+    subject: float = 0.25
     require: bool = True
 
 
@@ -117,7 +121,7 @@ def _pieces(text: str, start: int, end: int) -> list[tuple[int, int]]:
     cuts += [m.end() for m in _YEAR_END.finditer(text, start, end)]
     cuts = [*sorted(set(cuts)), end]
     out = []
-    for a, b in zip(cuts, cuts[1:], strict=False):
+    for a, b in itertools.pairwise(cuts):
         seg = text[a:b]
         a2, b2 = a + len(seg) - len(seg.lstrip()), a + len(seg.rstrip())
         if b2 > a2:
@@ -209,13 +213,45 @@ def score_candidates(
         asked, [f"{t} {_heading_of(hits[c.passage])}" for t, c in zip(texts, cands, strict=True)]
     )
     passage = np.array([hits[c.passage].score for c in cands])
+    agree = np.array([subject_agreement(asked, t) for t in texts])
     score = (
         weights.similarity * sims
         + weights.passage * passage
         + weights.overlap * overlap
         + weights.kind * states
+        + weights.subject * agree
     )
     return score, states
+
+
+_MODAL = re.compile(r"\b(?:shall|must|may|will|agrees?|is\s+required|are\s+required|cannot)\b")
+
+
+_SUBORDINATE = re.compile(
+    r"\s*(?:If|When|Whenever|Upon|Unless|Where|In\s+the\s+event|Except|Notwithstanding|"
+    r"Subject\s+to|During|Within|After|Before|Following|Once|Until|Provided)\b"
+)
+
+
+def subject_agreement(asked: Asked, text: str) -> float:
+    """1 when the sentence's subject (its capitalised words before its first modal verb:
+    "Client may terminate") is the question's subject party, -1 when it is another
+    capitalised party ("Provider may terminate … notice to Client" for "must the Client
+    give"), 0 when either has none."""
+    if asked.subject is None:
+        return 0.0
+    m = _MODAL.search(text)
+    if m is None:
+        return 0.0
+    head = text[: m.start()]
+    if _SUBORDINATE.match(head):  # "If …, Provider shall": the main clause's subject
+        head = head[head.rfind(",") + 1 :] if "," in head else ""
+    names = re.findall(r"\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?", head)
+    names = [n for n in names if n not in ("The", "This", "Each", "Either", "Such", "If", "Upon")]
+    if not names:
+        return 0.0
+    want = asked.subject.lower()
+    return 1.0 if any(want in n.lower() or n.lower() in want for n in names) else -1.0
 
 
 def sentence_hit(hit: Hit, start: int, end: int) -> Hit:

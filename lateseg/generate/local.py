@@ -310,7 +310,8 @@ class LocalGenerator:
         t0 = time.perf_counter()
         for _ in range(limit):
             if constraint is not None:
-                allowed = constraint.allowed() + (sorted(i for i in ends if i is not None) if out else [])
+                closing = sorted(i for i in ends if i is not None) if constraint.closable else []
+                allowed = constraint.allowed() + closing
                 if not allowed:  # the copy reached the end of its passage
                     finish = "stop"
                     break
@@ -490,7 +491,6 @@ class LocalGenerator:
         done = self.complete(self.prompt(question, shown), kv=kv, stream=stream, stop=ANSWER_STOPS)
         return cite(done.text, question, shown, encoder, done.kv_stats, dropped, done.finish_reason)
 
-
     def copy_answer(
         self,
         question: str,
@@ -588,17 +588,15 @@ def cite(
     supported: closeness alone never makes an answer cited."""
     support = check_support(text, question, passages, encoder)
     marked = parse_citations(text, passages)
-    held = [
-        (s.evidence.source, s.evidence.chunk_id) for s in support if s.supported and s.evidence
-    ]
+    held = [(s.evidence.source, s.evidence.chunk_id) for s in support if s.supported and s.evidence]
     # a supported sentence cites the passage that holds its evidence (the one it copied
     # from, whatever its marker says); an unsupported answer keeps only its markers
     cited = [p for key in dict.fromkeys(held) for p in passages if (p.source, p.chunk_id) == key]
     if not held:
         cited = marked
     by = "model" if marked and cited == marked else "attribution"
-    first = next((s for s in support if s.supported and s.evidence is not None), None)
-    phrase = None if first is None else evidence_phrase(question, first.evidence)
+    first = next((s.evidence for s in support if s.supported and s.evidence is not None), None)
+    phrase = None if first is None else evidence_phrase(question, first)
     return Answer(
         text, tuple(cited), tuple(passages), "generative", by, stats, support, tuple(dropped),
         finish=finish, phrase=phrase,
@@ -662,7 +660,9 @@ def repeated_sentence(text: str, checked: int = 0) -> tuple[int, int | None]:
     if len(ends) <= checked:
         return checked, None
     starts = [0, *ends[:-1]]
-    norm = [" ".join(re.findall(r"\w+", text[a:b].lower())) for a, b in zip(starts, ends, strict=True)]
+    norm = [
+        " ".join(re.findall(r"\w+", text[a:b].lower())) for a, b in zip(starts, ends, strict=True)
+    ]
     for n in range(max(checked, 1), len(ends)):
         if len(norm[n].split()) >= 3 and norm[n] in norm[:n]:
             return len(ends), len(text[: starts[n]].rstrip())

@@ -11,6 +11,7 @@ LIMITATION OF LIABILITY 12.1 General Cap."): a heading is context, never an answ
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -19,7 +20,30 @@ from lateseg.generate.question import Asked, content_words, stem
 from lateseg.text.values import ADDRESS, Value, find_values
 
 _MINOR = frozenset(
-    "a an the and or of for on to in at by with without from under its their as vs is are".split()
+    [
+        "a",
+        "an",
+        "the",
+        "and",
+        "or",
+        "of",
+        "for",
+        "on",
+        "to",
+        "in",
+        "at",
+        "by",
+        "with",
+        "without",
+        "from",
+        "under",
+        "its",
+        "their",
+        "as",
+        "vs",
+        "is",
+        "are",
+    ]
 )
 _HEAD_WORD = re.compile(r"^(?:ARTICLE|Article|SECTION|Section|CHAPTER|Chapter|PART|Part|"
                         r"EXHIBIT|Exhibit|SCHEDULE|Schedule|APPENDIX|Appendix|ANNEX|Annex|§)"
@@ -40,7 +64,9 @@ def is_heading(line: str) -> bool:
     words = [w for w in rest.split() if re.search(r"[A-Za-z]", w)]
     if not words:
         return m is not None
-    if len(words) > 12 or re.search(r"[,;]\s", rest) and not rest.isupper():
+    if len(words) > 12 or (re.search(r"[,;]\s", rest) and not rest.isupper()):
+        return False
+    if re.search(r"\.\s+\S", rest):  # "12.1 General Cap. EXCEPT AS …": a sentence follows
         return False
     if rest.isupper():
         return len(words) <= 10 and (m is not None or len(words) <= 6)
@@ -53,7 +79,9 @@ def _numbered_title(line: str) -> bool:
     idempotency", "3.1 The package name"): a heading when a blank line follows it."""
     text = line.strip()
     m = re.match(r"\d+(?:\.\d+)*\.?\s+(\S.*)$", text)
-    return bool(m) and len(m.group(1).split()) <= 10 and not text.endswith((".", ":", ";", ","))
+    if m is None:
+        return False
+    return len(m.group(1).split()) <= 10 and not text.endswith((".", ":", ";", ","))
 
 
 def body_start(text: str) -> int:
@@ -68,7 +96,9 @@ def body_start(text: str) -> int:
         if not line.strip():
             pos = line_end + 1
             continue
-        if is_heading(line) or (nl >= 0 and _numbered_title(line) and not text[nl + 1 :].split("\n", 1)[0].strip()):
+        if is_heading(line) or (
+            nl >= 0 and _numbered_title(line) and not text[nl + 1 :].split("\n", 1)[0].strip()
+        ):
             pos = line_end + 1 if nl >= 0 else len(text)
             continue
         # "3.4 Renewal Option. Tenant shall have …": the heading ends at its first period
@@ -172,17 +202,19 @@ def _with_tail(text: str, end: int) -> int:
     return m.end() if m else end
 
 
-def value_phrase(asked: Asked, text: str, values: list[Value] | None = None) -> tuple[int, int] | None:
+def value_phrase(
+    asked: Asked, text: str, values: list[Value] | None = None
+) -> tuple[int, int] | None:
     """The span of ``text`` holding the value ``asked`` for (None: no such value)."""
     values = find_values(text) if values is None else values
-    wanted = [
-        v for v in values if v.kind in asked.values and (v.kind, v.amount) not in asked.given
-    ]
+    wanted = [v for v in values if v.kind in asked.values and (v.kind, v.amount) not in asked.given]
     if asked.kind == "limit":
         # the value right after "shall not exceed", "not less than" …; "the greater of
         # (A) … or (B) …" whole; else what the limit names, to the end of its clause
         for m in LIMIT.finditer(text):
-            if re.match(r"(?:the\s+)?(?:greater|lesser|higher|lower)\s+of\b", text[m.end() :], re.I):
+            if re.match(
+                r"(?:the\s+)?(?:greater|lesser|higher|lower)\s+of\b", text[m.end() :], re.I
+            ):
                 return m.end(), _clause_end(text, m.end())
             after = [v for v in wanted if m.end() <= v.start <= m.end() + 40]
             if after:
@@ -211,8 +243,10 @@ def value_phrase(asked: Asked, text: str, values: list[Value] | None = None) -> 
 # Rates and totals a question may name, and how a text says them near a value.
 _RATE_WORDS = (
     (r"\bmonthly\b|\bper\s+month\b|\beach\s+month\b|\ba\s+month\b", r"month"),
-    (r"\bannual(?:ly)?\b|\byearly\b|\bper\s+(?:year|annum)\b|\ba\s+year\b|\beach\s+year\b",
-     r"annual|year|annum"),
+    (
+        r"\bannual(?:ly)?\b|\byearly\b|\bper\s+(?:year|annum)\b|\ba\s+year\b|\beach\s+year\b",
+        r"annual|year|annum",
+    ),
     (r"\bhourly\b|\bper\s+hour\b|\ban\s+hour\b", r"hour"),
     (r"\bdaily\b|\bper\s+day\b", r"\bday\b|daily"),
     (r"\bper\s+(?:rentable\s+)?square\s+(?:foot|feet)\b|\bper\s+sq", r"square\s+f|sq\.?\s*f"),
@@ -225,7 +259,9 @@ _AHEAD = re.compile(
     r"|\bhow\s+much\s+(?:\w+\s+)?(?:notice|warning)\b|\bwhen\s+must\b.*\b(?:notify|tell|inform)\b",
     re.IGNORECASE,
 )
-_BEFORE = re.compile(r"\A['’]?\s*(?:\(\d+\)\s*)?(?:\w+\s+){0,3}?(?:before|prior|in\s+advance|notice)\b", re.I)
+_BEFORE = re.compile(
+    r"\A['’]?\s*(?:\(\d+\)\s*)?(?:\w+\s+){0,3}?(?:before|prior|in\s+advance|notice)\b", re.I
+)
 
 
 def _rates(question: str) -> list[str]:
@@ -252,12 +288,16 @@ def _ranged(text: str, span: tuple[int, int], values: list[Value]) -> tuple[int,
     nine (9) months" whole (two values of one kind joined by and/or/to), and a bound
     word before it ("at least", "within", "no later than")."""
     start, end = span
-    for v in values:
-        gap = text[end : v.start]
-        if v.start > end and len(gap) <= 40 and re.fullmatch(
-            r"\s*(?:and|or|to|through|-|–)\s+(?:(?:no|not)\s+\w+\s+than\s+|at\s+\w+\s+)?", gap
-        ):
+    joint = re.compile(
+        r"\s*(?:and|or|to|through|-|–)\s+(?:(?:no|not)\s+\w+\s+than\s+|at\s+\w+\s+)?"
+    )
+    for v in values:  # the other end of a range, after or before it
+        after, before = text[end : v.start], text[v.end : start]
+        if v.start >= end and len(after) <= 40 and joint.fullmatch(after):
             end = v.end
+            break
+        if v.end <= start and len(before) <= 40 and joint.fullmatch(before):
+            start = v.start
             break
     m = _BOUND.search(text[max(0, start - 30) : start])
     if m and not m.group(0).lower().startswith(("for", "after", "before", "of", "from")):
@@ -285,7 +325,9 @@ def typed_phrase(asked: Asked, text: str) -> tuple[int, int] | None:
         spans = [m.span() for m in ADDRESS.finditer(text)]
     elif asked.kind == "party":
         spans = [m.span() for m in _PERSON.finditer(text)]
-    elif asked.kind == "other" and re.search(r"\b(?:name|called|term|title)\b", asked.question, re.I):
+    elif asked.kind == "other" and re.search(
+        r"\b(?:name|called|term|title)\b", asked.question, re.I
+    ):
         spans = [m.span(1) for m in _QUOTED.finditer(text)]
     elif asked.kind == "modal":
         modal = [m.start() for m in _MODAL.finditer(text)]
@@ -306,7 +348,10 @@ def _echo(span: str, asked: Asked) -> bool:
 
 def _subject_start(text: str, modal: int) -> int:
     """The start of the clause the modal verb at ``modal`` belongs to."""
-    cuts = [m.end() for m in re.finditer(r"[;:]\s+|,\s+(?=(?:and|or|but|except|unless)\b)", text[:modal])]
+    cuts = [
+        m.end()
+        for m in re.finditer(r"[;:]\s+|,\s+(?=(?:and|or|but|except|unless)\b)", text[:modal])
+    ]
     return cuts[-1] if cuts else len(text[:modal]) - len(text[:modal].lstrip())
 
 
@@ -322,7 +367,7 @@ def best_clause(asked: Asked, text: str) -> tuple[int, int]:
     want = _stems(asked.words)
     cuts = [0, *[m.end() for m in re.finditer(r";\s+|:\s+|\.\s+", text)], len(text)]
     best, score = (0, len(text)), -1.0
-    for a, b in zip(cuts, cuts[1:], strict=False):
+    for a, b in itertools.pairwise(cuts):
         seg = text[a:b]
         words = _stems(content_words(seg))
         s = len(words & want) - 0.001 * len(seg)
@@ -442,7 +487,7 @@ def _definition_list(
         na, nb = lines[j + 1]
         described = nb - na > 40 and text[na:nb].strip()[:1].isupper()
         if not (m and described and not text[a:b].strip().endswith((".", ":", ","))):
-            if items and not text[a:b].strip() or items and not m:
+            if (items and not text[a:b].strip()) or (items and not m):
                 # the last description runs on until the next term or a blank line
                 j += 1
                 if j < len(lines) and _TERM.fullmatch(text, *lines[j]) is None:
@@ -451,10 +496,14 @@ def _definition_list(
             break
         items.append(m.span(1))
         j += 2
-        while j < len(lines) and text[lines[j][0] : lines[j][1]].strip() and not (
-            _TERM.fullmatch(text, *lines[j])
-            and j + 1 < len(lines)
-            and lines[j + 1][1] - lines[j + 1][0] > 40
+        while (
+            j < len(lines)
+            and text[lines[j][0] : lines[j][1]].strip()
+            and not (
+                _TERM.fullmatch(text, *lines[j])
+                and j + 1 < len(lines)
+                and lines[j + 1][1] - lines[j + 1][0] > 40
+            )
         ):
             j += 1
     return (items if len(items) >= 3 else []), max(j, i + 1)
@@ -472,11 +521,15 @@ def _introducer(text: str, lines: list[tuple[int, int]], i: int) -> int:
     line = text[a:b].strip()
     if line.endswith(":") or re.search(r"\bfollowing\b", line, re.I):
         # back to the sentence's start: the line after a blank line or a sentence end
-        while k > 0 and text[lines[k - 1][0] : lines[k - 1][1]].strip() and not text[
-            lines[k - 1][0] : lines[k - 1][1]
-        ].rstrip().endswith((".", ":")):
+        while (
+            k > 0
+            and text[lines[k - 1][0] : lines[k - 1][1]].strip()
+            and not text[lines[k - 1][0] : lines[k - 1][1]].rstrip().endswith((".", ":"))
+        ):
             k -= 1
-        return lines[k][0] + len(text[lines[k][0] : lines[k][1]]) - len(
-            text[lines[k][0] : lines[k][1]].lstrip()
+        return (
+            lines[k][0]
+            + len(text[lines[k][0] : lines[k][1]])
+            - len(text[lines[k][0] : lines[k][1]].lstrip())
         )
     return lines[i][0]

@@ -18,40 +18,67 @@ from lateseg.text.values import find_values, number_word
 # are in VALUE_KINDS; "place", "party", "list", "modal" and "other" are answered by text.
 _RULES: tuple[tuple[str, str], ...] = (
     ("address", r"\b(?:what|which)\s+(?:street\s+|mailing\s+|postal\s+)?address\b"),
-    ("law", r"\b(?:whose|which|what)\s+(?:state'?s?|country'?s?|jurisdiction'?s?)\s+laws?\b"
-     r"|\bwhat\s+laws?\b|\bgoverning\s+law\b|\blaws?\s+of\s+which\b"
-     r"|\bunder\s+(?:which|what)\s+(?:state'?s?\s+)?laws?\b"
-     r"|\blaws?\s+(?:govern|appl(?:y|ies))\b|\bgoverned\s+by\s+(?:which|what)\b"),
-    ("place", r"\b(?:which|what)\s+(?:courts?|county|counties|city|venue|forum|state|country|"
-     r"directory|directories|folder|path|location|file\s+name)\b|\bwhere\b"),
-    ("date", r"\b(?:on|by|from|until|as\s+of)\s+what\s+date\b|\bwhat\s+(?:date|day|year)\b"
-     r"|\bby\s+when\b"),
-    ("duration", r"\bhow\s+(?:long|soon|quickly|fast|far\s+(?:ahead|in\s+advance)|early|late)\b"
-     r"|\bhow\s+many\s+(?:\w+\s+)?(?:days|weeks|months|years|hours|minutes)\b"
-     r"|\bhow\s+much\s+(?:\w+\s+)?(?:notice|warning|time|advance)\b"
-     r"|\b(?:what|which)\s+(?:[\w'’-]+\s+){0,3}(?:period|term|deadline|time\s*limit|notice)\b"
-     r"|\bwithin\s+how\b|\bafter\s+how\s+many\b|\bfor\s+how\s+(?:long|many)\b"),
+    (
+        "law",
+        r"\b(?:whose|which|what)\s+(?:state'?s?|country'?s?|jurisdiction'?s?)\s+laws?\b"
+        r"|\bwhat\s+laws?\b|\bgoverning\s+law\b|\blaws?\s+of\s+which\b"
+        r"|\bunder\s+(?:which|what)\s+(?:state'?s?\s+)?laws?\b"
+        r"|\blaws?\s+(?:govern|appl(?:y|ies))\b|\bgoverned\s+by\s+(?:which|what)\b",
+    ),
+    (
+        "place",
+        r"\b(?:which|what)\s+(?:courts?|county|counties|city|venue|forum|state|country|"
+        r"directory|directories|folder|path|location|file\s+name)\b|\bwhere\b",
+    ),
+    (
+        "date",
+        r"\b(?:on|by|from|until|as\s+of)\s+what\s+date\b|\bwhat\s+(?:date|day|year)\b"
+        r"|\bby\s+when\b",
+    ),
+    (
+        "duration",
+        r"\bhow\s+(?:long|soon|quickly|fast|far\s+(?:ahead|in\s+advance)|early|late)\b"
+        r"|\bhow\s+many\s+(?:\w+\s+)?(?:days|weeks|months|years|hours|minutes)\b"
+        r"|\bhow\s+much\s+(?:\w+\s+)?(?:notice|warning|time|advance)\b"
+        r"|\b(?:what|which)\s+(?:[\w'’-]+\s+){0,3}(?:period|term|deadline|time\s*limit|notice)\b"
+        r"|\bwithin\s+how\b|\bafter\s+how\s+many\b|\bfor\s+how\s+(?:long|many)\b",
+    ),
     ("when", r"\bwhen\s+(?:must|should|shall|is|are|does|did|do|can|may|will|would|was)\b"),
     ("money", r"\b(?:hourly|daily|monthly|annual)\s+(?:rate|fee|rent)\b|\brate\s+per\s+hour\b"),
-    ("percent", r"\bwhat\s+(?:percentage|percent|share|proportion)\b|\bby\s+how\s+much\b"
-     r"|\b(?:availability|uptime)\b"
-     r"|\bwhat\s+(?:\w+\s+)?(?:interest|rate|penalty|late\s+(?:fee|charge))\b"
-     r"|\bwhat\s+percentage\b"),
+    (
+        "percent",
+        r"\bwhat\s+(?:percentage|percent|share|proportion)\b|\bby\s+how\s+much\b"
+        r"|\b(?:availability|uptime)\b"
+        r"|\bwhat\s+(?:\w+\s+)?(?:interest|rate|penalty|late\s+(?:fee|charge))\b"
+        r"|\bwhat\s+percentage\b",
+    ),
     ("count", r"\bhow\s+many\b|\bhow\s+large\b|\bwhat\s+number\s+of\b"),
     ("limit", r"\b(?:cap|caps|capped|limit|limits|ceiling|maximum|minimum|most|least)\b"),
-    ("money", r"\bhow\s+(?:much|big)\b|\bwhat\s+(?:[\w'’-]+\s+){0,5}(?:fee|fees|price|cost|costs|"
-     r"rent|amount|sum|deposit|allowance|cap|limit|coverage|charge|salary|payment|budget|"
-     r"value|credit|credits)\b"
-     r"|\babove\s+what\b|\bwhat\s+(?:is\s+)?the\s+(?:most|maximum|minimum|least)\b"
-     r"|\bcost\b|\bhow\s+high\b"),
-    ("party", r"^\s*(?:who|whom|whose)\b|\bwhich\s+(?:party|parties|person|company|entity)\b"
-     r"|\bto\s+whom\b|\bby\s+whom\b"),
-    ("list", r"\b(?:which|what)\s+(?:\w+\s+)?(?:levels|types|kinds|categories|classes|"
-     r"priorities|options|values|fields|sections|steps|conditions|items|rights|ways|"
-     r"events|exceptions|exclusions|documents|forms|methods|modes|states|formats)\b"
-     r"|\bwhat\s+are\s+the\b|\blist\s+(?:the|all)\b|\bname\s+the\b"),
-    ("modal", r"^\s*(?:can|could|may|might|must|shall|should|is|are|am|does|do|did|will|"
-     r"would|has|have)\b"),
+    (
+        "money",
+        r"\bhow\s+(?:much|big)\b|\bwhat\s+(?:[\w'’-]+\s+){0,5}(?:fee|fees|price|cost|costs|"
+        r"rent|amount|sum|deposit|allowance|cap|limit|coverage|charge|salary|budget|"
+        r"credit|credits)\b"
+        r"|\babove\s+what\b|\bwhat\s+(?:is\s+)?the\s+(?:most|maximum|minimum|least)\b"
+        r"|\bcost\b|\bhow\s+high\b",
+    ),
+    (
+        "party",
+        r"^\s*(?:who|whom|whose)\b|\bwhich\s+(?:party|parties|person|company|entity)\b"
+        r"|\bto\s+whom\b|\bby\s+whom\b",
+    ),
+    (
+        "list",
+        r"\b(?:which|what)\s+(?:\w+\s+)?(?:levels|types|kinds|categories|classes|"
+        r"priorities|options|values|fields|sections|steps|conditions|items|rights|ways|"
+        r"events|exceptions|exclusions|documents|forms|methods|modes|states|formats)\b"
+        r"|\blist\s+(?:the|all)\b|\bname\s+the\b",
+    ),
+    (
+        "modal",
+        r"^\s*(?:can|could|may|might|must|shall|should|is|are|am|does|do|did|will|"
+        r"would|has|have)\b",
+    ),
 )
 _COMPILED = tuple((kind, re.compile(p, re.IGNORECASE)) for kind, p in _RULES)
 
@@ -67,19 +94,18 @@ VALUE_KINDS: dict[str, tuple[str, ...]] = {
     "limit": ("money", "multiple", "percent"),
 }
 # Question words that are not what the question is about.
-STOPWORDS = frozenset(
-    (
-        "a an the and or of to in on at by for from with within after before during per than "
-        "as that which who whom whose what when where why how is are be been being was were "
-        "do does did doing can could may might must shall should will would has have had "
-        "i me my we our you your it its they them their this these those there here if "
-        "any all each either neither both not no yes so such much many long far soon "
-        "about under over into onto up out off only also just still ever even get gets got "
-        "need needs needed say says said tell kind sort "
-        # what names the document itself: "the agreement" is in every sentence of one
-        "agreement contract document lease manual license licence"
-    ).split()
+_PLAIN = (
+    "a an the and or of to in on at by for from with within after before during per than "
+    "as that which who whom whose what when where why how is are be been being was were "
+    "do does did doing can could may might must shall should will would has have had "
+    "i me my we our you your it its they them their this these those there here if "
+    "any all each either neither both not no yes so such much many long far soon "
+    "about under over into onto up out off only also just still ever even get gets got "
+    "need needs needed say says said tell kind sort"
 )
+# ... and what names the document itself: "the agreement" is in every sentence of one
+_DOCUMENT = "agreement contract document lease manual license licence"
+STOPWORDS = frozenset(f"{_PLAIN} {_DOCUMENT}".split())
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-'’][A-Za-z0-9]+)*|\d[\d,.]*")
 
 
@@ -91,12 +117,15 @@ class Asked:
     ``"party"``, ``"list"``, ``"modal"`` or ``"other"``), its content ``words``
     (lowercase, stopwords dropped, in order) and the values it ``given`` itself as
     ``(kind, amount)`` ("extend the lease for another five years": a duration of 5),
-    which are premises, not answers."""
+    which are premises, not answers; and the party that is its ``subject``, when a
+    capitalised name or role follows its verb ("must the Client give", "does Corvane
+    need"): the answer is what that party may or must do, not another party."""
 
     question: str
     kind: str
     words: tuple[str, ...]
     given: frozenset[tuple[str, float | None]] = frozenset()
+    subject: str | None = None
 
     @property
     def values(self) -> tuple[str, ...]:
@@ -113,7 +142,19 @@ class Asked:
 _ORDINALS = {
     w: str(i)
     for i, w in enumerate(
-        "zeroth first second third fourth fifth sixth seventh eighth ninth tenth".split()
+        [
+            "zeroth",
+            "first",
+            "second",
+            "third",
+            "fourth",
+            "fifth",
+            "sixth",
+            "seventh",
+            "eighth",
+            "ninth",
+            "tenth",
+        ]
     )
 }
 
@@ -202,4 +243,14 @@ def analyse(question: str) -> Asked:
     """What ``question`` asks for (see :class:`Asked`)."""
     kind = next((k for k, rx in _COMPILED if rx.search(question)), "other")
     given = frozenset((v.kind, v.amount) for v in find_values(question) if v.is_value)
-    return Asked(question, kind, tuple(content_words(question)), given)
+    m = _SUBJECT.search(question)
+    subject = m.group(1) if m else None
+    return Asked(question, kind, tuple(content_words(question)), given, subject)
+
+
+# "must the Client give", "does Corvane need", "can Provider take": a party after the verb
+_SUBJECT = re.compile(
+    r"\b(?:must|does|do|did|can|could|may|might|should|shall|will|would|is|has|have)\s+"
+    r"(?:the\s+)?((?-i:[A-Z])[a-z]+(?:\s+(?-i:[A-Z])[a-z]+)?)\b(?!\s*\?|['’])",
+    re.IGNORECASE,
+)

@@ -36,7 +36,8 @@ HEAD_CHARS = 3000
 _DOC_WORDS = (
     "agreement|agreements|contract|contracts|lease|leases|sublease|nda|ndas|msa|sow|sla|dpa|"
     "eula|addendum|amendment|policy|manual|handbook|guide|standard|specification|spec|"
-    "license|licence|terms|order\\s+form|statement\\s+of\\s+work|purchase\\s+order|memorandum|"
+    "license|licence|terms\\s+of\\s+(?:service|use)|order\\s+form|statement\\s+of\\s+work|"
+    "purchase\\s+order|memorandum|"
     "mou|bylaws|charter|deed|letter|schedule|exhibit|appendix|document|documentation|rfc"
 )
 _REFERENCE = re.compile(
@@ -53,22 +54,75 @@ _POSSESSIVE = re.compile(
     r"\b((?:[A-Z][\w.-]*\s+){0,3}[A-Z][\w.-]*)['’]s?\s+((?:[\w-]+\s+){0,3}?)"
     rf"({_DOC_WORDS})\b",
 )
-_FILE = re.compile(
+FILE_NAME = re.compile(
     r"(?<![\w/])([\w][\w.-]*\.(?:pdf|docx|doc|txt|md|markdown|html?|rst|py|js|ts|go|rs|java|"
     r"c|cc|cpp|h|hpp))\b",
     re.IGNORECASE,
 )
 # Words that name no particular document.
 _GENERIC = frozenset(
-    (
-        "agreement agreements contract contracts document documents documentation terms "
-        "the this that our my its their his her a an of and or with between for from to "
-        "new old current original same other whole entire full signed executed final "
-        "said above below attached following relevant applicable underlying main "
-        "license licence policy standard letter schedule exhibit appendix"
-    ).split()
+    [
+        "agreement",
+        "agreements",
+        "contract",
+        "contracts",
+        "document",
+        "documents",
+        "documentation",
+        "terms",
+        "the",
+        "this",
+        "that",
+        "our",
+        "my",
+        "its",
+        "their",
+        "his",
+        "her",
+        "a",
+        "an",
+        "of",
+        "and",
+        "or",
+        "with",
+        "between",
+        "for",
+        "from",
+        "to",
+        "new",
+        "old",
+        "current",
+        "original",
+        "same",
+        "other",
+        "whole",
+        "entire",
+        "full",
+        "signed",
+        "executed",
+        "final",
+        "said",
+        "above",
+        "below",
+        "attached",
+        "following",
+        "relevant",
+        "applicable",
+        "underlying",
+        "main",
+        "license",
+        "licence",
+        "policy",
+        "standard",
+        "letter",
+        "schedule",
+        "exhibit",
+        "appendix",
+    ]
 )
-_MINOR = frozenset("of and the for to in on a an with by & version".split())
+_MINOR = frozenset(
+    ["of", "and", "the", "for", "to", "in", "on", "a", "an", "with", "by", "&", "version"]
+)
 # Canonical kind words: what a document word also goes by.
 _SYNONYMS = {
     "nda": ("non-disclosure", "nondisclosure", "confidentiality"),
@@ -82,12 +136,47 @@ _SYNONYMS = {
     "license": ("licence",),
 }
 _CORPORATE = frozenset(
-    (
-        "inc incorporated corp corporation llc l.l.c ltd limited co company plc llp lp gmbh ag "
-        "sa bv nv pty group holdings the and of services systems partners technologies "
-        "solutions international global regional digital software logistics materials "
-        "properties cloud health"
-    ).split()
+    [
+        "inc",
+        "incorporated",
+        "corp",
+        "corporation",
+        "llc",
+        "l.l.c",
+        "ltd",
+        "limited",
+        "co",
+        "company",
+        "plc",
+        "llp",
+        "lp",
+        "gmbh",
+        "ag",
+        "sa",
+        "bv",
+        "nv",
+        "pty",
+        "group",
+        "holdings",
+        "the",
+        "and",
+        "of",
+        "services",
+        "systems",
+        "partners",
+        "technologies",
+        "solutions",
+        "international",
+        "global",
+        "regional",
+        "digital",
+        "software",
+        "logistics",
+        "materials",
+        "properties",
+        "cloud",
+        "health",
+    ]
 )
 _PARTY = re.compile(
     r"\b(?:between|and)\s+((?:[A-Z][\w&'’.-]*\s+){0,5}[A-Z][\w&'’.-]*)"
@@ -215,8 +304,14 @@ def profiles(rows: Iterable[tuple[str, str, dict[str, Any], str]]) -> list[Profi
     for source, title, terms, ps, mentions, rs in raw:
         keep = {w for w in ps if n < 3 or df[w] <= n // 2}
         out.append(
-            Profile(source, title, frozenset(terms), frozenset(keep), frozenset(mentions),
-                    tuple((w, r) for w, r in rs if w in keep))  # fmt: skip
+            Profile(
+                source,
+                title,
+                frozenset(terms),
+                frozenset(keep),
+                frozenset(mentions),
+                tuple((w, r) for w, r in rs if w in keep),
+            )
         )
     return out
 
@@ -226,7 +321,9 @@ def _idf(word: str, docs: Sequence[Profile]) -> float:
     return math.log(1 + len(docs) / max(df, 1))
 
 
-def _match(words: list[str], capitals: set[str], docs: Sequence[Profile]) -> tuple[list[Profile], bool]:
+def _match(
+    words: list[str], capitals: set[str], docs: Sequence[Profile]
+) -> tuple[list[Profile], bool]:
     """The documents a reference's distinctive ``words`` name (more than half of them in
     the profile; party names only when capitalised in the question, in ``capitals``),
     best first; and whether any document has any of them."""
@@ -272,19 +369,21 @@ def _distinctive(phrase: str) -> list[str]:
     return list(dict.fromkeys(words))
 
 
-def find_scope(question: str, docs: Sequence[Profile], most: int = 8) -> Scope | None:
+#: A question scoped to more documents than this names nothing in particular.
+MOST_SCOPED = 8
+
+
+def find_scope(question: str, docs: Sequence[Profile], most: int = MOST_SCOPED) -> Scope | None:
     """The documents ``question`` names among ``docs`` (see the module's docstring), or
     None when it names none; a scope of more than ``most`` documents names nothing in
     particular and is dropped."""
     if not docs:
         return None
     capitals = {
-        w.removesuffix("'s")
-        for c in re.findall(r"\b[A-Z][\w'’-]+", question)
-        for w in _split(c)
+        w.removesuffix("'s") for c in re.findall(r"\b[A-Z][\w'’-]+", question) for w in _split(c)
     }
     # a file name
-    for m in _FILE.finditer(question):
+    for m in FILE_NAME.finditer(question):
         name = m.group(1).lower()
         found = [p for p in docs if p.name.lower() == name]
         if not found:
@@ -297,6 +396,7 @@ def find_scope(question: str, docs: Sequence[Profile], most: int = 8) -> Scope |
         refs.append((phrase, m.group(2), _distinctive(phrase)))
     for m in _POSSESSIVE.finditer(question):
         refs.append((m.group(0), m.group(3), _distinctive(m.group(0))))
+    missing = None
     for phrase, kind, words in refs:
         if not words:
             continue
@@ -304,15 +404,22 @@ def find_scope(question: str, docs: Sequence[Profile], most: int = 8) -> Scope |
         if found and len(found) <= most:
             return Scope(tuple(p.source for p in found), (phrase,))
         kind = " ".join(kind.lower().split())
-        if not anywhere and not (kind not in _GENERIC and any(kind in p.mentions for p in docs)):
-            return Scope(missing=phrase)
+        mentioned = kind not in _GENERIC and any(kind in p.mentions for p in docs)
+        if not anywhere and not mentioned and missing is None:
+            missing = phrase
+    if missing is not None:
+        return Scope(missing=missing)
     # a party's name anywhere in the question
     named = [w for w in capitals if any(w in p.parties for p in docs)]
     if named:
         found = [p for p in docs if any(w in p.parties for w in named)]
         if len(found) <= most:
             words = [m.group(0) for m in re.finditer(r"\b[A-Z][\w'’-]+", question)]
-            shown = [w for w in words if any(part in named for part in _split(w.removesuffix("'s").removesuffix("’s")))]
+            shown = [
+                w
+                for w in words
+                if any(part in named for part in _split(w.removesuffix("'s").removesuffix("’s")))
+            ]
             return Scope(tuple(p.source for p in found), tuple(dict.fromkeys(shown)))
     return None
 
@@ -328,7 +435,7 @@ def plain_question(question: str, scope: Scope, docs: Sequence[Profile]) -> str:
         at = out.find(named)
         if at < 0:
             continue
-        if _FILE.fullmatch(named):
+        if FILE_NAME.fullmatch(named):
             word = "this document"
         else:
             kind = re.search(rf"\b({_DOC_WORDS})\b", named, re.I)

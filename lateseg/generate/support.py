@@ -253,7 +253,9 @@ def holder(claim: str, passages: Sequence[Hit], least: float = 0.6) -> tuple[int
         return None
     best: tuple[int, int, int, int] | None = None  # (length, passage, start, end)
     for i, h in enumerate(passages):
-        words = [(m.start(), m.end(), m.group(0).lower()) for m in re.finditer(r"[A-Za-z0-9]+", h.text)]
+        words = [
+            (m.start(), m.end(), m.group(0).lower()) for m in re.finditer(r"[A-Za-z0-9]+", h.text)
+        ]
         flat = " ".join(w for _, _, w in words)
         match = SequenceMatcher(None, flat, want, autojunk=False).find_longest_match(
             0, len(flat), 0, len(want)
@@ -323,7 +325,9 @@ def check_support(
             best = float(max(sims[k, n] for k in idx))
             k = max(holding or idx, key=lambda k: sims[k, n])
             i, a, b = cands[k]
-            if held is not None and (not numbers or _holds_numbers(numbers, passages[held[0]].text[held[1] : held[2]])):
+            if held is not None and (
+                not numbers or _holds_numbers(numbers, passages[held[0]].text[held[1] : held[2]])
+            ):
                 i, a, b = held  # the words it copied, where they are
             h = passages[i]
             evidence = Hit(

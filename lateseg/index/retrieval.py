@@ -331,6 +331,11 @@ class Retriever:
         store = self.index.store
         return store.log_state().seq, store.heads(chars)
 
+    def mentions(self, phrase: str, limit: int = 50) -> list[str]:
+        """The documents whose text says ``phrase`` (its words in a row, stemmed)."""
+        self.index.count()
+        return self.index.store.phrase_sources(phrase, limit)
+
     def state(self) -> int:
         """The change log's position: it moves whenever a document is written."""
         self.index.count()

@@ -600,6 +600,18 @@ class DocStore:
         args: list[Any] = [match, *extra, k]
         return [(int(r[0]), float(r[1])) for r in self.db.execute(sql, args)]
 
+    def phrase_sources(self, phrase: str, limit: int = 50) -> list[str]:
+        """The sources (at most ``limit``) with a chunk holding ``phrase``'s words in a
+        row (FTS5 phrase match, stemmed; only its words are used, no operators)."""
+        words = re.findall(r"\w+", phrase.lower())
+        if not words or not self.has_fts:
+            return []
+        sql = (
+            "SELECT DISTINCT d.source FROM chunks_fts f JOIN chunks c ON c.id=f.rowid "
+            "JOIN documents d ON d.id=c.doc_id WHERE chunks_fts MATCH ? LIMIT ?"
+        )
+        return [r[0] for r in self.db.execute(sql, ('"' + " ".join(words) + '"', int(limit)))]
+
     def chunk_filter(self, ids: Sequence[int], *, source: str | None, kind: str | None) -> set[int]:
         """The IDs among ``ids`` whose document matches the source glob and kind."""
         if not ids:

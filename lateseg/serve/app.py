@@ -16,7 +16,7 @@ import logging
 import queue
 import threading
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
@@ -28,6 +28,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 
 from lateseg.errors import ConfigError, LatesegError
+from lateseg.generate.answering import answer_mode
 from lateseg.serve.jobs import Jobs, UploadError
 from lateseg.serve.service import Busy, NotFound, Service, answer_json, hit_json
 from lateseg.serve.viewer import MAX_ZOOM, NotServable
@@ -41,7 +42,8 @@ class AskBody(BaseModel):
     """``POST /api/ask``: the question and how to answer it."""
 
     question: str = Field(min_length=1, max_length=2000)
-    k: int = Field(3, ge=1, le=50)
+    k: int = Field(5, ge=1, le=50)
+    answer: Literal["quote", "copy", "generate"] | None = None
     extractive: bool = False
     kv_budget: float | None = Field(None, gt=0)
     kv_method: str | None = None
@@ -152,14 +154,15 @@ def create_app(service: Service, jobs: Jobs | None = None, token: str | None = N
         ``error``. A full generation queue answers 503 with ``Retry-After``."""
         budget = body.kv_budget
         kv = int(budget) if budget is not None and budget >= 1 else budget
+        how = answer_mode(body.answer, body.extractive, budget is not None or bool(body.kv_method))
         options = dict(
-            k=body.k, extractive=body.extractive, kv_budget=kv, kv_method=body.kv_method,
+            k=body.k, answer=how, kv_budget=kv, kv_method=body.kv_method,
             source=body.source, kind=body.kind,
         )  # fmt: skip
         streamed = body.stream or "text/event-stream" in request.headers.get("accept", "")
         if not streamed:
             return answer_json(service.ask(body.question, **options))  # type: ignore[arg-type]
-        if not body.extractive and service.busy():
+        if how != "quote" and service.busy():
             raise Busy("the generation queue is full; try again shortly", retry_after=10)
         events: queue.Queue[tuple[str, Any] | None] = queue.Queue()
 

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from lateseg.errors import ConfigError, LatesegError
+from lateseg.generate.answering import DEFAULT_ANSWER
 from lateseg.serve.service import Service, answer_json, hit_json
 from lateseg.types import DOCUMENT_KINDS
 
@@ -63,14 +64,22 @@ def build(service: Service, max_k: int = 20) -> Any:
 
     @server.tool()
     @_told
-    def ask(question: str, k: int = 3, extractive: bool = True) -> dict:
-        """An answer with citations. extractive (the default): the best sentences of the
-        passages, quoted; false: written by the local generator and checked sentence by
-        sentence against the passages (an unsupported answer is replaced by quotes)."""
-        a = answer_json(service.ask(question, k_of(k), extractive=extractive))
+    def ask(question: str, k: int = 5, answer: str = DEFAULT_ANSWER) -> dict:
+        """An answer with citations: first the answer phrase (the value, such as "sixty
+        (60) days"), the sentence it stands in and where that is (file, page, clause,
+        characters). answer: quote (the default: the sentence that states what is
+        asked), copy (the local generator copies a span of the passages) or generate
+        (its own words, checked sentence by sentence; an unsupported answer is replaced
+        by the quote). A question naming a document ("the NDA") is answered from it, or
+        told that the index does not hold it."""
+        a = answer_json(service.ask(question, k_of(k), answer=answer))
+        phrase = a["phrase"]
         return {
+            "phrase": None if phrase is None else phrase["text"],
+            "sentence": None if phrase is None else _passage(phrase["sentence"]),
             "answer": a["text"],
             "mode": a["mode"],
+            "scope": a["scope"],
             "supported": a["supported"],
             "citations": [_passage(h) for h in a["citations"]],
             "support": a["support"],

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from lateseg.errors import ConfigError, LatesegError
+from lateseg.generate.answering import answer_mode
 from lateseg.kv.compress import KVConfig
 from lateseg.serve.viewer import NotServable, PdfPages, Rect, span_pages
 from lateseg.types import Answer, Document, Hit, clean_text
@@ -70,11 +71,14 @@ def hit_json(h: Hit) -> dict[str, Any]:
 
 
 def answer_json(a: Answer) -> dict[str, Any]:
-    """An answer for the API: :meth:`Answer.to_dict` with hits as :func:`hit_json` gives
-    them and each sentence's evidence carrying its document's ID."""
+    """An answer for the API: :meth:`Answer.to_dict` with hits (and the phrase's
+    sentence) as :func:`hit_json` gives them and each sentence's evidence carrying its
+    document's ID."""
     out = a.to_dict()
     out["citations"] = [hit_json(h) for h in a.citations]
     out["context"] = [hit_json(h) for h in a.context]
+    if a.phrase is not None:
+        out["phrase"]["sentence"] = hit_json(a.phrase.sentence)
     for s, d in zip(a.support, out["support"], strict=True):
         if s.evidence is not None:
             d["evidence"].update(doc_id=s.evidence.doc_id, cite=s.evidence.cite())
@@ -142,8 +146,9 @@ class Service:
     def ask(
         self,
         question: str,
-        k: int = 3,
+        k: int = 5,
         *,
+        answer: str | None = None,
         extractive: bool = False,
         kv_budget: int | float | None = None,
         kv_method: str | None = None,
@@ -152,23 +157,35 @@ class Service:
         stream: Callable[[str], None] | None = None,
         on_hits: Callable[[list[Hit]], None] | None = None,
     ) -> Answer:
-        """The answer to ``question`` (extractive, or generated and checked); ``on_hits``
-        receives the passages before generation starts, ``stream`` the text as made.
-        Raises :class:`Busy` when ``queue`` answers are already waiting."""
+        """The answer to ``question``, as ``Pipeline.ask`` makes it (``answer``: quote,
+        copy or generate; ``extractive`` is quote): scoped to the documents it names,
+        its phrase first. ``on_hits`` receives the passages before an answer is made,
+        ``stream`` a generated answer's text as made. Raises :class:`Busy` when ``queue``
+        answers are already waiting for the generator."""
         kv = KVConfig.from_options(kv_budget, kv_method)
-        if extractive and kv is not None:
-            raise ConfigError("kv_budget/kv_method apply to the generator, not extractive answers")
+        how = answer_mode(answer, extractive, kv is not None)
+        if how == "quote" and kv is not None:
+            raise ConfigError("kv_budget/kv_method apply to the generator, not to quoted answers")
         question = clean_text(_question(question))
-        hits = self.search(question, k, source=source, kind=kind)
+        answerer = self.pipe.answerer
+        with self.lock:
+            asked = answerer.prepare(question, _k(k), source=source, kind=kind)
+        if asked.missing is not None:
+            return asked.missing
         if on_hits is not None:
-            on_hits(hits)
-        if extractive:
+            on_hits(asked.hits)
+        if how == "quote":
             with self.lock:
-                return self.pipe.answerer.answer_from(question, hits, extractive=True)
-        with self._generation_slot():
-            gen = self.pipe.generator
-            gen.max_seconds = self.answer_seconds
-            return self.pipe.answerer.answer_from(question, hits, kv=kv, stream=stream)
+                done = answerer.answer_from(asked.question, asked.hits, answer="quote")
+        else:
+            with self._generation_slot():
+                gen = self.pipe.generator
+                gen.max_seconds = self.answer_seconds
+                done = answerer.answer_from(
+                    asked.question, asked.hits, answer=how, kv=kv, stream=stream
+                )
+        with self.lock:
+            return answerer.finish(done, asked)
 
     def busy(self) -> bool:
         """Whether an answer asked now would be refused (the queue is full)."""

@@ -15,11 +15,29 @@ import contextlib
 import re
 from dataclasses import dataclass
 
-_SMALL = (
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
-    "fifteen sixteen seventeen eighteen nineteen"
-).split()
-_TENS = "_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()
+_SMALL = [
+    "zero",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
+]
+_TENS = ["_", "_", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
 SCALES = {"hundred": 100, "thousand": 1000, "million": 10**6, "billion": 10**9}
 NUMBER_WORDS: dict[str, float] = {
     **{w: float(i) for i, w in enumerate(_SMALL)},
@@ -36,9 +54,20 @@ UNITS = {
 MODIFIERS = frozenset(
     ["calendar", "business", "working", "consecutive", "full", "additional", "more", "banking"]
 )
-_MONTHS = (
-    "january february march april may june july august september october november december"
-).split()
+_MONTHS = [
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+]
 _MONTH = r"(?:" + "|".join(m.capitalize() for m in _MONTHS) + r")"
 _DATE = re.compile(
     rf"\b{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}\b"
@@ -84,11 +113,60 @@ _TOKEN = re.compile(
 )
 # After a count: words that end the counted noun phrase.
 _STOP = frozenset(
-    (
-        "and or of to in on at by for from with within after before during per than as that "
-        "which who whose shall will may must is are be been being was were the a an its their "
-        "his her this these those each any all such not no if when where"
-    ).split()
+    [
+        "and",
+        "or",
+        "of",
+        "to",
+        "in",
+        "on",
+        "at",
+        "by",
+        "for",
+        "from",
+        "with",
+        "within",
+        "after",
+        "before",
+        "during",
+        "per",
+        "than",
+        "as",
+        "that",
+        "which",
+        "who",
+        "whose",
+        "shall",
+        "will",
+        "may",
+        "must",
+        "is",
+        "are",
+        "be",
+        "been",
+        "being",
+        "was",
+        "were",
+        "the",
+        "a",
+        "an",
+        "its",
+        "their",
+        "his",
+        "her",
+        "this",
+        "these",
+        "those",
+        "each",
+        "any",
+        "all",
+        "such",
+        "not",
+        "no",
+        "if",
+        "when",
+        "where",
+    ]
 )
 
 
@@ -96,8 +174,9 @@ _STOP = frozenset(
 class Value:
     """A value in a text: ``start``/``end`` (its characters), ``kind`` (``"money"``,
     ``"percent"``, ``"duration"``, ``"date"``, ``"time"``, ``"multiple"``, ``"count"``,
-    ``"number"``, ``"ordinal"``, ``"address"``, or ``"reference"`` for a clause number), its ``amount`` (None for
-    dates and times) and ``unit`` (a duration's unit, singular; a count's noun)."""
+    ``"number"``, ``"ordinal"``, ``"address"``, or ``"reference"`` for a clause number),
+    its ``amount`` (None for dates and times) and ``unit`` (a duration's unit, singular;
+    a count's noun)."""
 
     start: int
     end: int
@@ -188,9 +267,7 @@ def find_values(text: str) -> list[Value]:
             if not any(a <= m.start() < b for a, b in taken):
                 out.append(Value(m.start(), m.end(), kind))
                 taken.append((m.start(), m.end()))
-    tokens = [
-        t for t in _TOKEN.finditer(text) if not any(a <= t.start() < b for a, b in taken)
-    ]
+    tokens = [t for t in _TOKEN.finditer(text) if not any(a <= t.start() < b for a, b in taken)]
     i = 0
     while i < len(tokens):
         tok = tokens[i].group(0)
@@ -210,7 +287,7 @@ def find_values(text: str) -> list[Value]:
                 continue
             j = i + 1
         elif number_word(tok) and tok.lower() not in SCALES:
-            words = []
+            words: list[str] = []
             while j < len(tokens) and (
                 number_word(tokens[j].group(0))
                 or (
@@ -230,7 +307,7 @@ def find_values(text: str) -> list[Value]:
         percent = tok.endswith("%")
         # "sixty (60)", "five percent (5%)", "three times (3x)": the numeral repeats
         j, money, percent, kind, scale = _suffix(tokens, j, money, percent)
-        if amount is not None and (tok[0].isdigit() or money and tok[0] == "$"):
+        if amount is not None and (tok[0].isdigit() or (money and tok[0] == "$")):
             amount *= scale
         if kind == "" and amount is not None:
             kind = "money" if money else "percent" if percent else ""
@@ -244,9 +321,6 @@ def find_values(text: str) -> list[Value]:
             if word in UNITS:
                 kind, unit, end = "duration", UNITS[word], tokens[k].end()
                 j = k + 1
-                if j < len(tokens) and tokens[j].group(0) in ("'", "’"):
-                    end = tokens[j].end()
-                    j += 1
             else:
                 kind, unit, end, j = _count(tokens, j, end)
         out.append(Value(start, end, kind, amount, unit))
@@ -273,9 +347,7 @@ def _suffix(
         percent, j = True, j + 1
     elif word in ("dollars", "dollar", "usd"):
         money, j = True, j + 1
-    elif word == "times":
-        kind, j = "multiple", j + 1
-    elif word in ("x",) and not money:
+    elif word == "times" or (word in ("x",) and not money):
         kind, j = "multiple", j + 1
     # "(60)", "($500,000.00)", "(5%)", "(3X)"
     if j + 2 < n and tokens[j].group(0) == "(":
