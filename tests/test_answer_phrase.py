@@ -23,16 +23,34 @@ def values(text: str) -> list[tuple[str, str, float | None, str | None]]:
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ("upon sixty (60) days' prior written notice", ("duration", "sixty (60) days", 60.0, "day")),
-        ("THE GREATER OF (B) FIVE HUNDRED THOUSAND DOLLARS ($500,000).", ("money", "FIVE HUNDRED THOUSAND DOLLARS ($500,000)", 500000.0, None)),
-        ("at the rate of one and one-half percent (1.5%) per month", ("percent", "one and one-half percent (1.5%)", 1.5, None)),
-        ("for the first four (4) full calendar months of the Term", ("duration", "four (4) full calendar months", 4.0, "month")),
+        (
+            "upon sixty (60) days' prior written notice",
+            ("duration", "sixty (60) days", 60.0, "day"),
+        ),
+        (
+            "THE GREATER OF (B) FIVE HUNDRED THOUSAND DOLLARS ($500,000).",
+            ("money", "FIVE HUNDRED THOUSAND DOLLARS ($500,000)", 500000.0, None),
+        ),
+        (
+            "at the rate of one and one-half percent (1.5%) per month",
+            ("percent", "one and one-half percent (1.5%)", 1.5, None),
+        ),
+        (
+            "for the first four (4) full calendar months of the Term",
+            ("duration", "four (4) full calendar months", 4.0, "month"),
+        ),
         ("not less than $5 million per claim", ("money", "$5 million", 5e6, None)),
-        ("SHALL NOT EXCEED THREE TIMES (3X) THE TOTAL", ("multiple", "THREE TIMES (3X)", 3.0, None)),
-        ("includes up to five hundred (500) Authorized Users.", ("count", "five hundred (500) Authorized Users", 500.0, "authorized users")),
+        (
+            "SHALL NOT EXCEED THREE TIMES (3X) THE TOTAL",
+            ("multiple", "THREE TIMES (3X)", 3.0, None),
+        ),
+        (
+            "includes up to five hundred (500) Authorized Users.",
+            ("count", "five hundred (500) Authorized Users", 500.0, "authorized users"),
+        ),
         ("made and entered into as of June 16, 2025 (the", ("date", "June 16, 2025", None, None)),
     ],
-)  # fmt: skip
+)
 def test_a_value_written_in_words_and_numerals_is_one_value(text, expected):
     assert values(text) == [expected]
 

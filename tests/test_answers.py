@@ -169,10 +169,37 @@ def profile(source: str, title: str, *terms: str, parties: tuple[str, ...] = ())
 
 
 DOCS = [
-    profile("/l/GPL-3", "GNU GENERAL PUBLIC LICENSE", "gpl", "gpl-3", "gnu", "general", "public", "license"),
-    profile("/l/LGPL-2.1", "GNU LESSER GENERAL PUBLIC LICENSE", "lgpl", "lgpl-2", "gnu", "lesser", "general", "public", "license"),
-    profile("/c/nda.pdf", "MUTUAL NON-DISCLOSURE AGREEMENT", "nda", "mutual", "non-disclosure", "agreement", parties=("halcyon", "tessellate")),
-]  # fmt: skip
+    profile(
+        "/l/GPL-3",
+        "GNU GENERAL PUBLIC LICENSE",
+        "gpl",
+        "gpl-3",
+        "gnu",
+        "general",
+        "public",
+        "license",
+    ),
+    profile(
+        "/l/LGPL-2.1",
+        "GNU LESSER GENERAL PUBLIC LICENSE",
+        "lgpl",
+        "lgpl-2",
+        "gnu",
+        "lesser",
+        "general",
+        "public",
+        "license",
+    ),
+    profile(
+        "/c/nda.pdf",
+        "MUTUAL NON-DISCLOSURE AGREEMENT",
+        "nda",
+        "mutual",
+        "non-disclosure",
+        "agreement",
+        parties=("halcyon", "tessellate"),
+    ),
+]
 
 
 @pytest.mark.parametrize(
