@@ -27,14 +27,15 @@ install-gpu: install
 	$(BIN)/pip install --quiet --force-reinstall --no-deps 'faiss-gpu>=1.15.1'
 	$(BIN)/python -c "import faiss; print('faiss GPUs:', faiss.get_num_gpus())"
 
-# Ingest the sample contracts and codebase, then answer a question twice: quoting the
-# best sentences (extractive, embedder only) and with the local generator.
+# Ingest the sample contracts and codebase, then answer a question twice: as `ask` does
+# by default (the value first, quoted in its sentence, with its citation) and in the local
+# generator's own words, each sentence checked against the passages.
 demo: install
 	HF_HUB_OFFLINE=1 $(BIN)/lateseg ingest data/contracts data/sample_repo --index "$(INDEX)"
-	@echo; echo "Q: $(QUESTION)"; echo; echo "== extractive answer =="
-	@HF_HUB_OFFLINE=1 $(BIN)/lateseg ask "$(QUESTION)" --index "$(INDEX)" -k 4 --extractive
-	@echo; echo "== generated answer (SmolLM2-135M: small, shows the mechanics) =="
-	@HF_HUB_OFFLINE=1 $(BIN)/lateseg ask "$(QUESTION)" --index "$(INDEX)" -k 3
+	@echo; echo "Q: $(QUESTION)"; echo
+	@HF_HUB_OFFLINE=1 $(BIN)/lateseg ask "$(QUESTION)" --index "$(INDEX)"
+	@echo; echo "== in the generator's own words (--answer generate; SmolLM2-135M: small, shows the mechanics) =="
+	@HF_HUB_OFFLINE=1 $(BIN)/lateseg ask "$(QUESTION)" --index "$(INDEX)" --answer generate -k 3
 
 # Real long documents that nobody here wrote (Debian Policy Manual PDF), fetched from the
 # Debian archive once; tests that need them skip with a reason when this step cannot run.

@@ -167,8 +167,7 @@ def copy_answer(
     if not passages:
         return Answer(NO_PASSAGE, (), mode="copy", cited_by="copy")
     gen.load()
-    shown, dropped = gen.fit(passages)
-    shown = gen.arrange(shown)
+    shown, dropped = gen.fitted(passages)
     if not shown:
         return too_long(dropped, gen.context_tokens)
     starts = openings(question, shown, encoder)

@@ -197,6 +197,12 @@ class LocalGenerator:
             passages, budget, lambda t: len(tok(t, add_special_tokens=False)["input_ids"])
         )
 
+    def fitted(self, passages: Sequence[Hit]) -> tuple[list[Hit], list[Hit]]:
+        """The passages shown (those that fit, :meth:`fit`, in the prompt's order,
+        :meth:`arrange`) and those dropped."""
+        shown, dropped = self.fit(passages)
+        return self.arrange(shown), dropped
+
     def arrange(self, passages: Sequence[Hit]) -> list[Hit]:
         """Ranked ``passages`` in the order the prompt shows (and numbers) them."""
         return list(passages)[::-1] if self.order == "nearest" else list(passages)
@@ -478,14 +484,13 @@ class LocalGenerator:
     ) -> Answer:
         """Generate an answer citing ``passages`` (KV cache compressed by ``kv``).
 
-        When the model writes no valid ``[n]`` marker, the passage whose embedding is
-        closest to the answer is attributed as its citation (``cited_by="attribution"``),
-        so the answer is never left without a source and the caller can tell which.
+        Each sentence is checked against the passage that holds it (:func:`cite`): the
+        answer cites the passages holding the evidence of its supported sentences, which
+        may not be the ones its ``[n]`` markers name (``cited_by="attribution"``).
         """
         if not passages:
             return Answer(NO_PASSAGE, ())
-        shown, dropped = self.fit(passages)
-        shown = self.arrange(shown)
+        shown, dropped = self.fitted(passages)
         if not shown:
             return too_long(dropped, self.context_tokens)
         done = self.complete(self.prompt(question, shown), kv=kv, stream=stream, stop=ANSWER_STOPS)
