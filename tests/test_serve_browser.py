@@ -1,5 +1,5 @@
 """The page in a real headless Chromium (Debian's ``chromium``, driven by Playwright):
-ask the demo question, wait for the streamed answer, click [1], and check that the page
+ask the demo question, see its answer phrase first, click [1], and check that the page
 shown is msa.pdf p. 4 with the highlight over the clause's first line, the truth taken
 from PyMuPDF's own ``search_for`` on that page.
 
@@ -73,23 +73,26 @@ def test_ask_click_the_citation_and_see_the_clause_highlighted_on_its_page(serve
             page.goto(server)
             page.fill("#question", DEMO_QUESTION)
             page.click("#ask-button")
-            # the final answer renders its markers as buttons (the text streamed before it)
-            cite = page.locator('#answer button.cite[data-n="1"]').first
+            # the answer phrase first, then its sentence quoted with its citation as a button
+            cite = page.locator('#phrase-box button.cite[data-n="1"]').first
             cite.wait_for(timeout=180_000)
-            assert "sixty (60) days" in page.inner_text("#answer")
+            assert page.inner_text("#phrase") == "sixty (60) days"
+            assert "Client may terminate" in page.inner_text("#phrase-quote")
+            assert "msa.pdf, p. 4" in page.inner_text("#phrase-where")
             cite.click()
-            page.wait_for_selector("#pagebox .hl", timeout=30_000)
+            page.wait_for_selector("#pagebox .hl.strong", timeout=30_000)
             page.wait_for_function("document.getElementById('page-image').complete")
             assert page.inner_text("#viewer-name") == "msa.pdf"
             assert page.inner_text("#page-number") == "4"
             assert page.get_attribute("#pagebox", "data-page") == "4"
             assert "5.2 Termination for Convenience" in page.inner_text("#crumbs")
-            rects = page.eval_on_selector_all(
-                "#pagebox .hl",
+            marks = (
                 "els => els.map(e => ({page: +e.dataset.page, x0: +e.dataset.x0, "
                 "y0: +e.dataset.y0, x1: +e.dataset.x1, y1: +e.dataset.y1, "
-                "box: e.getBoundingClientRect().toJSON()}))",
+                "box: e.getBoundingClientRect().toJSON()}))"
             )
+            rects = page.eval_on_selector_all("#pagebox .hl:not(.strong)", marks)
+            strong = page.eval_on_selector_all("#pagebox .hl.strong", marks)
             image = page.locator("#page-image").bounding_box()
             shot = tmp_path / "serve.png"
             page.screenshot(path=str(shot))
@@ -111,4 +114,10 @@ def test_ask_click_the_citation_and_see_the_clause_highlighted_on_its_page(serve
     box = first[0]["box"]
     assert box["x"] == pytest.approx(image["x"] + first[0]["x0"] * scale, abs=2)
     assert box["y"] == pytest.approx(image["y"] + first[0]["y0"] * scale, abs=2)
+    # the phrase inside the clause, marked more strongly: over "sixty (60) days" alone
+    (value,) = pdf[3].search_for("sixty (60) days")
+    assert strong and all(r["page"] == 4 for r in strong)
+    assert min(r["x0"] for r in strong) == pytest.approx(value.x0, abs=1.5)
+    assert max(r["x1"] for r in strong) == pytest.approx(value.x1, abs=1.5)
+    assert all(value.y0 - 1 <= r["y0"] and r["y1"] <= value.y1 + 1 for r in strong)
     assert shot.stat().st_size > 20_000
