@@ -251,3 +251,18 @@ def test_a_list_question_is_answered_by_the_list(encoder):
     assert answer.phrase.text.startswith("required, important, standard, optional")
     for (a, b), word in zip(answer.phrase.spans, answer.phrase.text.split(", "), strict=True):
         assert text[a:b] == word
+
+
+@pytest.mark.parametrize(
+    ("question", "source", "starts"),
+    [
+        ('What does "Confidential Information" mean in the NDA?', "nda.pdf", "all non-public"),
+        ("How is Downtime defined in the SaaS agreement?", "saas.pdf", "any period of time"),
+    ],
+)
+def test_a_defined_term_is_answered_by_its_definition(sample_index, question, source, starts):
+    answer = sample_index.ask(question)
+    assert name(answer.phrase.sentence.source) == source
+    assert answer.phrase.kind == "definition" and answer.phrase.text.startswith(starts)
+    assert " means " not in answer.phrase.text  # one definition, not the next one too
+    check_offsets(sample_index, answer)

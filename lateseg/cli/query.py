@@ -211,7 +211,8 @@ def show_answer(answer: Answer, streamed: bool) -> None:
             print(answer.text)
     if answer.scope is not None and answer.scope.missing is None:
         print()
-        print(answer.scope.describe().capitalize() + ".")
+        line = answer.scope.describe()
+        print(line[:1].upper() + line[1:] + ".")
     print()
     label = "Sources (attributed)" if answer.cited_by == "attribution" else "Sources"
     print(f"{label}:" if answer.citations else "Sources: none")

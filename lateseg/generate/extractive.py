@@ -111,14 +111,17 @@ _ITEM = re.compile(r"\n[ \t]*(?=(?:[-•*–·▪]|\((?:[a-z]|[ivx]{1,4}|\d{1,2}
 # "… prior to November 1, 2008. The operator …": a year ends a sentence (the segmentation
 # rules read "2008." as a number, as they read "12." as a section number).
 _YEAR_END = re.compile(r"(?<=\b(?:19|20)\d\d)\.\s+(?=[A-Z][a-z])")
+# "… listed in Exhibit B. 1.5 "Order Form" means …": a numbered clause after a full stop
+# starts a sentence (the rules read "B." as an initial and "2.4." as a clause number).
+_CLAUSE_START = re.compile(r"(?<=[.;])\s+(?=\d{1,3}(?:\.\d{1,3})+\.?\s+[\"“A-Z])")
 
 
 def _pieces(text: str, start: int, end: int) -> list[tuple[int, int]]:
     """A sentence cut before each list item it runs over (``- Lease Year 5 …``, ``(e)
-    Commencement Date: …``) and after a year that ends a sentence: each piece is a
-    candidate of its own."""
+    Commencement Date: …``), after a year that ends a sentence and before a numbered
+    clause that follows a full stop: each piece is a candidate of its own."""
     cuts = [start, *[m.end() for m in _ITEM.finditer(text, start, end)]]
-    cuts += [m.end() for m in _YEAR_END.finditer(text, start, end)]
+    cuts += [m.end() for rx in (_YEAR_END, _CLAUSE_START) for m in rx.finditer(text, start, end)]
     cuts = [*sorted(set(cuts)), end]
     out = []
     for a, b in itertools.pairwise(cuts):

@@ -311,6 +311,8 @@ def typed_phrase(asked: Asked, text: str) -> tuple[int, int] | None:
     clause; None when the text states no such thing (or the question asks for none)."""
     if asked.quantity:
         return value_phrase(asked, text)
+    if asked.kind == "definition":
+        return defining_phrase(asked, text)
     spans: list[tuple[int, int]] = []
     if asked.kind == "law":
         spans = [m.span(1) for m in _LAW.finditer(text)]
@@ -338,6 +340,24 @@ def typed_phrase(asked: Asked, text: str) -> tuple[int, int] | None:
     if asked.kind in ("party", "place", "other"):
         spans = [s for s in spans if not _echo(text[s[0] : s[1]], asked)]
     return _near(text, spans, asked)
+
+
+def defining_phrase(asked: Asked, text: str) -> tuple[int, int] | None:
+    """Where ``text`` defines the term a definition question asks about (``"Downtime"
+    means any period …``): the definition after "means", to the end of its sentence; None
+    when it does not define that term."""
+    if not asked.term:
+        return None
+    term = re.escape(asked.term).replace(r"\ ", r"\s+")
+    m = re.search(
+        rf"[\"“]?{term}[\"”]?\s*(?:\([^)]*\)\s*)?(?:means|shall\s+mean|has\s+the\s+meaning|"
+        rf"refers\s+to|is\s+defined\s+as|includes)\s+",
+        text,
+        re.IGNORECASE,
+    )
+    if m is None:
+        return None
+    return m.end(), len(text.rstrip(" .;"))
 
 
 def _echo(span: str, asked: Asked) -> bool:

@@ -14,9 +14,19 @@ from dataclasses import dataclass
 
 from lateseg.text.values import find_values, number_word
 
+# "What does 'Confidential Information' mean?", "How is Downtime defined?", "What counts
+# as a Security Incident?", "the definition of Affiliate": the term is group 1-4.
+_DEFINITION = re.compile(
+    r"\bwhat\s+(?:does|do)\s+(?:the\s+(?:term|word|phrase)\s+)?[\"“'‘]?([^\"”?]{2,60}?)[\"”'’]?\s+mean\b"
+    r"|\bhow\s+(?:is|are)\s+[\"“'‘]?([^\"”?]{2,60}?)[\"”'’]?\s+defined\b"
+    r"|\bwhat\s+counts\s+as\s+(?:an?\s+|the\s+)?[\"“'‘]?([^\"”?]{2,60}?)[\"”'’]?\s*\?"
+    r"|\b(?:the\s+)?definition\s+of\s+(?:an?\s+|the\s+)?[\"“'‘]?([^\"”?]{2,60}?)[\"”'’]?\s*(?:\?|$)",
+    re.IGNORECASE,
+)
 # (kind, pattern): the first that matches decides. Kinds and the values that answer them
 # are in VALUE_KINDS; "place", "party", "list", "modal" and "other" are answered by text.
 _RULES: tuple[tuple[str, str], ...] = (
+    ("definition", _DEFINITION.pattern),
     ("address", r"\b(?:what|which)\s+(?:street\s+|mailing\s+|postal\s+)?address\b"),
     (
         "law",
@@ -111,7 +121,7 @@ _WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-'’][A-Za-z0-9]+)*|\d[\d,.]*")
 
 @dataclass(frozen=True)
 class Asked:
-    """What a question asks for: ``kind`` (``"duration"``, ``"when"``, ``"date"``,
+    """What a question asks for: ``kind`` (``"definition"``, ``"duration"``, ``"when"``, ``"date"``,
     ``"percent"``, ``"money"``, ``"count"``, ``"limit"`` (a cap or a minimum: an amount
     or what a limit clause names), ``"law"``, ``"place"``, ``"address"``,
     ``"party"``, ``"list"``, ``"modal"`` or ``"other"``), its content ``words``
@@ -119,13 +129,15 @@ class Asked:
     ``(kind, amount)`` ("extend the lease for another five years": a duration of 5),
     which are premises, not answers; and the party that is its ``subject``, when a
     capitalised name or role follows its verb ("must the Client give", "does Corvane
-    need"): the answer is what that party may or must do, not another party."""
+    need"): the answer is what that party may or must do, not another party; and, for a
+    ``"definition"`` question ("What does 'Downtime' mean?"), the ``term`` it asks about."""
 
     question: str
     kind: str
     words: tuple[str, ...]
     given: frozenset[tuple[str, float | None]] = frozenset()
     subject: str | None = None
+    term: str | None = None
 
     @property
     def values(self) -> tuple[str, ...]:
@@ -245,7 +257,9 @@ def analyse(question: str) -> Asked:
     given = frozenset((v.kind, v.amount) for v in find_values(question) if v.is_value)
     m = _SUBJECT.search(question)
     subject = m.group(1) if m else None
-    return Asked(question, kind, tuple(content_words(question)), given, subject)
+    d = _DEFINITION.search(question) if kind == "definition" else None
+    term = next((g.strip() for g in d.groups() if g), None) if d else None
+    return Asked(question, kind, tuple(content_words(question)), given, subject, term)
 
 
 # "must the Client give", "does Corvane need", "can Provider take": a party after the verb
