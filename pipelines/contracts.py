@@ -1,10 +1,12 @@
 """Contracts pipeline: index a folder of contracts and answer questions with citations.
 
-    python pipelines/contracts.py [--docs data/contracts] [--index DIR] [--generate] [QUESTION ...]
+    python pipelines/contracts.py [--docs data/contracts] [--index DIR]
+                                  [--answer quote|copy|generate] [QUESTION ...]
 
 With no question it answers the public sample questions over the bundled contracts
 (``data/eval/sample_qa.jsonl``) and says, for each, whether the cited passage contains the
-gold span. Extractive answers by default; ``--generate`` uses the local generator.
+gold span. Each answer is printed phrase first, as ``lateseg ask`` does; ``--answer``
+chooses how it is made (default: ``ask``'s).
 """
 
 from __future__ import annotations
@@ -24,8 +26,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("questions", nargs="*", help="questions (default: the sample questions)")
     ap.add_argument("--docs", default=str(ROOT / "data" / "contracts"))
     ap.add_argument("--index", default=None, help="index folder (default: under the cache)")
-    ap.add_argument("-k", type=int, default=4)
-    ap.add_argument("--generate", action="store_true", help="answer with the local generator")
+    ap.add_argument("-k", type=int, default=5)
+    ap.add_argument("--answer", choices=("quote", "copy", "generate"), default=None)
     args = ap.parse_args(argv)
 
     from lateseg import Pipeline
@@ -41,8 +43,11 @@ def main(argv: list[str] | None = None) -> int:
             todo = [q for q in map(json.loads, lines) if q["source"].startswith("contracts/")]
         found = 0
         for q in todo:
-            answer = pipe.ask(q["question"], k=args.k, extractive=not args.generate)
-            print(f"Q: {q['question']}\nA: {answer.text}")
+            answer = pipe.ask(q["question"], k=args.k, answer=args.answer)
+            shown = answer.phrase.text if answer.phrase is not None else answer.text
+            print(f"Q: {q['question']}\nA: {shown}")
+            if answer.phrase is not None:
+                print(f"   \"{' '.join(answer.phrase.sentence.text.split())}\"")
             for n, hit in enumerate(answer.citations, start=1):
                 print(f"   [{n}] {hit.cite()}")
             if "gold" in q:

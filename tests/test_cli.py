@@ -203,7 +203,7 @@ def test_output_closed_early_ends_quietly(license_index):
     assert len(proc.stdout) == 20 and proc.stderr == "", proc.stderr
 
 
-def test_extractive_ask_cites_the_gold_span(tmp_path, sample_questions):
+def test_ask_prints_the_phrase_first_and_cites_the_gold_span(tmp_path, sample_questions):
     index = tmp_path / "idx"
     assert cli("ingest", str(DATA / "contracts"), "--index", str(index)).returncode == 0
     q = next(q for q in sample_questions if q["id"] == "msa-01")
@@ -213,6 +213,17 @@ def test_extractive_ask_cites_the_gold_span(tmp_path, sample_questions):
     assert answer["mode"] == "extractive" and answer["citations"]
     assert any(squash(q["gold"]) in squash(c["text"]) for c in answer["citations"])
     assert all(c["source"].endswith("msa.pdf") and c["page"] for c in answer["citations"])
+    assert answer["phrase"]["text"] == "sixty (60) days"
+    # as a reader sees it: the value first, its sentence quoted, where it is, the scope
+    out = cli("ask", DEMO_QUESTION, "--index", str(index))
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[0] == "sixty (60) days"
+    assert lines[2].strip().startswith('"Client may terminate')
+    assert "msa.pdf, p. 4, § 5 Term and Termination > 5.2 Termination for Convenience" in out.stdout
+    assert "Answered from msa.pdf: the question names 'Master Services Agreement'." in out.stdout
+    missing = cli("ask", "Which law governs the employment agreement?", "--index", str(index))
+    assert missing.returncode == 0 and "no indexed document matches it" in missing.stdout
 
 
 def test_makefile_demo_asks_the_tested_question():
