@@ -47,7 +47,7 @@ def main(argv: list[str] | None = None) -> int:
             shown = answer.phrase.text if answer.phrase is not None else answer.text
             print(f"Q: {q['question']}\nA: {shown}")
             if answer.phrase is not None:
-                print(f"   \"{' '.join(answer.phrase.sentence.text.split())}\"")
+                print(f'   "{" ".join(answer.phrase.sentence.text.split())}"')
             for n, hit in enumerate(answer.citations, start=1):
                 print(f"   [{n}] {hit.cite()}")
             if "gold" in q:

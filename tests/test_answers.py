@@ -266,3 +266,18 @@ def test_a_defined_term_is_answered_by_its_definition(sample_index, question, so
     assert answer.phrase.kind == "definition" and answer.phrase.text.startswith(starts)
     assert " means " not in answer.phrase.text  # one definition, not the next one too
     check_offsets(sample_index, answer)
+
+
+def test_a_copied_answer_is_a_span_of_its_passage(sample_index):
+    """Constrained decoding with the real generator: whatever it chooses, the answer is a
+    verbatim stretch of one passage, opening in a sentence (never a heading), cited there,
+    and its phrase slices the document."""
+    answer = sample_index.ask("Which state's law governs the NDA?", answer="copy")
+    assert answer.mode == "copy" and answer.cited_by == "copy" and len(answer.citations) == 1
+    (s,) = answer.support
+    passage = answer.citations[0]
+    doc = sample_index.document(passage.source)
+    assert s.supported and doc.text[s.evidence.start : s.evidence.end] == s.sentence
+    assert passage.start <= s.evidence.start < s.evidence.end <= passage.end
+    assert name(passage.source) == "nda.pdf" and not is_heading(s.sentence)
+    check_offsets(sample_index, answer)
