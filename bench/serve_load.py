@@ -97,7 +97,7 @@ def main(argv: list[str] | None = None) -> int:
         port = free_port()
         url = f"http://127.0.0.1:{port}"
         server = subprocess.Popen(
-            [*LATESEG, "serve", "--index", str(index), "--port", str(port), "--no-uploads"],
+            [*LATESEG, "serve", "--index", str(index), "--port", str(port)],
             env=ENV,
             stdout=subprocess.DEVNULL,
         )

@@ -27,6 +27,13 @@ from lateseg.serve.viewer import NotServable, PdfPages
 from lateseg.types import Document
 
 MSA = str((DATA / "contracts" / "msa.pdf").resolve())
+
+
+def local(app) -> TestClient:
+    """A client addressing the server as a browser on this machine would."""
+    return TestClient(app, base_url="http://127.0.0.1:8765")
+
+
 CLAUSE_OPENING = "Client may terminate this Agreement or any Statement"
 
 
@@ -39,7 +46,7 @@ def service(sample_index, encoder):
 
 @pytest.fixture(scope="module")
 def client(service):
-    return TestClient(create_app(service))
+    return local(create_app(service))
 
 
 def _clause_hit(client) -> dict:
@@ -214,7 +221,7 @@ def test_only_the_file_the_index_holds_is_opened(tmp_path):
 
 def test_a_token_guards_every_request_and_the_page(service):
     token = "s3cret-token-of-some-length"
-    guarded = TestClient(create_app(service, token=token))
+    guarded = local(create_app(service, token=token))
     for url in ("/api/health", "/api/search?q=notice", "/openapi.json", "/docs"):
         assert guarded.get(url).status_code == 401
         wrong = guarded.get(url, headers={"Authorization": "Bearer nope"})
@@ -271,8 +278,10 @@ def upload_client(tmp_path, encoder):
     svc = Service(folder, encoder=encoder)
     writer = Pipeline.open(folder)
     writer.encoder = encoder
-    jobs = Jobs(tmp_path / "uploads", svc.folder, Limits(2 << 20, 8 << 20), lambda: writer)
-    yield TestClient(create_app(svc, jobs)), jobs
+    jobs = Jobs(
+        tmp_path / "uploads", svc.folder, Limits(2 << 20, 8 << 20), lambda: writer, svc.indexed_as
+    )
+    yield local(create_app(svc, jobs)), jobs
     svc.close()
     writer.close()
 
@@ -361,7 +370,7 @@ def test_an_index_without_line_boxes_is_highlighted_by_search_and_says_so(tmp_pa
     db.close()
     svc = Service(folder, encoder=encoder)
     try:
-        client = TestClient(create_app(svc))
+        client = local(create_app(svc))
         hit = client.get("/api/search", params={"q": "who repairs the roof"}).json()["hits"][0]
         d = client.get(f"/api/documents/{hit['doc_id']}").json()
         assert d["geometry"] is False

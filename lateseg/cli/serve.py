@@ -39,7 +39,32 @@ def add(sub: argparse._SubParsersAction) -> None:
         metavar="DIR",
         help="folder the server keeps uploads in (default: DIR.uploads beside the index)",
     )
-    sp.add_argument("--no-uploads", action="store_true", help="take no uploads (no Ingest tab)")
+    sp.add_argument(
+        "--uploads",
+        action="store_true",
+        help="take uploads and ingest them (the Ingest tab); off by default: uploads write "
+        "to the index and the disk",
+    )
+    sp.add_argument(
+        "--upload-quota-mb",
+        type=megabytes,
+        default=2048.0,
+        help="most the upload folder may hold in all (default 2048 MB)",
+    )
+    sp.add_argument(
+        "--allow-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a host name requests may be addressed to besides localhost and IP addresses "
+        "(repeatable); any other Host header is refused (DNS rebinding)",
+    )
+    sp.add_argument(
+        "--docs",
+        action="store_true",
+        help="serve the interactive API page at /docs (it loads its scripts from a CDN); "
+        "the schema is always at /openapi.json",
+    )
     sp.add_argument(
         "--max-upload-mb", type=megabytes, default=50.0, help="largest upload (default 50 MB)"
     )
@@ -47,7 +72,7 @@ def add(sub: argparse._SubParsersAction) -> None:
         "--max-unzipped-mb",
         type=megabytes,
         default=500.0,
-        help="most a zip may unpack to (default 500 MB)",
+        help="most the zips of one upload may unpack to, in all (default 500 MB)",
     )
     sp.add_argument(
         "--upload-types",
@@ -74,7 +99,7 @@ def add(sub: argparse._SubParsersAction) -> None:
         "mcp",
         help="an MCP server on stdio: tools search, ask and read over an index",
         description="Model Context Protocol server over stdin/stdout (for agents and "
-        "editors). Tools: search(query, k, kind, source), ask(question, k, extractive), "
+        "editors). Tools: search(query, k, kind, source), ask(question, k, answer), "
         "read(source, start, end); results carry the file, page, clause path and offsets.",
     )
     mp.add_argument("--index", required=True, metavar="DIR", help="index folder")
@@ -83,16 +108,23 @@ def add(sub: argparse._SubParsersAction) -> None:
 
 
 def read_token(path: str | None) -> str | None:
-    """The token from ``path`` (its first line) or the environment; None when neither."""
+    """The token from ``path`` (its first line) or the environment, each at least
+    :data:`~lateseg.serve.limits.TOKEN_MIN` characters; None when neither is given."""
+    from lateseg.serve.limits import TOKEN_MIN
+
     if path:
         try:
             text = Path(path).read_text(encoding="utf-8").strip()
         except OSError as e:
             raise ConfigError(f"--token-file {path}: {e.strerror}") from None
-        if len(text) < 16:
-            raise ConfigError(f"--token-file {path}: the token must have at least 16 characters")
+        if len(text) < TOKEN_MIN:
+            raise ConfigError(
+                f"--token-file {path}: the token must have at least {TOKEN_MIN} characters"
+            )
         return text
     env = os.environ.get(TOKEN_ENV, "").strip()
+    if env and len(env) < TOKEN_MIN:
+        raise ConfigError(f"${TOKEN_ENV}: the token must have at least {TOKEN_MIN} characters")
     return env or None
 
 
@@ -136,7 +168,7 @@ def run(args: argparse.Namespace) -> int:
         args.index, generator=args.generator, queue=args.queue, answer_seconds=args.answer_seconds
     )
     jobs = None
-    if not args.no_uploads:
+    if args.uploads:
         types = DEFAULT_TYPES
         if args.upload_types:
             types = tuple(
@@ -144,10 +176,22 @@ def run(args: argparse.Namespace) -> int:
                 for t in (x.strip().lower() for x in args.upload_types.split(","))
                 if t
             )
-        limits = Limits(int(args.max_upload_mb * 2**20), int(args.max_unzipped_mb * 2**20), types)
+        limits = Limits(
+            int(args.max_upload_mb * 2**20),
+            int(args.max_unzipped_mb * 2**20),
+            types,
+            quota=int(args.upload_quota_mb * 2**20),
+        )
         folder = Path(args.upload_dir or f"{Path(args.index).resolve()}.uploads")
-        jobs = Jobs(folder, service.folder, limits)
-    app = create_app(service, jobs, token)
+        jobs = Jobs(folder, service.folder, limits, indexed_as=service.indexed_as)
+    hosts = [*args.allow_host, args.host]
+    app = create_app(service, jobs, token, allow_hosts=hosts, docs=args.docs)
     print(f"lateseg: serving {service.folder} on http://{args.host}:{args.port}/", flush=True)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    # idle keep-alive connections close after 5 s; at most 64 connections at once; a
+    # header section may not grow past 64 KiB (a slow request body is cut off by the
+    # server's own guard: lateseg.serve.limits.BODY_IDLE_SECONDS)
+    uvicorn.run(
+        app, host=args.host, port=args.port, log_level="warning", timeout_keep_alive=5,
+        limit_concurrency=64, h11_max_incomplete_event_size=64 << 10,
+    )  # fmt: skip
     return EXIT_OK

@@ -354,6 +354,11 @@ class Retriever:
         """The SHA-256 of the file ``source`` as it was indexed (None: not indexed)."""
         return self.index.file_hash(source)
 
+    def indexed_as(self, file_hash: str) -> str | None:
+        """The source of an indexed file with this SHA-256 (None: none is indexed)."""
+        self.index.count()
+        return self.index.store.source_of_hash(file_hash)
+
     def document_by_id(self, doc_id: str) -> Document | None:
         """The stored Document with ID ``doc_id`` (its ``lines`` read too, for a PDF),
         or None."""

@@ -350,6 +350,13 @@ class DocStore:
             )
 
     # -- writes (the caller holds the index's write lock) ---------------------------
+    def source_of_hash(self, file_hash: str) -> str | None:
+        """A source indexed from a file with this SHA-256 (None: no such file)."""
+        row = self.db.execute(
+            "SELECT source FROM documents WHERE file_hash=? LIMIT 1", (file_hash,)
+        ).fetchone()
+        return None if row is None else str(row[0])
+
     def file_hash(self, source: str) -> str | None:
         row = self.db.execute(
             "SELECT file_hash FROM documents WHERE source=?", (source,)

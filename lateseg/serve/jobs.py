@@ -1,12 +1,16 @@
 """Uploads into a folder the server manages, and ingest jobs over them.
 
 An upload is streamed to disk under a size cap (the HTTP layer also refuses a body over
-it before reading). A file's name is reduced to its last part and must have an allowed
-type; anything else is refused with the reason. A zip is checked before anything is
-extracted: entry count, total unpacked size, each large entry's compression ratio,
-names that climb out (``..``, absolute, drive letters), links and encrypted entries;
-then each entry is copied with a byte count, so an entry that unpacks past its declared
-size stops the extraction.
+it before reading) and within the upload folder's disk quota. A file's name is reduced
+to its last part and must have an allowed type; a file whose content (SHA-256) is
+already indexed, or already in the same upload, is reported as a duplicate and not
+indexed twice; anything else is refused with the reason. A zip is checked before anything
+is extracted: entry count and total unpacked size (per request, over all its zips),
+each entry's compression ratio, names that climb out (``..``, absolute, drive letters),
+links and encrypted entries; then each entry is copied with a byte count, so an entry
+that unpacks past its declared size stops the extraction, and a damaged archive (bad
+CRC, corrupt data, an unknown method) is refused with the reason. A request that brings
+nothing to ingest leaves nothing behind; finished jobs are forgotten by count and age.
 
 Jobs run one at a time in one thread, each file ingested on its own (a failure is
 listed with its reason and the other files go on), through a writable Pipeline of the
@@ -16,26 +20,30 @@ search, as any reader of the index does.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import queue
+import shutil
 import stat
 import threading
 import time
 import uuid
 import zipfile
+import zlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import IO, Any
 
 from lateseg.errors import LatesegError
+from lateseg.serve.limits import JOBS_KEPT, JOBS_SECONDS, MAX_FILES
 from lateseg.types import IngestReport
 
 log = logging.getLogger(__name__)
 
 DEFAULT_TYPES = (".pdf", ".docx", ".txt", ".md", ".markdown", ".html", ".htm", ".rst", ".zip")
-MAX_ZIP_ENTRIES = 10_000
-MAX_RATIO = 100  # unpacked / packed, for entries over RATIO_FROM bytes
-RATIO_FROM = 1 << 20
+MAX_RATIO = 100  # unpacked / packed, for every entry over RATIO_FROM bytes
+RATIO_FROM = 4 << 10
 _COPY = 1 << 16
 
 
@@ -46,11 +54,15 @@ class UploadError(LatesegError):
 @dataclass
 class Limits:
     """What an upload may be: ``max_bytes`` per request, ``max_unzipped`` bytes unpacked
-    from one zip, and the allowed file ``types`` (suffixes, lower case)."""
+    from all the zips of one request, ``max_files`` files in one request (uploads and
+    zip entries), the allowed file ``types`` (suffixes, lower case) and ``quota``: the
+    most bytes the upload folder may hold."""
 
     max_bytes: int = 50 << 20
     max_unzipped: int = 500 << 20
     types: tuple[str, ...] = DEFAULT_TYPES
+    max_files: int = MAX_FILES
+    quota: int = 2 << 30
 
     def check_name(self, name: str) -> str:
         """The file's own name (its last part), if it is one lateseg accepts."""
@@ -81,6 +93,10 @@ class Job:
     refused: list[tuple[str, str]] = field(default_factory=list)
     error: str | None = None
     events: list[dict[str, Any]] = field(default_factory=list)
+    unpacked: int = 0  # bytes its zips unpacked to, over all of them
+    entries: int = 0  # files it brought: uploads and zip entries
+    hashes: dict[str, str] = field(default_factory=dict)  # SHA-256 -> file name
+    finished: float | None = None  # when it ended (done or failed)
 
     def event(self, kind: str, **data: Any) -> None:
         self.events.append({"seq": len(self.events), "event": kind, "time": time.time(), **data})
@@ -120,18 +136,26 @@ def save_stream(src: IO[bytes], dest: Path, limit: int) -> int:
     return total
 
 
-def check_zip(path: Path, limits: Limits) -> list[zipfile.ZipInfo]:
+def check_zip(
+    path: Path, limits: Limits, unpacked: int = 0, entries: int = 0
+) -> list[zipfile.ZipInfo]:
     """The entries of the zip at ``path`` to extract (files of allowed types), after
-    checking the whole archive; :class:`UploadError` says what is wrong."""
+    checking the whole archive against what is left of the request's budgets (it has
+    already ``unpacked`` bytes and ``entries`` files); :class:`UploadError` says what is
+    wrong."""
     try:
         zf = zipfile.ZipFile(path)
-    except (zipfile.BadZipFile, OSError) as e:
+    except (zipfile.BadZipFile, OSError, ValueError, NotImplementedError) as e:
         raise UploadError(f"{path.name}: not a readable zip ({e})") from None
     with zf:
         infos = zf.infolist()
-    if len(infos) > MAX_ZIP_ENTRIES:
-        raise UploadError(f"{path.name}: {len(infos)} entries; at most {MAX_ZIP_ENTRIES}")
-    total = 0
+    files = [i for i in infos if not i.is_dir()]
+    if entries + len(files) > limits.max_files:
+        raise UploadError(
+            f"{path.name}: {len(files)} entries would bring this upload to "
+            f"{entries + len(files)} files; at most {limits.max_files}"
+        )
+    total = unpacked
     keep = []
     for info in infos:
         name = info.filename
@@ -150,7 +174,8 @@ def check_zip(path: Path, limits: Limits) -> list[zipfile.ZipInfo]:
         total += info.file_size
         if total > limits.max_unzipped:
             raise UploadError(
-                f"{path.name}: unpacks to more than {limits.max_unzipped} bytes (a zip bomb?)"
+                f"{path.name}: with this upload's other zips it unpacks to more than "
+                f"{limits.max_unzipped} bytes (a zip bomb?)"
             )
         if info.file_size > RATIO_FROM and info.file_size > MAX_RATIO * max(1, info.compress_size):
             raise UploadError(
@@ -161,10 +186,13 @@ def check_zip(path: Path, limits: Limits) -> list[zipfile.ZipInfo]:
     return keep
 
 
-def extract(path: Path, folder: Path, limits: Limits) -> tuple[list[Path], list[tuple[str, str]]]:
+def extract(
+    path: Path, folder: Path, limits: Limits, unpacked: int = 0, entries: int = 0
+) -> tuple[list[Path], list[tuple[str, str]]]:
     """Extract the checked zip ``path`` into ``folder``: the files written, and the
-    entries refused with their reasons (types lateseg does not take, nested zips)."""
-    infos = check_zip(path, limits)
+    entries refused with their reasons (types lateseg does not take, nested zips). A
+    damaged archive is refused whole (:class:`UploadError`), its partial files removed."""
+    infos = check_zip(path, limits, unpacked, entries)
     files: list[Path] = []
     refused: list[tuple[str, str]] = []
     with zipfile.ZipFile(path) as zf:
@@ -180,9 +208,16 @@ def extract(path: Path, folder: Path, limits: Limits) -> tuple[list[Path], list[
             dest_dir = folder.joinpath(*[_plain(p) for p in rel])
             dest_dir.mkdir(parents=True, exist_ok=True)
             dest = _free(dest_dir / name)
-            with zf.open(info) as src:
-                # the header's size is a claim: stop one byte past it
-                save_stream(src, dest, info.file_size)
+            try:
+                with zf.open(info) as src:
+                    # the header's size is a claim: stop one byte past it
+                    save_stream(src, dest, info.file_size)
+            except (zipfile.BadZipFile, zlib.error, NotImplementedError, EOFError, ValueError) as e:
+                for f in files:
+                    f.unlink(missing_ok=True)
+                raise UploadError(
+                    f"{path.name}: entry {info.filename!r} is damaged ({e})"
+                ) from None
             files.append(dest)
     return files, refused
 
@@ -207,12 +242,20 @@ class Jobs:
     """Ingest jobs over uploads in ``folder``, one at a time in a thread of their own."""
 
     def __init__(
-        self, folder: Path, index: Path, limits: Limits, open_writer: Any | None = None
+        self,
+        folder: Path,
+        index: Path,
+        limits: Limits,
+        open_writer: Any | None = None,
+        indexed_as: Callable[[str], str | None] | None = None,
     ) -> None:
+        """``indexed_as(sha256)``: the source of an indexed file with that content, or
+        None (uploads of it are duplicates)."""
         self.folder = Path(folder).resolve()
         self.folder.mkdir(parents=True, exist_ok=True)
         self.index = index
         self.limits = limits
+        self.indexed_as = indexed_as or (lambda _: None)
         self._open_writer = open_writer
         self._writer: Any = None
         self.jobs: dict[str, Job] = {}
@@ -221,6 +264,7 @@ class Jobs:
         self._thread.start()
 
     def new_job(self) -> Job:
+        self.trim()
         job_id = uuid.uuid4().hex[:12]
         folder = self.folder / job_id
         folder.mkdir()
@@ -228,25 +272,74 @@ class Jobs:
         self.jobs[job_id] = job
         return job
 
+    def discard(self, job: Job) -> None:
+        """Forget ``job`` and remove its files (an upload that brought nothing)."""
+        self.jobs.pop(job.id, None)
+        shutil.rmtree(job.folder, ignore_errors=True)
+
+    def trim(self) -> None:
+        """Forget finished jobs past the newest :data:`JOBS_KEPT` or older than
+        :data:`JOBS_SECONDS`, and remove their folders."""
+        done = sorted(
+            (j for j in self.jobs.values() if j.finished is not None),
+            key=lambda j: j.finished or 0.0,
+            reverse=True,
+        )
+        now = time.time()
+        for n, job in enumerate(done):
+            if n >= JOBS_KEPT or now - (job.finished or now) > JOBS_SECONDS:
+                self.discard(job)
+
+    def used(self) -> int:
+        """Bytes the upload folder holds now."""
+        return sum(f.stat().st_size for f in self.folder.rglob("*") if f.is_file())
+
     def add_file(self, job: Job, name: str, src: IO[bytes]) -> None:
-        """Save one uploaded file into ``job`` (a zip: checked, then its entries); a
-        refused file is recorded with its reason and the others go on."""
+        """Save one uploaded file into ``job`` (a zip: checked against what is left of
+        the request's budgets, then its entries); a refused or duplicate file is
+        recorded with its reason and the others go on."""
         try:
             base = self.limits.check_name(name)
+            if job.entries >= self.limits.max_files:
+                raise UploadError(f"{base}: this upload already has {job.entries} files")
+            room = self.limits.quota - self.used()
+            if room <= 0:
+                raise UploadError(f"{base}: the upload folder is full ({self.limits.quota} bytes)")
             dest = _free(job.folder / base)
-            save_stream(src, dest, self.limits.max_bytes)
+            save_stream(src, dest, min(self.limits.max_bytes, room))
             if dest.suffix.lower() == ".zip":
                 try:
-                    files, refused = extract(dest, job.folder / dest.stem, self.limits)
+                    files, refused = extract(
+                        dest, job.folder / dest.stem, self.limits, job.unpacked, job.entries
+                    )
                 finally:
                     dest.unlink(missing_ok=True)
-                job.files += files
+                job.unpacked += sum(f.stat().st_size for f in files)
                 job.refused += refused
             else:
-                job.files.append(dest)
+                files = [dest]
+            for f in files:
+                job.entries += 1
+                self._keep(job, f)
         except UploadError as e:
             job.refused.append((name, str(e)))
             job.event("refused", file=name, reason=str(e))
+
+    def _keep(self, job: Job, path: Path) -> None:
+        """Add ``path`` to the job unless its content is indexed or in the job already
+        (then it is removed and reported as a duplicate)."""
+        digest = _sha256(path)
+        same = self.indexed_as(digest)
+        twin = job.hashes.get(digest)
+        if same is None and twin is None:
+            job.hashes[digest] = path.name
+            job.files.append(path)
+            return
+        path.unlink(missing_ok=True)
+        what = f"already indexed as {Path(same).name}" if same else f"the same as {twin}"
+        why = f"duplicate: {path.name} is {what} (same content)"
+        job.refused.append((path.name, why))
+        job.event("refused", file=path.name, reason=why)
 
     def submit(self, job: Job) -> Job:
         job.event("queued", files=[p.name for p in job.files])
@@ -262,6 +355,8 @@ class Jobs:
                 log.exception("ingest job %s failed", job.id)
                 job.state, job.error = "failed", f"{type(e).__name__}: {e}"
                 job.event("failed", error=job.error)
+            finally:
+                job.finished = time.time()
 
     def _ingest(self, job: Job) -> None:
         job.state = "running"
@@ -292,3 +387,11 @@ class Jobs:
             )
         job.state = "done"
         job.event("done", **job.to_dict())
+
+
+def _sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with path.open("rb") as f:
+        while piece := f.read(1 << 20):
+            h.update(piece)
+    return h.hexdigest()

@@ -12,6 +12,7 @@ from typing import Any
 
 from lateseg.errors import ConfigError, LatesegError
 from lateseg.generate.answering import DEFAULT_ANSWER
+from lateseg.serve.limits import MCP_MAX_K
 from lateseg.serve.service import Service, answer_json, hit_json
 from lateseg.types import DOCUMENT_KINDS
 
@@ -37,7 +38,7 @@ def _told(fn: Callable[..., Any]) -> Callable[..., Any]:
     return tool
 
 
-def build(service: Service, max_k: int = 20) -> Any:
+def build(service: Service, max_k: int = MCP_MAX_K) -> Any:
     """The MCP server object (``mcp.server.mcpserver.MCPServer``) over ``service``."""
     from mcp.server.mcpserver import MCPServer
 
@@ -96,7 +97,7 @@ def build(service: Service, max_k: int = 20) -> Any:
     return server
 
 
-def serve_stdio(index: str, generator: str | None = None, max_k: int = 20) -> None:
+def serve_stdio(index: str, generator: str | None = None, max_k: int = MCP_MAX_K) -> None:
     """Run the MCP server on stdin/stdout until the client closes it."""
     service = Service(index, generator=generator, queue=0)
     try:

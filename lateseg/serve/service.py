@@ -23,12 +23,11 @@ from typing import Any
 from lateseg.errors import ConfigError, LatesegError
 from lateseg.generate.answering import answer_mode
 from lateseg.kv.compress import KVConfig
+from lateseg.serve.limits import MAX_K, MAX_QUESTION, MAX_READ, MAX_STREAMS
 from lateseg.serve.viewer import NotServable, PdfPages, Rect, span_pages
 from lateseg.types import Answer, Document, Hit, clean_text
 
 DOC_ID = re.compile(r"[0-9a-f]{16}")
-MAX_K = 50
-MAX_QUESTION = 2000
 
 
 class NotFound(LatesegError):
@@ -41,6 +40,10 @@ class Busy(LatesegError):
     def __init__(self, message: str, retry_after: int) -> None:
         super().__init__(message)
         self.retry_after = retry_after
+
+
+class Cancelled(LatesegError):
+    """The client that asked went away: the answer being made is dropped."""
 
 
 class LockedEncoder:
@@ -124,6 +127,7 @@ class Service:
         self._gen = threading.Lock()
         self._count = threading.Lock()
         self._waiting = 0
+        self._streams = 0
 
     def close(self) -> None:
         self.pipe.close()
@@ -156,12 +160,15 @@ class Service:
         kind: str | None = None,
         stream: Callable[[str], None] | None = None,
         on_hits: Callable[[list[Hit]], None] | None = None,
+        cancel: threading.Event | None = None,
     ) -> Answer:
         """The answer to ``question``, as ``Pipeline.ask`` makes it (``answer``: quote,
         copy or generate; ``extractive`` is quote): scoped to the documents it names,
         its phrase first. ``on_hits`` receives the passages before an answer is made,
         ``stream`` a generated answer's text as made. Raises :class:`Busy` when ``queue``
-        answers are already waiting for the generator."""
+        answers are already waiting for the generator, and :class:`Cancelled` as soon
+        as ``cancel`` is set (the client went away): generation stops at its next
+        word, and its slot is free again."""
         kv = KVConfig.from_options(kv_budget, kv_method)
         how = answer_mode(answer, extractive, kv is not None)
         if how == "quote" and kv is not None:
@@ -174,6 +181,13 @@ class Service:
             return asked.missing
         if on_hits is not None:
             on_hits(asked.hits)
+
+        def told(text: str) -> None:
+            if cancel is not None and cancel.is_set():
+                raise Cancelled("the client went away")
+            if stream is not None:
+                stream(text)
+
         if how == "quote":
             with self.lock:
                 done = answerer.answer_from(asked.question, asked.hits, answer="quote")
@@ -181,15 +195,40 @@ class Service:
             with self._generation_slot():
                 gen = self.pipe.generator
                 gen.max_seconds = self.answer_seconds
+                if cancel is not None and cancel.is_set():
+                    raise Cancelled("the client went away")
                 done = answerer.answer_from(
-                    asked.question, asked.hits, answer=how, kv=kv, stream=stream
-                )
+                    asked.question, asked.hits, answer=how, kv=kv,
+                    stream=told if stream is not None or cancel is not None else None,
+                )  # fmt: skip
         with self.lock:
             return answerer.finish(done, asked)
+
+    def indexed_as(self, file_hash: str) -> str | None:
+        """The source of an indexed file with this SHA-256, or None."""
+        with self.lock:
+            return self.pipe.retriever.indexed_as(file_hash)
 
     def busy(self) -> bool:
         """Whether an answer asked now would be refused (the queue is full)."""
         return self._waiting > self.queue
+
+    @contextmanager
+    def stream_slot(self) -> Iterator[None]:
+        """One of :data:`MAX_STREAMS` streamed answers (each holds a worker while it is
+        made); :class:`Busy` when all are taken."""
+        with self._count:
+            if self._streams >= MAX_STREAMS:
+                raise Busy(
+                    f"{self._streams} streamed answers are being made; try again shortly",
+                    retry_after=5,
+                )
+            self._streams += 1
+        try:
+            yield
+        finally:
+            with self._count:
+                self._streams -= 1
 
     @contextmanager
     def _generation_slot(self) -> Iterator[None]:
@@ -328,7 +367,7 @@ class Service:
         if doc is None:
             raise NotFound(f"{source!r} is not a document of this index (give a hit's source)")
         end = len(doc.text) if end is None else end
-        end = min(end, start + 20_000)
+        end = min(end, start + MAX_READ)
         _span(doc, start, end)
         from lateseg.segment.spans import Locator
 

@@ -26,9 +26,9 @@ from typing import Any
 
 from lateseg.errors import LatesegError
 from lateseg.segment.spans import Pages
+from lateseg.serve.limits import MAX_PAGE_SIDE, MAX_ZOOM, MIN_ZOOM
 from lateseg.types import Document, LineBox
 
-MAX_ZOOM = 4.0
 MAX_PDF_BYTES = 512 * 1024 * 1024
 
 
@@ -242,22 +242,28 @@ class PdfPages:
         self, doc: Document, number: int, zoom: float = 1.5, rects: Sequence[Rect] = ()
     ) -> bytes:
         """Page ``number`` rendered at ``zoom``, with ``rects`` (those on this page)
-        drawn over it in translucent yellow. The plain render is cached."""
-        if not 0.25 <= zoom <= MAX_ZOOM:
-            raise NotServable(f"zoom {zoom} is outside 0.25..{MAX_ZOOM}")
+        drawn over it in translucent yellow. A page larger than :data:`MAX_PAGE_SIDE`
+        pixels a side at that zoom is drawn at the zoom that fits (a 3000-point page
+        costs no more than a letter page at zoom 4); the highlight is drawn at the same
+        zoom, under the same lock. The plain render is cached."""
+        if not MIN_ZOOM <= zoom <= MAX_ZOOM:
+            raise NotServable(f"zoom {zoom} is outside {MIN_ZOOM}..{MAX_ZOOM}")
         with self._lock:
+            page = self._page(doc, number)
+            side = max(float(page.rect.width), float(page.rect.height), 1.0)
+            zoom = min(zoom, MAX_PAGE_SIDE / side)
             key = (self._verified(doc)[1], number, zoom)
             data = self._png.get(key)
             if data is None:
                 import pymupdf
 
-                pix = self._page(doc, number).get_pixmap(matrix=pymupdf.Matrix(zoom, zoom))
+                pix = page.get_pixmap(matrix=pymupdf.Matrix(zoom, zoom))
                 data = pix.tobytes("png")
                 self._remember(key, data)
             else:
                 self._png.move_to_end(key)
-        mine = [r for r in rects if r.page == number]
-        return _overlay(data, mine, zoom) if mine else data
+            mine = [r for r in rects if r.page == number]
+            return _overlay(data, mine, zoom) if mine else data
 
     def _remember(self, key: tuple[str, int, float], data: bytes) -> None:
         self._png[key] = data

@@ -1,0 +1,138 @@
+"""``/api/search`` and ``/api/ask``."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import queue
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from fastapi import APIRouter, Query, Request
+from pydantic import BaseModel, Field, field_validator
+from sse_starlette.sse import EventSourceResponse
+
+from lateseg.errors import ConfigError
+from lateseg.generate.answering import ANSWER_MODES, answer_mode
+from lateseg.serve.guard import error_body, status_of
+from lateseg.serve.limits import (
+    DOCUMENT_KINDS,
+    MAX_K,
+    MAX_KV_BUDGET,
+    MAX_QUESTION,
+    MAX_STREAMS,
+    SEARCH_MODES,
+)
+from lateseg.serve.routes.deps import ServiceDep
+from lateseg.serve.service import Busy, Cancelled, answer_json, hit_json
+
+log = logging.getLogger(__name__)
+router = APIRouter()
+# Streamed answers run here: a bounded pool, never a thread each.
+_POOL = ThreadPoolExecutor(MAX_STREAMS, thread_name_prefix="lateseg-answer")
+
+
+def _one_of(value: str | None, allowed: tuple[str, ...], name: str) -> str | None:
+    if value is not None and value not in allowed:
+        raise ValueError(f"{name}={value!r}; choose one of {', '.join(allowed)}")
+    return value
+
+
+class AskBody(BaseModel):
+    """``POST /api/ask``: the question and how to answer it."""
+
+    question: str = Field(min_length=1, max_length=MAX_QUESTION)
+    k: int = Field(5, ge=1, le=MAX_K)
+    answer: str | None = None
+    extractive: bool = False
+    kv_budget: float | None = Field(None, gt=0, le=MAX_KV_BUDGET, allow_inf_nan=False)
+    kv_method: str | None = Field(None, max_length=40)
+    source: str | None = Field(None, max_length=1000)
+    kind: str | None = None
+    stream: bool = False
+
+    @field_validator("answer")
+    @classmethod
+    def _answer(cls, v: str | None) -> str | None:
+        return _one_of(v, ANSWER_MODES, "answer")
+
+    @field_validator("kind")
+    @classmethod
+    def _kind(cls, v: str | None) -> str | None:
+        return _one_of(v, DOCUMENT_KINDS, "kind")
+
+
+@router.get("/api/search")
+def search(
+    service: ServiceDep,
+    q: str = Query(max_length=MAX_QUESTION),
+    k: int = Query(5, ge=1, le=MAX_K),
+    mode: str = Query("dense", pattern="^(" + "|".join(SEARCH_MODES) + ")$"),
+    source: str | None = Query(None, max_length=1000),
+    kind: str | None = None,
+) -> dict[str, Any]:
+    """The ``k`` best passages for ``q``; ``source``: a glob over file paths."""
+    if kind is not None and kind not in DOCUMENT_KINDS:
+        raise ConfigError(f"kind={kind!r}; choose one of {', '.join(DOCUMENT_KINDS)}")
+    hits = service.search(q, k, mode=mode, source=source, kind=kind)
+    return {"query": q, "hits": [hit_json(h) for h in hits]}
+
+
+@router.post("/api/ask", response_model=None)
+def ask(body: AskBody, request: Request, service: ServiceDep) -> Any:
+    """An answer with citations, its phrase first. ``stream`` (or ``Accept:
+    text/event-stream``): server-sent events ``hits``, ``token`` (a generated answer's
+    text as made), then ``answer`` or ``error``. Load is refused before a stream starts:
+    a full generation queue, or all streams taken, answers 503 with ``Retry-After``. A
+    client that goes away stops its answer at the next word."""
+    budget = body.kv_budget
+    kv = int(budget) if budget is not None and budget >= 1 else budget
+    how = answer_mode(body.answer, body.extractive, budget is not None or bool(body.kv_method))
+    options = dict(
+        k=body.k, answer=how, kv_budget=kv, kv_method=body.kv_method,
+        source=body.source, kind=body.kind,
+    )  # fmt: skip
+    streamed = body.stream or "text/event-stream" in request.headers.get("accept", "")
+    if not streamed:
+        return answer_json(service.ask(body.question, **options))  # type: ignore[arg-type]
+    if how != "quote" and service.busy():
+        raise Busy("the generation queue is full; try again shortly", retry_after=10)
+    slot = service.stream_slot()
+    slot.__enter__()  # raises Busy (503) before any byte of the stream is sent
+    events: queue.Queue[tuple[str, Any] | None] = queue.Queue()
+    cancel = threading.Event()
+
+    def work() -> None:
+        try:
+            answer = service.ask(
+                body.question,
+                stream=lambda text: events.put(("token", {"text": text})),
+                on_hits=lambda hits: events.put(("hits", [hit_json(h) for h in hits])),
+                cancel=cancel,
+                **options,  # type: ignore[arg-type]
+            )
+            events.put(("answer", answer_json(answer)))
+        except Cancelled:
+            pass
+        except Exception as e:
+            status = status_of(e)
+            if status == 500:
+                log.exception("answer failed")
+            message = str(e) if status != 500 else "internal error"
+            events.put(("error", error_body(status, message)))
+        finally:
+            slot.__exit__(None, None, None)
+            events.put(None)
+
+    _POOL.submit(work)
+
+    async def stream() -> Any:
+        try:
+            while (item := await asyncio.to_thread(events.get)) is not None:
+                yield {"event": item[0], "data": json.dumps(item[1])}
+        finally:  # done, or the client went away: stop making its answer
+            cancel.set()
+
+    return EventSourceResponse(stream())
