@@ -8,7 +8,11 @@ os.environ["HF_HUB_OFFLINE"] = "1"
 os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
+import contextlib
 import json
+import socket
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -66,3 +70,26 @@ def sample_questions() -> list[dict]:
 def squash(text: str) -> str:
     """Whitespace-collapsed text, for comparing PDF extractions with their sources."""
     return " ".join(text.split())
+
+
+@contextlib.contextmanager
+def serving(app, host: str = "127.0.0.1"):
+    """A real uvicorn server for ``app`` in a thread, on a free port: its base URL."""
+    import uvicorn
+
+    with socket.socket() as sock:
+        sock.bind((host, 0))
+        port = sock.getsockname()[1]
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning")
+    srv = uvicorn.Server(config)
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    for _ in range(400):
+        if srv.started:
+            break
+        time.sleep(0.05)
+    try:
+        yield f"http://{host}:{port}/"
+    finally:
+        srv.should_exit = True
+        thread.join(10)

@@ -10,9 +10,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
-import threading
-import time
 
 import pymupdf
 import pytest
@@ -20,7 +17,7 @@ import pytest
 pytest.importorskip("fastapi", reason="needs the serve extra: pip install 'lateseg[serve]'")
 pytest.importorskip("playwright.sync_api", reason="needs playwright (lateseg[dev])")
 
-from conftest import DATA, DEMO_QUESTION
+from conftest import DATA, DEMO_QUESTION, serving
 from playwright import sync_api
 
 from lateseg.serve.app import create_app
@@ -45,23 +42,9 @@ pytestmark = [
 
 @pytest.fixture(scope="module")
 def server(sample_index, encoder):
-    import uvicorn
-
     service = Service(sample_index.folder, encoder=encoder)
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    config = uvicorn.Config(create_app(service), host="127.0.0.1", port=port, log_level="warning")
-    srv = uvicorn.Server(config)
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    for _ in range(200):
-        if srv.started:
-            break
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}/"
-    srv.should_exit = True
-    thread.join(10)
+    with serving(create_app(service)) as url:
+        yield url
     service.close()
 
 

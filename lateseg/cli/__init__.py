@@ -11,8 +11,10 @@ no traceback, no message, as for a program stopped by SIGPIPE).
 from __future__ import annotations
 
 import argparse
+import errno
 import logging
 import os
+import sqlite3
 import sys
 from collections.abc import Sequence
 
@@ -68,6 +70,25 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
+def disk_full(error: BaseException) -> bool:
+    """Whether ``error`` (or one it came from) says the disk or a quota is full."""
+    seen: set[int] = set()
+    e: BaseException | None = error
+    while e is not None and id(e) not in seen:
+        seen.add(id(e))
+        if isinstance(e, OSError) and e.errno in (errno.ENOSPC, errno.EDQUOT):
+            return True
+        if isinstance(e, sqlite3.Error) and "disk is full" in str(e):
+            return True
+        e = e.__cause__ or e.__context__
+    return False
+
+
+def _where(error: BaseException) -> str:
+    name = getattr(error, "filename", None)
+    return f"writing {name}" if name else "writing the index"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
@@ -79,10 +100,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
     try:
         return RUNS[args.command](args)
-    except LatesegError as e:
-        print(f"lateseg: error: {e}", file=sys.stderr)
-        return EXIT_ERROR
-    except FileNotFoundError as e:
+    except Exception as e:
+        if disk_full(e):
+            print(
+                f"lateseg: error: disk full: {_where(e)}; nothing already indexed was lost "
+                "(each document is written in one transaction): free some space and run "
+                "the command again",
+                file=sys.stderr,
+            )
+            return EXIT_ERROR
+        if not isinstance(e, LatesegError | FileNotFoundError):
+            raise
         print(f"lateseg: error: {e}", file=sys.stderr)
         return EXIT_ERROR
     except KeyboardInterrupt:

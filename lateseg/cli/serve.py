@@ -164,9 +164,11 @@ def run(args: argparse.Namespace) -> int:
     from lateseg.serve.jobs import DEFAULT_TYPES, Jobs, Limits
     from lateseg.serve.service import Service
 
+    folder = Path(args.upload_dir or f"{Path(args.index).resolve()}.uploads")
     service = Service(
-        args.index, generator=args.generator, queue=args.queue, answer_seconds=args.answer_seconds
-    )
+        args.index, generator=args.generator, queue=args.queue,
+        answer_seconds=args.answer_seconds, uploads=folder,
+    )  # fmt: skip
     jobs = None
     if args.uploads:
         types = DEFAULT_TYPES
@@ -182,7 +184,6 @@ def run(args: argparse.Namespace) -> int:
             types,
             quota=int(args.upload_quota_mb * 2**20),
         )
-        folder = Path(args.upload_dir or f"{Path(args.index).resolve()}.uploads")
         jobs = Jobs(folder, service.folder, limits, indexed_as=service.indexed_as)
     hosts = [*args.allow_host, args.host]
     app = create_app(service, jobs, token, allow_hosts=hosts, docs=args.docs)

@@ -49,9 +49,20 @@ class CacheHeader:
 
 def save_cache(path: Path, vectors: VectorIndex, index_id: str, seq: int) -> CacheHeader:
     """Write ``vectors`` as the cache of the docstore ``index_id`` at change ``seq``."""
+    tmp = path.with_name(path.name + ".tmp")
+    try:
+        header = _write_cache(tmp, vectors, index_id, seq)
+        os.replace(tmp, path)
+    except BaseException:  # a full disk, an interrupt: no half-written file is left
+        tmp.unlink(missing_ok=True)
+        raise
+    _fsync_dir(path.parent)
+    return header
+
+
+def _write_cache(tmp: Path, vectors: VectorIndex, index_id: str, seq: int) -> CacheHeader:
     import faiss
 
-    tmp = path.with_name(path.name + ".tmp")
     digest = hashlib.sha256()
     size = 0
     with open(tmp, "wb") as f:
@@ -73,8 +84,6 @@ def save_cache(path: Path, vectors: VectorIndex, index_id: str, seq: int) -> Cac
         f.write(body)
         f.flush()
         os.fsync(f.fileno())
-    os.replace(tmp, path)
-    _fsync_dir(path.parent)
     return header
 
 

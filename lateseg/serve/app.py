@@ -22,6 +22,7 @@ from starlette.exceptions import HTTPException
 from lateseg.errors import LatesegError
 from lateseg.serve.guard import Guard, error_body, register, status_of
 from lateseg.serve.jobs import Jobs, UploadError
+from lateseg.serve.limits import BODY_IDLE_SECONDS
 from lateseg.serve.routes import ROUTERS
 from lateseg.serve.service import Busy, NotFound, Service
 from lateseg.serve.viewer import NotServable
@@ -42,10 +43,12 @@ def create_app(
     *,
     allow_hosts: Iterable[str] = (),
     docs: bool = False,
+    body_idle: float = BODY_IDLE_SECONDS,
 ) -> Any:
     """The ASGI app over ``service`` (and ``jobs`` for uploads; None: no uploads):
     :class:`~lateseg.serve.guard.Guard` around the FastAPI app. ``allow_hosts``: names
-    besides loopback ones and address literals that requests may use as ``Host``."""
+    besides loopback ones and address literals that requests may use as ``Host``;
+    ``body_idle``: the longest pause between two pieces of a request body."""
     templates = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape())
     app = FastAPI(
         title="lateseg",
@@ -87,6 +90,7 @@ def create_app(
         allow_hosts=allow_hosts,
         limits={"/api/ingest": limit} if jobs else {},
         login_page=lambda: templates.get_template("login.html").render().encode(),
+        idle_seconds=body_idle,
     )
 
 

@@ -97,8 +97,10 @@ class Guard:
         allow_hosts: Iterable[str] = (),
         limits: dict[str, int] | None = None,
         login_page: Callable[[], bytes] | None = None,
+        idle_seconds: float = BODY_IDLE_SECONDS,
     ) -> None:
         self.app = app
+        self.idle = idle_seconds
         self.token = token
         self.hosts = LOOPBACK_NAMES | {host_name(h) for h in allow_hosts if h}
         self.limits = dict(limits or {})
@@ -159,17 +161,19 @@ class Guard:
                 return
         seen = 0
         started = False
+        complete = False  # the whole body is in: later receives wait for a disconnect
 
         async def guarded_receive() -> Message:
-            nonlocal seen
+            nonlocal seen, complete
+            if complete:
+                return await receive()
             try:
-                message = await asyncio.wait_for(receive(), BODY_IDLE_SECONDS)
+                message = await asyncio.wait_for(receive(), self.idle)
             except TimeoutError:
-                raise BodyError(
-                    408, f"the request body paused over {BODY_IDLE_SECONDS:g} s"
-                ) from None
+                raise BodyError(408, f"the request body paused over {self.idle:g} s") from None
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
+                complete = not message.get("more_body", False)
                 if seen > limit:
                     raise BodyError(413, f"the request body passed the limit of {limit} bytes")
             return message

@@ -13,7 +13,7 @@ from typing import Any
 from lateseg.errors import ConfigError, LatesegError
 from lateseg.generate.answering import DEFAULT_ANSWER
 from lateseg.serve.limits import MCP_MAX_K
-from lateseg.serve.service import Service, answer_json, hit_json
+from lateseg.serve.service import Service
 from lateseg.types import DOCUMENT_KINDS
 
 
@@ -61,7 +61,7 @@ def build(service: Service, max_k: int = MCP_MAX_K) -> Any:
         if kind is not None and kind not in DOCUMENT_KINDS:
             raise ConfigError(f"kind={kind!r}; choose one of {', '.join(DOCUMENT_KINDS)}")
         hits = service.search(query, k_of(k), kind=kind, source=source)
-        return {"query": query, "hits": [_passage(hit_json(h)) for h in hits]}
+        return {"query": query, "hits": [_passage(service.hit_json(h)) for h in hits]}
 
     @server.tool()
     @_told
@@ -73,7 +73,7 @@ def build(service: Service, max_k: int = MCP_MAX_K) -> Any:
         (its own words, checked sentence by sentence; an unsupported answer is replaced
         by the quote). A question naming a document ("the NDA") is answered from it, or
         told that the index does not hold it."""
-        a = answer_json(service.ask(question, k_of(k), answer=answer))
+        a = service.answer_json(service.ask(question, k_of(k), answer=answer))
         phrase = a["phrase"]
         return {
             "phrase": None if phrase is None else phrase["text"],

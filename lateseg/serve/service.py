@@ -12,10 +12,11 @@ Documents are addressed by their ID (a hex content hash), never by a path.
 from __future__ import annotations
 
 import html
+import os
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -65,28 +66,81 @@ class LockedEncoder:
         return locked
 
 
-def hit_json(h: Hit) -> dict[str, Any]:
-    """A hit for the API: its fields, its document's ID, the file's name and the citation."""
+class Paths:
+    """How documents are named to clients: relative to the folder they were ingested
+    from (the common folder of the index's files), an uploaded file by its name under
+    its upload, so no absolute path of the server (the upload folder's least of all)
+    leaves it. :meth:`find` maps a name given back to its document's source."""
+
+    def __init__(self, sources: Sequence[str], uploads: Path | None = None) -> None:
+        self.uploads = str(uploads) + os.sep if uploads is not None else None
+        own = [s for s in sources if not self._uploaded(s)]
+        common = os.path.commonpath(own) if own else ""
+        if len(own) == 1:
+            common = os.path.dirname(common)
+        self.root = common.rstrip(os.sep) + os.sep if common else ""
+        self._back = {self.show(s): s for s in sources}
+
+    def _uploaded(self, source: str) -> bool:
+        return self.uploads is not None and source.startswith(self.uploads)
+
+    def show(self, source: str) -> str:
+        """The name a client sees for ``source``."""
+        if self.uploads is not None and source.startswith(self.uploads):
+            rest = source[len(self.uploads) :]
+            return "uploads/" + rest.split(os.sep, 1)[-1].replace(os.sep, "/")
+        if self.root and source.startswith(self.root):
+            return source[len(self.root) :].replace(os.sep, "/")
+        return source.lstrip(os.sep).replace(os.sep, "/")
+
+    def find(self, shown: str) -> str | None:
+        """The source of the document a client names ``shown``, or None."""
+        return self._back.get(shown)
+
+
+def readable(h: Hit, shown: str) -> str:
+    """A citation for a reader: the file (``contracts/msa.pdf``, with its lines for a
+    text or code file), the pages, the clause; the characters stay in the JSON."""
+    where = shown
+    if h.line is not None:
+        last = h.line_end if h.line_end is not None else h.line
+        where += f":{h.line}" if last == h.line else f":{h.line}-{last}"
+    parts = [where]
+    if (pages := h.pages()) is not None:
+        parts.append(pages)
+    if h.section:
+        parts.append(f"§ {h.section}")
+    return ", ".join(parts)
+
+
+def hit_json(h: Hit, paths: Paths | None = None) -> dict[str, Any]:
+    """A hit for the API: its fields with its file named as ``paths`` shows it, its
+    document's ID, the file's name, a readable citation (``cite``) and its characters."""
     out = h.to_dict()
-    out.update(doc_id=h.doc_id, chunk_id=h.chunk_id, name=Path(h.source).name, cite=h.cite())
+    shown = paths.show(h.source) if paths is not None else h.source
+    out.update(
+        source=shown, doc_id=h.doc_id, chunk_id=h.chunk_id, name=Path(h.source).name,
+        cite=readable(h, shown), chars=f"chars {h.start}-{h.end}",
+    )  # fmt: skip
     out["pages"] = h.pages()
     return out
 
 
-def answer_json(a: Answer) -> dict[str, Any]:
+def answer_json(a: Answer, paths: Paths | None = None) -> dict[str, Any]:
     """An answer for the API: :meth:`Answer.to_dict` with hits (and the phrase's
-    sentence) as :func:`hit_json` gives them and each sentence's evidence carrying its
-    document's ID."""
+    sentence and each sentence's evidence) as :func:`hit_json` gives them."""
     out = a.to_dict()
-    out["citations"] = [hit_json(h) for h in a.citations]
-    out["context"] = [hit_json(h) for h in a.context]
+    out["citations"] = [hit_json(h, paths) for h in a.citations]
+    out["context"] = [hit_json(h, paths) for h in a.context]
     if a.phrase is not None:
-        out["phrase"]["sentence"] = hit_json(a.phrase.sentence)
+        out["phrase"]["sentence"] = hit_json(a.phrase.sentence, paths)
     for s, d in zip(a.support, out["support"], strict=True):
         if s.evidence is not None:
-            d["evidence"].update(doc_id=s.evidence.doc_id, cite=s.evidence.cite())
+            d["evidence"] = hit_json(s.evidence, paths)
+    if a.scope is not None and paths is not None:
+        out["scope"]["sources"] = [paths.show(x) for x in a.scope.sources]
     if a.generated is not None:
-        out["generated"] = answer_json(a.generated)
+        out["generated"] = answer_json(a.generated, paths)
     return out
 
 
@@ -103,9 +157,11 @@ class Service:
         backend: str | None = None,
         answer_seconds: float = 120.0,
         encoder: Any = None,
+        uploads: Path | None = None,
     ) -> None:
         """``encoder``: a loaded embedder to use instead of loading the index's (the
-        same model; tests share one)."""
+        same model; tests share one); ``uploads``: the folder uploads are kept in (its
+        files are named by their upload, never by the folder's path)."""
         from lateseg.pipeline import Pipeline
 
         if queue < 0:
@@ -128,6 +184,8 @@ class Service:
         self._count = threading.Lock()
         self._waiting = 0
         self._streams = 0
+        self.uploads = None if uploads is None else Path(uploads).resolve()
+        self._paths: tuple[int, Paths] | None = None
 
     def close(self) -> None:
         self.pipe.close()
@@ -203,6 +261,20 @@ class Service:
                 )  # fmt: skip
         with self.lock:
             return answerer.finish(done, asked)
+
+    def paths(self) -> Paths:
+        """How documents are named to clients (:class:`Paths`), for the index as it is."""
+        with self.lock:
+            state = self.pipe.retriever.state()
+            if self._paths is None or self._paths[0] != state:
+                self._paths = (state, Paths(self.pipe.sources(), self.uploads))
+            return self._paths[1]
+
+    def hit_json(self, h: Hit) -> dict[str, Any]:
+        return hit_json(h, self.paths())
+
+    def answer_json(self, a: Answer) -> dict[str, Any]:
+        return answer_json(a, self.paths())
 
     def indexed_as(self, file_hash: str) -> str | None:
         """The source of an indexed file with this SHA-256, or None."""
@@ -286,7 +358,7 @@ class Service:
         """What the viewer needs to know of a document (its text is not sent)."""
         out: dict[str, Any] = {
             "id": doc.id,
-            "source": doc.source,
+            "source": self.paths().show(doc.source),
             "name": Path(doc.source).name,
             "kind": doc.kind,
             "chars": len(doc.text),
@@ -362,8 +434,9 @@ class Service:
     def read(self, source: str, start: int = 0, end: int | None = None) -> dict[str, Any]:
         """Text ``[start, end)`` of the indexed document ``source`` (as search names it),
         at most 20,000 characters, with its pages and clause."""
+        named = self.paths().find(source) or source
         with self.lock:
-            doc = self.pipe.retriever.find_document(source)
+            doc = self.pipe.retriever.find_document(named)
         if doc is None:
             raise NotFound(f"{source!r} is not a document of this index (give a hit's source)")
         end = len(doc.text) if end is None else end
@@ -373,7 +446,7 @@ class Service:
 
         where = Locator(doc)
         return {
-            "source": doc.source,
+            "source": source,
             "doc_id": doc.id,
             "start": start,
             "end": end,

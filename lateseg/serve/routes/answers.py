@@ -26,7 +26,7 @@ from lateseg.serve.limits import (
     SEARCH_MODES,
 )
 from lateseg.serve.routes.deps import ServiceDep
-from lateseg.serve.service import Busy, Cancelled, answer_json, hit_json
+from lateseg.serve.service import Busy, Cancelled
 
 log = logging.getLogger(__name__)
 router = APIRouter()
@@ -77,7 +77,7 @@ def search(
     if kind is not None and kind not in DOCUMENT_KINDS:
         raise ConfigError(f"kind={kind!r}; choose one of {', '.join(DOCUMENT_KINDS)}")
     hits = service.search(q, k, mode=mode, source=source, kind=kind)
-    return {"query": q, "hits": [hit_json(h) for h in hits]}
+    return {"query": q, "hits": [service.hit_json(h) for h in hits]}
 
 
 @router.post("/api/ask", response_model=None)
@@ -96,7 +96,7 @@ def ask(body: AskBody, request: Request, service: ServiceDep) -> Any:
     )  # fmt: skip
     streamed = body.stream or "text/event-stream" in request.headers.get("accept", "")
     if not streamed:
-        return answer_json(service.ask(body.question, **options))  # type: ignore[arg-type]
+        return service.answer_json(service.ask(body.question, **options))  # type: ignore[arg-type]
     if how != "quote" and service.busy():
         raise Busy("the generation queue is full; try again shortly", retry_after=10)
     slot = service.stream_slot()
@@ -109,11 +109,11 @@ def ask(body: AskBody, request: Request, service: ServiceDep) -> Any:
             answer = service.ask(
                 body.question,
                 stream=lambda text: events.put(("token", {"text": text})),
-                on_hits=lambda hits: events.put(("hits", [hit_json(h) for h in hits])),
+                on_hits=lambda hits: events.put(("hits", [service.hit_json(h) for h in hits])),
                 cancel=cancel,
                 **options,  # type: ignore[arg-type]
             )
-            events.put(("answer", answer_json(answer)))
+            events.put(("answer", service.answer_json(answer)))
         except Cancelled:
             pass
         except Exception as e:
