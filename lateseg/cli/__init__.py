@@ -100,6 +100,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
     try:
         return RUNS[args.command](args)
+    except BrokenPipeError:
+        # The reader went away (`| head`): stop quietly; point stdout at /dev/null so
+        # the interpreter's final flush does not fail again.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_BROKEN_PIPE
     except Exception as e:
         if disk_full(e):
             print(
@@ -116,9 +122,3 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("lateseg: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
-    except BrokenPipeError:
-        # The reader went away (`| head`): stop quietly; point stdout at /dev/null so
-        # the interpreter's final flush does not fail again.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return EXIT_BROKEN_PIPE
