@@ -89,6 +89,12 @@ def add(sub: argparse._SubParsersAction) -> None:
     )
     sp.add_argument("--generator", default=None, help="causal LM name or folder")
     sp.add_argument(
+        "--no-generate",
+        action="store_true",
+        help="answer by quoting only: the generator is never loaded (the page is ready "
+        "sooner and uses less memory)",
+    )
+    sp.add_argument(
         "--answer-seconds",
         type=megabytes,
         default=120.0,
@@ -104,6 +110,9 @@ def add(sub: argparse._SubParsersAction) -> None:
     )
     mp.add_argument("--index", required=True, metavar="DIR", help="index folder")
     mp.add_argument("--generator", default=None, help="causal LM name or folder")
+    mp.add_argument(
+        "--no-generate", action="store_true", help="answer by quoting only (no generator)"
+    )
     mp.add_argument("--max-k", type=count, default=20, help="most results a tool returns")
 
 
@@ -150,7 +159,10 @@ def run(args: argparse.Namespace) -> int:
     if args.command == "mcp":
         from lateseg.serve.mcp import serve_stdio
 
-        serve_stdio(args.index, generator=args.generator, max_k=args.max_k)
+        serve_stdio(
+            args.index, generator=args.generator, max_k=args.max_k,
+            generate=not args.no_generate,
+        )  # fmt: skip
         return EXIT_OK
     token = read_token(args.token_file)
     if not is_loopback(args.host) and not token:
@@ -185,6 +197,7 @@ def run(args: argparse.Namespace) -> int:
             quota=int(args.upload_quota_mb * 2**20),
         )
         jobs = Jobs(folder, service.folder, limits, indexed_as=service.indexed_as)
+    service.preload(generator=not args.no_generate)  # /api/health says loading until done
     hosts = [*args.allow_host, args.host]
     app = create_app(service, jobs, token, allow_hosts=hosts, docs=args.docs)
     print(f"lateseg: serving {service.folder} on http://{args.host}:{args.port}/", flush=True)

@@ -358,12 +358,21 @@ class Jobs:
             finally:
                 job.finished = time.time()
 
+    def _pages(self, path: Path) -> int | None:
+        """The pages of an ingested PDF (None for other kinds, or when unknown)."""
+        try:
+            pages = self._writer.document(path).meta.get("pages")
+        except LatesegError:
+            return None
+        return int(pages) if isinstance(pages, int) else None
+
     def _ingest(self, job: Job) -> None:
         job.state = "running"
         job.event("running", files=len(job.files))
         if self._writer is None:
             from lateseg.pipeline import Pipeline
 
+            job.event("loading", message="loading the model…")
             opener = self._open_writer or (lambda: Pipeline.open(self.index))
             self._writer = opener()
         for path in job.files:
@@ -384,6 +393,8 @@ class Jobs:
                 total=len(job.files),
                 ok=not report.failed and not report.skipped,
                 reason="; ".join(why) or None,
+                pages=self._pages(path) if not report.failed else None,
+                chunks=report.chunks,
             )
         job.state = "done"
         job.event("done", **job.to_dict())

@@ -97,9 +97,13 @@ def build(service: Service, max_k: int = MCP_MAX_K) -> Any:
     return server
 
 
-def serve_stdio(index: str, generator: str | None = None, max_k: int = MCP_MAX_K) -> None:
-    """Run the MCP server on stdin/stdout until the client closes it."""
+def serve_stdio(
+    index: str, generator: str | None = None, max_k: int = MCP_MAX_K, generate: bool = True
+) -> None:
+    """Run the MCP server on stdin/stdout until the client closes it; the models are
+    loaded first (the generator too, with ``generate``), so the first call is fast."""
     service = Service(index, generator=generator, queue=0)
+    service.preload(generator=generate, wait=True)
     try:
         build(service, max_k).run("stdio")
     finally:

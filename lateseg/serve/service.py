@@ -12,6 +12,7 @@ Documents are addressed by their ID (a hex content hash), never by a path.
 from __future__ import annotations
 
 import html
+import logging
 import os
 import re
 import threading
@@ -29,6 +30,7 @@ from lateseg.serve.viewer import NotServable, PdfPages, Rect, span_pages
 from lateseg.types import Answer, Document, Hit, clean_text
 
 DOC_ID = re.compile(r"[0-9a-f]{16}")
+log = logging.getLogger(__name__)
 
 
 class NotFound(LatesegError):
@@ -186,6 +188,32 @@ class Service:
         self._streams = 0
         self.uploads = None if uploads is None else Path(uploads).resolve()
         self._paths: tuple[int, Paths] | None = None
+        self.generates = True
+        self.ready = threading.Event()
+        self.ready.set()
+
+    def preload(self, generator: bool = True, wait: bool = False) -> None:
+        """Load the embedder (and, with ``generator``, the local generator) now, so that
+        the first question is as fast as the next; :meth:`status` says ``loading`` until
+        they are. Without ``generator`` the server answers by quoting only. ``wait``:
+        return when loaded (else they load in a thread of their own)."""
+        self.generates = generator
+        self.ready.clear()
+
+        def load() -> None:
+            try:
+                self.pipe.encoder.embed_queries(["warm up"])
+                if generator:
+                    self.pipe.generator.load()
+            except Exception:
+                log.exception("preloading the models failed; they load on first use")
+            finally:
+                self.ready.set()
+
+        if wait:
+            load()
+        else:
+            threading.Thread(target=load, name="lateseg-preload", daemon=True).start()
 
     def close(self) -> None:
         self.pipe.close()
@@ -231,6 +259,8 @@ class Service:
         how = answer_mode(answer, extractive, kv is not None)
         if how == "quote" and kv is not None:
             raise ConfigError("kv_budget/kv_method apply to the generator, not to quoted answers")
+        if how != "quote" and not self.generates:
+            raise ConfigError(f"this server answers by quoting only (--no-generate): not {how!r}")
         question = clean_text(_question(question))
         answerer = self.pipe.answerer
         with self.lock:
@@ -324,8 +354,8 @@ class Service:
             count = self.pipe.retriever.count()
             documents = len(self.pipe.sources())
         return {
-            "status": "ok",
-            "index": str(self.folder),
+            "status": "ready" if self.ready.is_set() else "loading",
+            "index": self.folder.name,
             "documents": documents,
             "chunks": count,
             "answers_in_queue": self._waiting,
