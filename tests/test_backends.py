@@ -198,3 +198,133 @@ def test_the_automatic_backend_falls_back_to_torch_when_a_model_cannot_be_export
     assert "runs on torch instead" in caplog.text
     with pytest.raises(ModelError, match="unsupported operator"):
         LateEncoder(EncoderConfig(model=str(cls_model), backend="openvino")).embed_queries(["x"])
+
+
+# -- the query kit: queries without torch (lateseg.encode.quick) -------------------------
+
+TRICKY = [
+    *QUERIES,
+    "  padded with spaces  ",
+    "Ünïcödé — “quotes”, ½ and an emoji 😀",
+    "What is the cap on liability? " * 60,  # past the model's length: truncated alike
+    "def parse_header(raw: bytes) -> dict[str, str]:",
+]
+
+
+@pytest.fixture
+def home(tmp_path, monkeypatch):
+    """A lateseg home of the test's own, nothing loaded in this process yet."""
+    monkeypatch.setenv("LATESEG_HOME", str(tmp_path / "home"))
+    monkeypatch.setattr("lateseg.encode.late._LOADED", {})
+    monkeypatch.setattr("lateseg.encode.late._QUICK", {})
+    return tmp_path / "home"
+
+
+def _kit_after_full_load(model: Path, **config) -> tuple[LateEncoder, LateEncoder]:
+    """A fully loaded encoder (which leaves the kit) and a cold one (which uses it)."""
+    full = LateEncoder(EncoderConfig(model=str(model), backend="openvino", **config))
+    full._load()
+    cold = LateEncoder(EncoderConfig(model=str(model), backend="openvino", **config))
+    return full, cold
+
+
+@pytest.mark.parametrize("prefix", ["", "q: "])
+def test_a_kit_gives_the_full_pipelines_vectors_cls_pooled_with_prompts(cls_model, home, prefix):
+    full, cold = _kit_after_full_load(cls_model, query_prefix=prefix)
+    assert cold.quick() is not None and cold._model is None
+    assert np.allclose(cold.embed_queries(TRICKY), full.embed_queries(TRICKY), atol=1e-5)
+    assert np.allclose(cold.embed_texts(TRICKY), full.embed_texts(TRICKY), atol=1e-5)
+    assert cold._model is None, "the cold encoder never loaded the model"
+    # the prompts matter here ("query: " against "passage: "), by far more than the
+    # tolerance (the random model's vectors differ little): the check has teeth
+    apart = np.abs(cold.embed_queries(TRICKY[:1]) - cold.embed_texts(TRICKY[:1])).max()
+    assert apart > 1e-4
+
+
+@pytest.mark.skipif(
+    __import__("lateseg.encode.models").encode.models.cuda_possible(),
+    reason="with a GPU driver the default path is torch's",
+)
+def test_the_default_model_embeds_queries_from_its_kit_exactly(encoder, monkeypatch):
+    monkeypatch.setattr("lateseg.encode.late._QUICK", {})
+    cold = LateEncoder()
+    assert cold.quick() is not None, "the session's encoder left no kit"
+    assert np.allclose(cold.embed_queries(TRICKY), encoder.embed_queries(TRICKY), atol=1e-5)
+    assert np.allclose(cold.embed_texts(TRICKY), encoder.embed_texts(TRICKY), atol=1e-5)
+    assert cold._model is None
+
+
+def test_a_changed_model_folder_is_a_new_key(cls_model, home, tmp_path):
+    import shutil
+
+    from lateseg.encode.quick import load_kit
+
+    model = tmp_path / "copy"
+    shutil.copytree(cls_model, model)
+    _kit_after_full_load(model)
+    assert load_kit(str(model)) is not None
+    weights = next(model.rglob("*.safetensors"))
+    weights.write_bytes(weights.read_bytes())  # rewritten: a new modification time
+    assert load_kit(str(model)) is None
+    again = LateEncoder(EncoderConfig(model=str(model), backend="openvino"))
+    import lateseg.encode.late as late
+
+    late._QUICK.clear()
+    late._LOADED.clear()  # as a new process would
+    assert again.quick() is None  # the full path runs, and leaves a kit for the new files
+    again.embed_queries(["x"])
+    assert again._model is not None and load_kit(str(model)) is not None
+
+
+@pytest.mark.parametrize(
+    "tamper",
+    [
+        {"graphs": {"model.onnx": "../../../../etc/passwd"}},
+        {"graphs": {"model.onnx": "/etc/passwd"}},
+        {"pooling": "max"},
+        {"max_length": 10**12},
+        {"special_ids": "all"},
+        {"version": 99},
+        "not json",
+    ],
+)
+def test_a_tampered_kit_is_ignored_and_the_full_path_answers(cls_model, home, tamper):
+    import json
+
+    from lateseg.encode.quick import kits_home
+
+    full, cold = _kit_after_full_load(cls_model)
+    want = full.embed_queries(QUERIES)
+    (kit,) = kits_home().glob("*/kit.json")
+    if isinstance(tamper, dict):
+        kit.write_text(json.dumps({**json.loads(kit.read_text()), **tamper}))
+    else:
+        kit.write_text(tamper)
+    import lateseg.encode.late as late
+
+    late._QUICK.clear()
+    assert cold.quick() is None
+    assert np.allclose(cold.embed_queries(QUERIES), want, atol=1e-5)
+
+
+def test_no_kit_for_a_pooling_it_cannot_reproduce(tmp_path, home):
+    from lateseg.encode.quick import kits_home
+
+    model = _save_st_model(tmp_path / "max-model", pooling="max")
+    _, cold = _kit_after_full_load(model)
+    assert not list(kits_home().glob("*/kit.json"))
+    assert cold.quick() is None
+
+
+def test_a_cold_search_imports_neither_torch_nor_sentence_transformers(sample_index, encoder):
+    import subprocess
+
+    code = (
+        "import sys; from lateseg.cli import main; "
+        f"rc = main(['search', 'notice of termination', '--index', {str(sample_index.folder)!r}]); "
+        "print(rc, 'torch' in sys.modules, 'sentence_transformers' in sys.modules, "
+        "'transformers' in sys.modules, file=sys.stderr)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert "msa.pdf" in out.stdout
+    assert out.stderr.split()[-4:] == ["0", "False", "False", "False"], out.stderr

@@ -387,3 +387,10 @@ def test_search_json_carries_page_ranges_and_include_toc(tmp_path, capsys):
     assert main([*args, "-k", "20"]) == 0  # without the flag: no contents, pages as ranges
     out = capsys.readouterr().out
     assert "pp. 2–3" in out and "\n   Contents" not in out
+
+
+def test_version_is_the_packages():
+    from importlib.metadata import version
+
+    out = cli("--version")
+    assert out.returncode == 0 and out.stdout.strip() == f"lateseg {version('lateseg')}"

@@ -18,6 +18,7 @@ import sqlite3
 import sys
 from collections.abc import Sequence
 
+from lateseg import __version__
 from lateseg.cli import index, ingest, phase, query, serve
 from lateseg.cli.options import (
     EXIT_BROKEN_PIPE,
@@ -60,6 +61,7 @@ def _parser() -> argparse.ArgumentParser:
         'lateseg ask "What is the notice period?" --index idx',
     )
     p.add_argument("-v", "--verbose", action="count", default=0, help="more logs on stderr")
+    p.add_argument("--version", action="version", version=f"lateseg {__version__}")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
     ingest.add(sub)
     query.add_search(sub)

@@ -177,8 +177,24 @@ def load_embedder(
     if backend == "torch":
         forward = _torch_forward(net, device)
     else:
-        forward = _exported_forward(net, backend, model)
+        if backend.startswith("openvino"):
+            _need("openvino", backend)  # before the export, to fail fast
+        graph = exported(net, model, int8=backend == "onnx-int8")
+        forward = compile_graph(graph, backend)
+        _leave_kit(where, st, graph.parent)
     return Embedder(st, backend, device, forward, whole)
+
+
+def _leave_kit(where: str, st: Any, folder: Path) -> None:
+    """Leave the query kit of the export in ``folder`` (:mod:`lateseg.encode.quick`):
+    the next process embeds queries without loading torch."""
+    from lateseg.encode.quick import save_kit
+
+    graphs = {p.name: p for p in folder.glob("model*.onnx")}
+    try:
+        save_kit(where, st, st.tokenizer, graphs)
+    except Exception as e:  # the kit is a speed-up: never a reason to fail a load
+        log.info("no query kit for %s: %s", where, e)
 
 
 def _torch_forward(net: Any, device: str) -> Forward:
@@ -218,19 +234,25 @@ def _need(module: str, backend: str) -> Any:
         ) from e
 
 
-def _exported_forward(net: Any, backend: str, model: str) -> Forward:
+def compile_graph(onnx_path: Path, backend: str) -> Forward:
+    """The forward pass of an exported graph on ``backend`` (OpenVINO keeps its compiled
+    blob under ``lateseg_home()/openvino-cache``: the next process skips the compile)."""
     if backend.startswith("openvino"):
-        ov = _need("openvino", backend)  # before the export, to fail fast
-    onnx_path = exported(net, model, int8=backend == "onnx-int8")
-    if backend.startswith("openvino"):
+        ov = _need("openvino", backend)
         core = ov.Core()
         # OpenVINO runs fp32 models in bf16 by default where the CPU has bf16: ask for
         # the precision the backend's name promises.
         bf16 = backend == "openvino-bf16" and "BF16" in core.get_property(
             "CPU", "OPTIMIZATION_CAPABILITIES"
         )
-        hint = {"INFERENCE_PRECISION_HINT": "bf16" if bf16 else "f32"}
-        compiled = core.compile_model(str(onnx_path), "CPU", hint)
+        config = {"INFERENCE_PRECISION_HINT": "bf16" if bf16 else "f32"}
+        cache = lateseg_home() / "openvino-cache"
+        try:
+            cache.mkdir(parents=True, exist_ok=True)
+            config["CACHE_DIR"] = str(cache)
+        except OSError:
+            pass  # a read-only home: compile each time
+        compiled = core.compile_model(str(onnx_path), "CPU", config)
         local = threading.local()  # an infer request serves one call at a time: one a thread
 
         def run_ov(ids: np.ndarray, mask: np.ndarray) -> np.ndarray:

@@ -18,7 +18,8 @@ import numpy as np
 
 from lateseg.anchors import local_maxima
 from lateseg.encode.backends import Embedder, check_backend, default_backend, load_embedder
-from lateseg.encode.models import DEFAULT_EMBEDDER, pick_device
+from lateseg.encode.models import DEFAULT_EMBEDDER, cuda_possible, pick_device, resolve_embedder
+from lateseg.encode.quick import QuickEmbedder, quick_embedder
 from lateseg.errors import ConfigError, ModelError, OffsetError
 from lateseg.text.boundaries import window_tiers
 from lateseg.types import clean_text
@@ -224,6 +225,8 @@ GPU_BATCH_TOKENS = 65536
 
 _LOADED: dict[tuple[str, str, str | None, bool], Embedder] = {}
 _LOADED_LOCK = threading.Lock()
+_QUICK: dict[tuple[str, str], QuickEmbedder | None] = {}
+QUICK_BATCH = 64
 
 
 class LateEncoder:
@@ -234,6 +237,8 @@ class LateEncoder:
         self._model: Embedder | None = None
         self._tokenizer: Any = None
         self._device = "cpu"
+        self._quick: QuickEmbedder | None = None
+        self._quick_looked = False
 
     # -- loading -----------------------------------------------------------------
     def _load(self) -> Embedder:
@@ -263,6 +268,33 @@ class LateEncoder:
         self._tokenizer = self._model.tokenizer
         self._device = device
         return self._model
+
+    def quick(self) -> QuickEmbedder | None:
+        """The torch-free query path (:mod:`lateseg.encode.quick`) where the full one would
+        run the same exported graph on the CPU and a kit for the model exists; else None."""
+        if self._quick_looked:
+            return self._quick
+        self._quick_looked = True
+        chosen, device = self.config.backend, self.config.device
+        if chosen == "torch" or self.config.trust_remote_code:
+            return None
+        if chosen is None:
+            if device is None and cuda_possible():
+                return None  # the full path may pick CUDA and torch
+            if device is not None and not device.startswith("cpu"):
+                return None
+        backend = chosen or default_backend("cpu")
+        if backend == "torch":
+            return None
+        try:
+            source = resolve_embedder(self.config.model)
+        except ModelError:
+            return None
+        with _LOADED_LOCK:
+            if (source, backend) not in _QUICK:
+                _QUICK[(source, backend)] = quick_embedder(source, backend)
+            self._quick = _QUICK[(source, backend)]
+        return self._quick
 
     @property
     def tokenizer(self) -> Any:
@@ -432,16 +464,27 @@ class LateEncoder:
     def embed_queries(self, queries: Sequence[str]) -> np.ndarray:
         """Normalised query vectors ``[len(queries), d]``, as the model's own
         sentence-transformers pipeline makes them (its pooling; :attr:`query_prefix`)."""
-        return self._embed_short(queries, self.query_prefix)
+        return self._embed_short(queries, "query")
 
     def embed_texts(self, texts: Sequence[str]) -> np.ndarray:
         """Naive (per-text, no document context) vectors ``[len(texts), d]``, pooled as the
         model defines it: the baseline that late chunking is measured against."""
-        return self._embed_short(texts, self.document_prefix)
+        return self._embed_short(texts, "document")
 
-    def _embed_short(self, texts: Sequence[str], prompt: str) -> np.ndarray:
-        model = self._load()
+    def _embed_short(self, texts: Sequence[str], role: str) -> np.ndarray:
         texts = [clean_text(t) for t in texts]  # a lone surrogate would stop the tokenizer
+        quick = self.quick() if self._model is None else None
+        if quick is not None:  # a cold process: short texts need no torch
+            configured = (
+                self.config.query_prefix if role == "query" else self.config.document_prefix
+            )
+            prompt = configured or quick.prompt(role)
+            out = np.zeros((len(texts), quick.dim), dtype=np.float32)
+            for at in range(0, len(texts), QUICK_BATCH):
+                out[at : at + QUICK_BATCH] = quick.embed(texts[at : at + QUICK_BATCH], prompt)
+            return _normalise(out)
+        model = self._load()
+        prompt = self.query_prefix if role == "query" else self.document_prefix
         ids = self._tokenizer(texts, add_special_tokens=False)["input_ids"]
         lengths = [len(row) for row in ids]
         limit = model.trained_length or self.max_length

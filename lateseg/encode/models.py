@@ -117,6 +117,14 @@ def quiet_transformers() -> None:
     hf_logging.disable_progress_bar()
 
 
+def cuda_possible() -> bool:
+    """Whether CUDA may be available, told without importing torch: an NVIDIA driver is
+    loaded and ``CUDA_VISIBLE_DEVICES`` does not hide every device."""
+    if os.environ.get("CUDA_VISIBLE_DEVICES", None) in ("", "-1"):
+        return False
+    return Path("/proc/driver/nvidia/version").exists() or Path("/dev/nvidiactl").exists()
+
+
 def pick_device(device: str | None = None) -> str:
     """``device`` if given, else CUDA when available, else CPU."""
     if device:
