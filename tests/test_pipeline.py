@@ -5,9 +5,11 @@ from __future__ import annotations
 import itertools
 from pathlib import Path
 
+import pymupdf
 import pytest
 from conftest import DATA, DEMO_QUESTION, squash
 
+from lateseg.pipeline import Pipeline
 from lateseg.types import check_chunks
 
 
@@ -285,3 +287,16 @@ def test_hits_cite_page_ranges_and_contents_stay_out_of_search(tmp_path, encoder
         assert len(found) == len(chunks) - len(in_toc)
         everything = pipe.search("Contents", k=len(chunks), include_toc=True)
         assert {h.chunk_id for h in in_toc} <= {h.chunk_id for h in everything}
+
+
+def test_the_ingest_bar_says_the_model_is_loading_then_counts_pages_and_chunks(
+    tmp_path, capsys, monkeypatch
+):
+    monkeypatch.setattr("lateseg.encode.late._LOADED", {})  # a model not loaded yet
+    with Pipeline.open(tmp_path / "idx") as pipe:
+        report = pipe.ingest([DATA / "contracts" / "msa.pdf"], progress=True)
+    bar = capsys.readouterr().err.replace("\r", "\n")
+    lines = [line for line in bar.splitlines() if line.strip()]
+    assert "ingest: loading the model…" in lines[0] and "loading" not in lines[-1]
+    pages = pymupdf.open(DATA / "contracts" / "msa.pdf").page_count
+    assert f"chunks={report.chunks}, pages={pages}" in bar

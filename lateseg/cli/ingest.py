@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 
 from lateseg.cli.options import EXIT_OK, EXIT_PARTIAL, common, megabytes, workers
 from lateseg.index.vectors import POLICIES
@@ -97,6 +98,9 @@ def run(args: argparse.Namespace) -> int:
     chunker = (
         {"dynamic": DynamicChunker, "fixed": FixedChunker}[args.chunker]() if args.chunker else None
     )
+    if not args.no_progress and sys.stderr.isatty():
+        # until the bar shows: a new index may load the model to learn its width
+        print("lateseg: loading the model…", end="\r", file=sys.stderr, flush=True)
     with Pipeline.open(
         args.index,
         embedder=args.embedder,

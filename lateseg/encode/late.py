@@ -303,7 +303,8 @@ class LateEncoder:
 
     @property
     def dim(self) -> int:
-        return self._load().dim
+        quick = self.quick() if self._model is None else None
+        return quick.dim if quick is not None else self._load().dim
 
     @property
     def max_length(self) -> int:

@@ -69,35 +69,48 @@ def ingest_paths(
             )
             for f in found.files
         ]
-        results = tqdm(
-            runner.run(jobs),
+        loading = bool(jobs) and engine == "local" and encoder._model is None
+        bar = tqdm(
             total=len(jobs),
-            desc="ingest",
+            desc="ingest: loading the model…" if loading else "ingest",  # the first file waits
             unit="file",
             disable=None if progress is None else not progress,
         )
         if prune:
             report.removed = _prune(index, found, writer)
-        for job, (parsed, encoded) in zip(jobs, results, strict=True):
-            if parsed.unchanged:
-                report.unchanged.append(parsed.source)
-                continue
-            try:
-                if parsed.doc is None or parsed.digest is None:
-                    raise IngestError(parsed.error or "not parsed")
-                if encoded is None or isinstance(encoded, str):  # the engine's error
-                    raise IngestError(encoded or "not encoded")
-                chunks, vecs = encoded
-                report.chunks += writer.add(
-                    parsed.doc, parsed.digest, chunks, vecs, os.fsencode(job.path)
-                )
-            except LatesegError as e:
-                log.warning("failed %s: %s", parsed.source, e)
-                report.failed.append((parsed.source, str(e)))
-                continue
-            (report.added if job.known_hash is None else report.updated).append(parsed.source)
+        pages = 0
+        with bar:
+            for job, (parsed, encoded) in zip(jobs, runner.run(jobs), strict=True):
+                if bar.n == 0:
+                    bar.set_description("ingest")
+                bar.update()
+                if parsed.unchanged:
+                    report.unchanged.append(parsed.source)
+                    continue
+                try:
+                    if parsed.doc is None or parsed.digest is None:
+                        raise IngestError(parsed.error or "not parsed")
+                    if encoded is None or isinstance(encoded, str):  # the engine's error
+                        raise IngestError(encoded or "not encoded")
+                    chunks, vecs = encoded
+                    report.chunks += writer.add(
+                        parsed.doc, parsed.digest, chunks, vecs, os.fsencode(job.path)
+                    )
+                except LatesegError as e:
+                    log.warning("failed %s: %s", parsed.source, e)
+                    report.failed.append((parsed.source, str(e)))
+                    continue
+                (report.added if job.known_hash is None else report.updated).append(parsed.source)
+                pages += _pages(parsed.doc)
+                bar.set_postfix(pages=pages, chunks=report.chunks, refresh=False)
     log.info("ingest: %s", report.summary())
     return report
+
+
+def _pages(doc: Document) -> int:
+    """The pages of a parsed document (a PDF's page count; 0 for kinds without pages)."""
+    value = doc.meta.get("pages")
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
 
 
 def _prune(index: Index, found: Walk, writer: Writer) -> list[tuple[str, str]]:
