@@ -20,6 +20,12 @@ from typing import Any, NamedTuple
 
 from lateseg.errors import InvariantError
 
+#: A document's ID: 16 hex digits of :func:`stable_id` (of its source and text, or of
+#: the source alone for a document added through LangChain). Indexes written before
+#: 2026-12 may hold LangChain documents under 32 digits; they are read, never written.
+DOC_ID = re.compile(r"[0-9a-f]{16}(?:[0-9a-f]{16})?")
+DOC_ID_LENGTH = 16
+
 
 def stable_id(*parts: str, length: int = 16) -> str:
     """Hex SHA-256 prefix of ``parts`` joined by NUL: a deterministic ID."""

@@ -296,3 +296,42 @@ except ImportError as e:
         [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
     )
     assert "ERR" in out.stdout and "lateseg[langchain]" in out.stdout
+
+
+def test_a_document_added_through_langchain_opens_in_the_viewer(tmp_path):
+    """One document-ID format: what the vector store writes, the index keeps and the
+    service's document routes accept."""
+    pytest.importorskip("fastapi", reason="needs the serve extra")
+    from fastapi.testclient import TestClient
+
+    from lateseg.serve.app import create_app
+    from lateseg.serve.service import Service
+    from lateseg.types import DOC_ID, DOC_ID_LENGTH
+
+    text = "# Escrow\n\nThe Escrow Agent shall release the deposit within nine (9) days."
+    store = LatesegVectorStore(index=tmp_path / "lc")
+    try:
+        store.add_documents([Document(page_content=text, metadata={"k": 1}, id="escrow-1")])
+    finally:
+        store.close()
+    service = Service(tmp_path / "lc")
+    try:
+        client = TestClient(create_app(service), base_url="http://127.0.0.1:8765")
+        hit = client.get("/api/search", params={"q": "when is the deposit released"}).json()
+        doc_id = hit["hits"][0]["doc_id"]
+        assert len(doc_id) == DOC_ID_LENGTH and DOC_ID.fullmatch(doc_id)
+        doc = client.get(f"/api/documents/{doc_id}")
+        assert doc.status_code == 200, doc.text
+        assert doc.json()["name"] == "langchain:escrow-1"
+        view = client.get(f"/api/documents/{doc_id}/view", params={"start": 10, "end": 40})
+        assert view.status_code == 200 and "Escrow Agent" in view.json()["html"]
+    finally:
+        service.close()
+
+
+def test_a_document_id_of_another_format_is_refused_at_the_write(tmp_path):
+    from lateseg.errors import InvariantError
+    from lateseg.types import Document as LatesegDocument
+
+    with Pipeline.open(tmp_path / "idx") as pipe, pytest.raises(InvariantError, match="16 hex"):
+        pipe.add_documents([LatesegDocument("note", "Some text here.", "text", id="x" * 32)])

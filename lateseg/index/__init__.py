@@ -28,12 +28,12 @@ from typing import Any
 
 import numpy as np
 
-from lateseg.errors import IndexStoreError
+from lateseg.errors import IndexStoreError, InvariantError
 from lateseg.index.cache import CacheError, is_cache_file, load_cache, save_cache
 from lateseg.index.manifest import Manifest, read_manifest, write_manifest
 from lateseg.index.store import Change, DocStore
 from lateseg.index.vectors import APPROX_THRESHOLD, PQ_MIN_TRAIN, VectorIndex, check_policy
-from lateseg.types import Chunk, Document
+from lateseg.types import DOC_ID, DOC_ID_LENGTH, Chunk, Document
 
 log = logging.getLogger(__name__)
 
@@ -463,6 +463,11 @@ class Writer:
     ) -> int:
         """Replace ``doc.source``'s document with ``doc``, its chunks and their vectors
         (one transaction); returns the number of chunks."""
+        if len(doc.id) != DOC_ID_LENGTH or not DOC_ID.fullmatch(doc.id):
+            raise InvariantError(
+                f"document ID {doc.id[:40]!r} is not {DOC_ID_LENGTH} hex digits (leave "
+                "Document.id empty: it is made from the source and text)"
+            )
         index = self.index
         with index._mutex:
             change = index.store.replace_document(doc, digest, chunks, vectors, path)

@@ -14,7 +14,6 @@ from __future__ import annotations
 import html
 import logging
 import os
-import re
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
@@ -27,9 +26,8 @@ from lateseg.generate.answering import answer_mode
 from lateseg.kv.compress import KVConfig
 from lateseg.serve.limits import MAX_K, MAX_QUESTION, MAX_READ, MAX_STREAMS
 from lateseg.serve.viewer import NotServable, PdfPages, Rect, span_pages
-from lateseg.types import Answer, Document, Hit, clean_text
+from lateseg.types import DOC_ID, Answer, Document, Hit, clean_text
 
-DOC_ID = re.compile(r"[0-9a-f]{16}")
 log = logging.getLogger(__name__)
 
 
@@ -367,7 +365,7 @@ class Service:
     def document(self, doc_id: str) -> Document:
         """The document with ID ``doc_id``; :class:`NotFound` for any other string."""
         if not DOC_ID.fullmatch(doc_id or ""):
-            raise NotFound("documents are addressed by their 16-hex-digit ID")
+            raise NotFound("documents are addressed by their ID of 16 hex digits")
         with self.lock:
             cached = self._documents.get(doc_id)
             # cached while its file is indexed with the same content (another ingest may

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import os
 import tempfile
 import threading
@@ -18,8 +17,8 @@ from lateseg.encode.late import EncoderConfig, LateEncoder
 from lateseg.errors import ConfigError
 from lateseg.integrations.langchain._common import SOURCE_PREFIX, hit_document
 from lateseg.pipeline import Pipeline
+from lateseg.types import DOC_ID_LENGTH, Hit, stable_id
 from lateseg.types import Document as LatesegDocument
-from lateseg.types import Hit
 
 
 class LatesegEmbeddings(Embeddings):
@@ -142,7 +141,10 @@ class LatesegVectorStore(VectorStore):
             structure = tuple(markdown_headings(text) + contract_structure(text))
             meta = {"langchain": {"id": doc_id, "metadata": doc.metadata}}
             source = SOURCE_PREFIX + doc_id
-            docs.append(LatesegDocument(source, text, "text", structure, meta, id=_doc_key(source)))
+            # the ID of any other document's format, from the source alone: the same
+            # LangChain ID replaces its document whatever the new text
+            key = stable_id(source, length=DOC_ID_LENGTH)
+            docs.append(LatesegDocument(source, text, "text", structure, meta, id=key))
         with self._lock:
             self.pipeline.add_documents(docs)
         return ids
@@ -254,10 +256,6 @@ class LatesegVectorStore(VectorStore):
         store = cls(embedding, index=index, **kwargs)
         store.add_documents(documents, ids=ids)
         return store
-
-
-def _doc_key(source: str) -> str:
-    return hashlib.sha256(source.encode()).hexdigest()[:32]
 
 
 def _matches(meta: dict[str, Any], flt: Any) -> bool:
