@@ -240,9 +240,6 @@ class Hit:
         return ", ".join(parts)
 
 
-#: Every ``Document.kind`` an ingestor makes (search's ``kind`` filter takes one).
-DOCUMENT_KINDS = ("pdf", "docx", "html", "markdown", "text", "code")
-
 #: The answer when no indexed passage matches (extractive, generated or many at once).
 NO_PASSAGE = "No indexed passage matches the question."
 

@@ -148,3 +148,26 @@ def test_license_files_without_suffix_are_text():
     assert len(files) == len({p.resolve() for p in files})  # symlinks counted once
     doc = load_document(license_file("GPL-3"))
     assert any(c.label.startswith("14 ") for c in doc.spans("clause"))
+
+
+def test_one_format_table_feeds_the_walk_the_uploads_the_kinds_and_the_reader(tmp_path):
+    from lateseg.ingest.folder import WalkConfig
+    from lateseg.ingest.formats import BY_SUFFIX, DOCUMENT_KINDS, FORMATS
+    from lateseg.serve.limits import DOCUMENT_KINDS as SERVED_KINDS
+
+    jobs = pytest.importorskip("lateseg.serve.jobs")
+    assert DOCUMENT_KINDS == SERVED_KINDS == tuple(f.kind for f in FORMATS)
+    assert WalkConfig().suffixes == frozenset(BY_SUFFIX)
+    assert set(jobs.DEFAULT_TYPES) == {
+        s for f in FORMATS if f.kind != "code" for s in f.suffixes
+    } | {".zip"}
+    # each suffix is read as its row says
+    samples = {
+        ".md": "# Title\n\nBody.",
+        ".rst": "Title\n=====\n\nBody.",
+        ".py": "def f():\n    pass\n",
+    }
+    for suffix, text in samples.items():
+        path = tmp_path / f"sample{suffix}"
+        path.write_text(text)
+        assert load_document(path).kind == BY_SUFFIX[suffix].kind

@@ -13,7 +13,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lateseg.ingest.code import CODE_SUFFIXES, code_units
+from lateseg.ingest.code import code_units
+from lateseg.ingest.formats import CODE_SUFFIXES
 from lateseg.ingest.repo import RepoFilter
 from lateseg.ingest.treesitter import LANGUAGES, ByteToChar
 

@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 from lateseg.encode.backends import BACKENDS
 from lateseg.index.retrieval import SEARCH_MODES
-from lateseg.types import DOCUMENT_KINDS
+from lateseg.ingest.formats import DOCUMENT_KINDS
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_PARTIAL = 0, 1, 2, 3
 EXIT_INTERRUPTED, EXIT_BROKEN_PIPE = 130, 141

@@ -19,43 +19,6 @@ from lateseg.types import Span
 
 log = logging.getLogger(__name__)
 
-CODE_SUFFIXES = {
-    ".py": "python",
-    ".pyi": "python",
-    ".js": "javascript",
-    ".jsx": "javascript",
-    ".mjs": "javascript",
-    ".cjs": "javascript",
-    ".ts": "typescript",
-    ".mts": "typescript",
-    ".cts": "typescript",
-    ".tsx": "tsx",  # TypeScript with JSX: its own grammar
-    ".go": "go",
-    ".rs": "rust",
-    ".java": "java",
-    ".c": "c",
-    ".h": "c",  # tried as C++ when it does not parse as C
-    ".cc": "cpp",
-    ".cpp": "cpp",
-    ".cxx": "cpp",
-    ".hh": "cpp",
-    ".hpp": "cpp",
-    ".hxx": "cpp",
-    ".cs": "csharp",
-    ".rb": "ruby",
-    ".php": "php",
-    ".kt": "kotlin",
-    ".scala": "scala",
-    ".swift": "swift",
-    ".sh": "shell",
-    ".sql": "sql",
-    ".toml": "toml",
-    ".yaml": "yaml",
-    ".yml": "yaml",
-    ".json": "json",
-    ".cfg": "ini",
-    ".ini": "ini",
-}
 
 # Python's tokenizer ends lines at \r\n, \r and \n (not at \f or \u2028, unlike splitlines).
 _NEWLINE = re.compile(r"\r\n|\r|\n")
@@ -71,9 +34,9 @@ def code_units(text: str, module: str, language: str) -> list[Span]:
     functions and methods, in document order.
 
     ``text`` is the verbatim file content and offsets are character offsets into it.
-    ``language`` is a value of :data:`CODE_SUFFIXES`; languages without a parser get the
-    ``module`` span only. Never raises on bad input: a file that does not parse keeps
-    its ``module`` span and whatever units do parse.
+    ``language`` is a value of :data:`lateseg.ingest.formats.CODE_SUFFIXES`; languages
+    without a parser get the ``module`` span only. Never raises on bad input: a file
+    that does not parse keeps its ``module`` span and whatever units do parse.
     """
     spans = [Span(0, len(text), "module", module)]
     try:

@@ -18,16 +18,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from lateseg.errors import ConfigError
-from lateseg.ingest.code import CODE_SUFFIXES
+from lateseg.ingest.formats import SUFFIXES
 from lateseg.ingest.paths import identity, source_name
 from lateseg.ingest.text import looks_like_text
 
 if TYPE_CHECKING:
     from lateseg.ingest.repo import RepoFilter
-
-DOCUMENT_SUFFIXES = frozenset(
-    {".pdf", ".txt", ".md", ".markdown", ".rst", ".docx", ".html", ".htm", ".xhtml"}
-)
 
 
 @dataclass(frozen=True)
@@ -44,7 +40,7 @@ class WalkConfig:
     honour_gitignore: bool = True
     skip_vendored: bool = True
     skip_generated: bool = True
-    suffixes: frozenset[str] = field(default=DOCUMENT_SUFFIXES | frozenset(CODE_SUFFIXES))
+    suffixes: frozenset[str] = SUFFIXES
 
     def __post_init__(self) -> None:
         if self.max_bytes <= 0:

@@ -52,7 +52,7 @@ from pathlib import Path
 from pathspec import GitIgnoreSpec
 
 from lateseg.errors import IngestError
-from lateseg.ingest.code import CODE_SUFFIXES
+from lateseg.ingest.formats import CODE_SUFFIXES, EXTRACTED_SUFFIXES
 from lateseg.ingest.text import detect_encoding
 
 VCS_DIRS = frozenset({".git", ".hg", ".svn", ".bzr"})
@@ -111,8 +111,6 @@ GENERATED_ENDINGS = (
     ".pb.cc",
     ".pb.h",
 )
-# Extracted, not read as text: exempt from the binary and size rules.
-DOCUMENT_SUFFIXES = frozenset({".pdf", ".docx"})
 # Where "long lines" means minified; prose (.txt, .md) may hold a paragraph per line.
 # HTML is a document format here (its text is extracted), so long lines do not count.
 MINIFIABLE_SUFFIXES = frozenset(CODE_SUFFIXES) | {".css", ".svg", ".xml", ".map"}
@@ -214,7 +212,7 @@ class RepoFilter:
                 return "minified"
             if lower.endswith(GENERATED_ENDINGS):
                 return "generated"
-        if suffix in DOCUMENT_SUFFIXES:
+        if suffix in EXTRACTED_SUFFIXES:  # extracted, not read as text: exempt
             return None
         try:
             size = path.stat().st_size

@@ -36,12 +36,13 @@ from pathlib import Path, PurePosixPath
 from typing import IO, Any
 
 from lateseg.errors import LatesegError
+from lateseg.ingest.formats import UPLOAD_SUFFIXES
 from lateseg.serve.limits import JOBS_KEPT, JOBS_SECONDS, MAX_FILES
 from lateseg.types import IngestReport
 
 log = logging.getLogger(__name__)
 
-DEFAULT_TYPES = (".pdf", ".docx", ".txt", ".md", ".markdown", ".html", ".htm", ".rst", ".zip")
+DEFAULT_TYPES = UPLOAD_SUFFIXES
 MAX_RATIO = 100  # unpacked / packed, for every entry over RATIO_FROM bytes
 RATIO_FROM = 4 << 10
 _COPY = 1 << 16

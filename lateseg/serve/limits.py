@@ -4,7 +4,7 @@ the routes, the service, the viewer and the MCP tools all read them from here.""
 from __future__ import annotations
 
 from lateseg.index.retrieval import SEARCH_MODES
-from lateseg.types import DOCUMENT_KINDS
+from lateseg.ingest.formats import DOCUMENT_KINDS
 
 __all__ = ["DOCUMENT_KINDS", "SEARCH_MODES"]
 

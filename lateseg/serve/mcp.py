@@ -12,9 +12,8 @@ from typing import Any
 
 from lateseg.errors import ConfigError, LatesegError
 from lateseg.generate.answering import DEFAULT_ANSWER
-from lateseg.serve.limits import MCP_MAX_K
+from lateseg.serve.limits import DOCUMENT_KINDS, MCP_MAX_K
 from lateseg.serve.service import Service
-from lateseg.types import DOCUMENT_KINDS
 
 
 def _passage(h: dict[str, Any]) -> dict[str, Any]:
