@@ -222,11 +222,12 @@ class Hit:
             return f"p. {self.page}"
         return f"pp. {self.page}–{self.page_end}"
 
-    def cite(self) -> str:
+    def cite(self, source: str | None = None, *, chars: bool = True) -> str:
         """A short human-readable citation: ``file, p. 3, § 12.3, chars 100-250`` (``pp.
         3–4`` across pages), or ``file:12-30, § Parser.parse, chars 100-250`` where the hit
-        has line numbers."""
-        where = self.source
+        has line numbers. ``source``: the file as the reader should see it (default: as
+        indexed); ``chars``: whether the character offsets are part of it."""
+        where = self.source if source is None else source
         if self.line is not None:
             last = self.line_end if self.line_end is not None else self.line
             where += f":{self.line}" if last == self.line else f":{self.line}-{last}"
@@ -236,7 +237,8 @@ class Hit:
             parts.append(pages)
         if self.section:
             parts.append(f"§ {self.section}")
-        parts.append(f"chars {self.start}-{self.end}")
+        if chars:
+            parts.append(f"chars {self.start}-{self.end}")
         return ", ".join(parts)
 
 

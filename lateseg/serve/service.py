@@ -101,16 +101,7 @@ class Paths:
 def readable(h: Hit, shown: str) -> str:
     """A citation for a reader: the file (``contracts/msa.pdf``, with its lines for a
     text or code file), the pages, the clause; the characters stay in the JSON."""
-    where = shown
-    if h.line is not None:
-        last = h.line_end if h.line_end is not None else h.line
-        where += f":{h.line}" if last == h.line else f":{h.line}-{last}"
-    parts = [where]
-    if (pages := h.pages()) is not None:
-        parts.append(pages)
-    if h.section:
-        parts.append(f"§ {h.section}")
-    return ", ".join(parts)
+    return h.cite(shown, chars=False)
 
 
 def hit_json(h: Hit, paths: Paths | None = None) -> dict[str, Any]:
