@@ -24,6 +24,8 @@ BODY_IDLE_SECONDS = 15.0
 #: Zoom of a page image, and the most pixels its longer side may have after zoom (a
 #: larger page is drawn at a smaller zoom, highlight included).
 MIN_ZOOM, MAX_ZOOM = 0.25, 4.0
+#: Zoom of a page image when none is asked for (the page asks for it too).
+DEFAULT_ZOOM = 1.5
 MAX_PAGE_SIDE = 4096
 #: Largest KV budget a request may ask for, in tokens.
 MAX_KV_BUDGET = 1 << 20

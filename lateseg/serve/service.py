@@ -24,7 +24,7 @@ from typing import Any
 from lateseg.errors import ConfigError, LatesegError
 from lateseg.generate.answering import answer_mode
 from lateseg.kv.compress import KVConfig
-from lateseg.serve.limits import MAX_K, MAX_QUESTION, MAX_READ, MAX_STREAMS
+from lateseg.serve.limits import DEFAULT_ZOOM, MAX_K, MAX_QUESTION, MAX_READ, MAX_STREAMS
 from lateseg.serve.viewer import NotServable, PdfPages, Rect, span_pages
 from lateseg.types import DOC_ID, Answer, Document, Hit, clean_text
 
@@ -410,7 +410,11 @@ class Service:
         }
 
     def page_png(
-        self, doc: Document, number: int, zoom: float = 1.5, span: tuple[int, int] | None = None
+        self,
+        doc: Document,
+        number: int,
+        zoom: float = DEFAULT_ZOOM,
+        span: tuple[int, int] | None = None,
     ) -> bytes:
         if doc.kind != "pdf":
             raise NotFound(f"{Path(doc.source).name} is not a PDF: it has no pages to show")

@@ -26,7 +26,7 @@ from typing import Any
 
 from lateseg.errors import LatesegError
 from lateseg.segment.spans import Pages
-from lateseg.serve.limits import MAX_PAGE_SIDE, MAX_ZOOM, MIN_ZOOM
+from lateseg.serve.limits import DEFAULT_ZOOM, MAX_PAGE_SIDE, MAX_ZOOM, MIN_ZOOM
 from lateseg.types import Document, LineBox
 
 MAX_PDF_BYTES = 512 * 1024 * 1024
@@ -239,7 +239,7 @@ class PdfPages:
     # -- images -------------------------------------------------------------------------
 
     def png(
-        self, doc: Document, number: int, zoom: float = 1.5, rects: Sequence[Rect] = ()
+        self, doc: Document, number: int, zoom: float = DEFAULT_ZOOM, rects: Sequence[Rect] = ()
     ) -> bytes:
         """Page ``number`` rendered at ``zoom``, with ``rects`` (those on this page)
         drawn over it in translucent yellow. A page larger than :data:`MAX_PAGE_SIDE`

@@ -8,7 +8,7 @@ from typing import Any
 from fastapi import APIRouter, Query
 from fastapi.responses import Response
 
-from lateseg.serve.limits import MAX_ZOOM, MIN_ZOOM
+from lateseg.serve.limits import DEFAULT_ZOOM, MAX_ZOOM, MIN_ZOOM
 from lateseg.serve.routes.deps import ServiceDep
 
 router = APIRouter(prefix="/api/documents")
@@ -49,7 +49,7 @@ def page_png(
     number: int,
     service: ServiceDep,
     highlight: str | None = Query(None, pattern=r"^\d{1,10}-\d{1,10}$"),
-    zoom: float = Query(1.5, ge=MIN_ZOOM, le=MAX_ZOOM, allow_inf_nan=False),
+    zoom: float = Query(DEFAULT_ZOOM, ge=MIN_ZOOM, le=MAX_ZOOM, allow_inf_nan=False),
 ) -> Response:
     """Page ``number`` as PNG, the span ``highlight=S-E`` drawn over it (a large page
     is drawn at a smaller zoom: at most MAX_PAGE_SIDE pixels a side)."""

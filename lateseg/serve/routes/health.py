@@ -7,7 +7,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
-from lateseg.serve.limits import DOCUMENT_KINDS, MAX_K
+from lateseg.serve.limits import DEFAULT_ZOOM, DOCUMENT_KINDS, MAX_K
 from lateseg.serve.routes.deps import JobsDep, ServiceDep
 
 router = APIRouter()
@@ -18,6 +18,7 @@ def page(request: Request, jobs: JobsDep) -> HTMLResponse:
     html = request.app.state.templates.get_template("index.html").render(
         kinds=DOCUMENT_KINDS,
         max_k=MAX_K,
+        zoom=DEFAULT_ZOOM,
         uploads=jobs is not None,
         limit_mb=(jobs.limits.max_bytes >> 20) if jobs else 0,
         types=", ".join(jobs.limits.types) if jobs else "",
