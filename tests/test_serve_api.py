@@ -426,3 +426,37 @@ def test_damaged_line_boxes_in_a_received_index_are_ignored(tmp_path, encoder, b
     db.close()
     with Pipeline.open(folder, readonly=True) as pipe:
         assert pipe.retriever.document_by_id(doc_id).lines == ()
+
+
+def test_health_says_loading_until_the_models_are_loaded_and_no_generate_quotes_only(
+    sample_index, encoder
+):
+    import threading
+
+    svc = Service(sample_index.folder, encoder=encoder, queue=0)
+    gate, real = threading.Event(), svc.pipe.encoder.embed_queries
+    calls: list[list[str]] = []
+
+    def held(queries):  # the real embedder, held until the test lets it run
+        gate.wait(60)
+        calls.append(list(queries))
+        return real(queries)
+
+    try:
+        svc.pipe.encoder.embed_queries = held
+        client = local(create_app(svc))
+        svc.preload(generator=False)
+        assert client.get("/api/health").json()["status"] == "loading"
+        gate.set()
+        assert svc.ready.wait(60)
+        assert client.get("/api/health").json()["status"] == "ready"
+        assert calls, "ready before the embedder had run"
+        # --no-generate: quoting only, the generator never loaded
+        r = client.post("/api/ask", json={"question": DEMO_QUESTION, "answer": "generate"})
+        assert r.status_code == 400 and "--no-generate" in r.json()["error"]
+        ok = client.post("/api/ask", json={"question": DEMO_QUESTION})
+        assert ok.status_code == 200 and ok.json()["phrase"]["text"] == "sixty (60) days"
+        assert svc.pipe.generator._model is None
+    finally:
+        svc.pipe.encoder.embed_queries = real
+        svc.close()
