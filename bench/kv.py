@@ -72,7 +72,7 @@ def run_case(
     rows = []
     for method in METHODS:
         for budget in [None] if method == "full" else budgets:
-            config = KVConfig(method=method, budget=budget or len(prompt.ids))
+            config = KVConfig.of(method, budget or len(prompt.ids))
             work = shallow_copy(cache)
             with torch.inference_mode():
                 done = compress(

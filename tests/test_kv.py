@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
+import json
 
 import numpy as np
 import pytest
@@ -45,7 +47,7 @@ def _prefill(gen, hit, config, question=QUESTION):
 
 @pytest.mark.parametrize("method", [m for m in METHODS if m != "full"])
 def test_every_layer_keeps_the_budget_with_sinks_and_window(gen, method):
-    config = KVConfig(method=method, budget=96)
+    config = KVConfig.of(method, 96)
     prompt, cache, obs, window = _prefill(gen, _haystack(2500), config)
     n = len(prompt.ids)
     done = compress(
@@ -64,7 +66,7 @@ def test_every_layer_keeps_the_budget_with_sinks_and_window(gen, method):
 
 
 def test_lateseg_keeps_whole_content_chunks_and_the_kept_keys_are_the_originals(gen):
-    config = KVConfig(method="lateseg", budget=128, layer_group=3)
+    config = KVConfig.of("lateseg", 128, layer_group=3)
     prompt, cache, obs, window = _prefill(gen, _haystack(3000), config)
     full_keys = [layer.keys.clone() for layer in cache.layers]
     done = compress(
@@ -73,7 +75,7 @@ def test_lateseg_keeps_whole_content_chunks_and_the_kept_keys_are_the_originals(
     n = len(prompt.ids)
     chunks = done.chunks
     assert chunks[0][0] == 4 and chunks[-1][1] == n - window
-    assert all(b - a <= config.chunk_max_tokens for a, b in chunks)
+    assert all(b - a <= config.press.chunk_max_tokens for a, b in chunks)
     assert all(x[1] == y[0] for x, y in itertools.pairwise(chunks))  # they tile the middle
     for i, (layer, kept) in enumerate(zip(cache.layers, done.kept, strict=True)):
         k = set(kept[0].tolist())
@@ -155,7 +157,7 @@ def test_a_session_answers_several_questions_from_one_compressed_cache(gen, enco
 
 def test_config_errors_are_clear(gen):
     with pytest.raises(ConfigError, match="choose one of"):
-        KVConfig(method="h2o")
+        KVConfig.of("h2o")
     with pytest.raises(ConfigError, match="strictly between"):
         KVConfig(budget=1.5)
     with pytest.raises(ConfigError, match="at least 1 token"):
@@ -207,7 +209,7 @@ def test_content_chunks_follow_the_text_not_the_position(gen):
 
 
 def test_keydiff_keeps_per_head_the_keys_least_like_the_mean_key(gen):
-    config = KVConfig(method="keydiff", budget=80)
+    config = KVConfig.of("keydiff", 80)
     prompt, cache, obs, window = _prefill(gen, _haystack(1500), config)
     n = len(prompt.ids)
     keys = [layer.keys[0].float().clone() for layer in cache.layers]  # [H, T, D] before
@@ -232,20 +234,99 @@ def test_a_new_kv_method_is_one_class_and_its_registry_line():
     from lateseg.kv import PRESSES, Press, register
     from lateseg.kv.compress import select
 
+    @dataclasses.dataclass(frozen=True)
     class EveryOther(Press):
         name = "every-other-test"
         scored = False
 
-        def choose(self, config, scores, slots, chunks):
+        def choose(self, scores, slots, chunks):
             return np.arange(slots.sinks, slots.win_start, 2)[: slots.capacity]
 
     register(EveryOther)
     try:
-        config = KVConfig(method="every-other-test", budget=20)
+        config = KVConfig.of("every-other-test", 20)
         (kept,) = select(config, [np.zeros((2, 40))], 40, 8)
         assert kept.tolist() == [[0, 1, 2, 3, 4, 6, 8, 10, 12, 14, 16, 18, *range(32, 40)]] * 2
         with pytest.raises(ConfigError, match="every-other-test") as e:
-            KVConfig(method="nope")
+            KVConfig.of("nope")
         assert all(name in str(e.value) for name in PRESSES)
     finally:
         del PRESSES["every-other-test"]
+
+
+# -- presses own their settings -----------------------------------------------------------
+
+
+def test_each_press_owns_its_settings_and_they_act(gen):
+    from lateseg.kv.compress import select
+    from lateseg.kv.presses import ChunkKVFixedPress, Slots, SnapKVPress
+
+    # ChunkKV's chunk: the kept middle is made of whole aligned chunks of that length
+    slots = Slots(length=100, sinks=4, win_start=92, capacity=40, heads=1)
+    scores = np.random.default_rng(0).random((1, 100))
+    for c in (5, 20):
+        middle = ChunkKVFixedPress(chunk=c).choose(scores, slots, None)
+        starts = sorted({4 + (int(p) - 4) // c * c for p in middle})
+        assert len(middle) == 40 and len(starts) == 40 // c  # whole chunks of c only
+    # SnapKV's kernel: pooling over 1 slot is no pooling (top scores exactly); wider is not
+    one = SnapKVPress(kernel=1).choose(scores, slots, None)
+    assert set(one[0]) == set(4 + np.argsort(-scores[0, 4:92])[:40])
+    assert set(SnapKVPress(kernel=9).choose(scores, slots, None)[0]) != set(one[0])
+    # settings are checked when a press is made, and named when unknown
+    with pytest.raises(ConfigError, match="chunk=0"):
+        ChunkKVFixedPress(chunk=0)
+    with pytest.raises(ConfigError, match="its settings: kernel"):
+        KVConfig.of("snapkv", 64, chunk=4)
+    with pytest.raises(ConfigError, match="has none"):
+        KVConfig.of("streaming", 64, kernel=3)
+    # the full press keeps everything whatever the budget: no special case in select
+    (kept,) = select(KVConfig.of("full", 8), [np.zeros((2, 40))], 40, 8)
+    assert kept.shape == (2, 40)
+
+
+@pytest.mark.parametrize(
+    "config",
+    [
+        KVConfig(),
+        KVConfig.of("chunkkv-fixed", 0.25, chunk=20, sinks=2, layer_group=3),
+        KVConfig.of("snapkv", 512, kernel=5, window=16),
+        KVConfig.of("lateseg", 0.1, max_chunk=48),
+        KVConfig.of("keydiff", 128),
+        KVConfig.of("full", 64),
+    ],
+)
+def test_a_kv_config_round_trips_through_json(config):
+    again = KVConfig.from_dict(json.loads(json.dumps(config.to_dict())))
+    assert again == config and again.press == config.press
+    assert type(again.press) is type(config.press)
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"press": {"method": "h2o"}, "budget": 64},
+        {"press": {"method": "snapkv", "kernel": -1}, "budget": 64},
+        {"press": {"method": "snapkv", "kernel": "7; rm -rf /"}, "budget": 64},
+        {"press": "snapkv", "budget": 64},
+        {"press": {"method": "lateseg"}, "budget": 64, "colour": "red"},
+        {"press": {"method": "lateseg"}, "budget": float("nan")},
+        [],
+    ],
+)
+def test_a_kv_config_read_from_json_is_checked(bad):
+    with pytest.raises(ConfigError):
+        KVConfig.from_dict(bad)
+
+
+def test_every_list_of_presses_is_the_registry():
+    """The CLI, the server's validation and the LangChain chat model read the registry:
+    each registered press is offered everywhere (keydiff was missing from LangChain)."""
+    from lateseg.cli import _parser
+    from lateseg.integrations.langchain.chat import LatesegChatModel
+    from lateseg.kv.presses import PRESSES
+
+    ask = _parser()._subparsers._group_actions[0].choices["ask"]
+    (method,) = [a for a in ask._actions if "--kv-method" in a.option_strings]
+    assert tuple(method.choices) == tuple(PRESSES)
+    doc = LatesegChatModel.__doc__ or ""
+    assert all(f"``{name}``" in doc for name in PRESSES)

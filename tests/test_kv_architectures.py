@@ -148,7 +148,7 @@ def test_every_layer_keeps_exactly_the_budget(build, family):
     prompt = gen.render(_messages(gen))
     window = len(prompt.ids) - prompt.tail_token
     for method in ("lateseg", "snapkv"):
-        config = KVConfig(method=method, budget=96)
+        config = KVConfig.of(method, 96)
         with torch.inference_mode():
             cache, _, obs = gen.prefill(prompt.ids, window)
         done = compress(

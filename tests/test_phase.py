@@ -134,8 +134,8 @@ def test_reduced_kv_study_fixed_chunks_are_periodic_lateseg_is_flat():
     ]
     assert [n - lengths[0] for n in lengths] == [0, 1, 5]
     methods = {
-        "fixed c=4": KVConfig("chunkkv-fixed", 128, fixed_chunk=4),
-        "lateseg": KVConfig("lateseg", 128),
+        "fixed c=4": KVConfig.of("chunkkv-fixed", 128, chunk=4),
+        "lateseg": KVConfig.of("lateseg", 128),
     }
     results = measure_many(
         kv_system(gen, methods, measure="share"),

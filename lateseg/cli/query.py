@@ -12,6 +12,7 @@ from lateseg.cli.options import EXIT_OK, common, count, filters
 from lateseg.errors import LatesegError
 from lateseg.generate.answering import ANSWER_MODES, DEFAULT_ANSWER, answer_mode
 from lateseg.kv.compress import METHODS, parse_budget
+from lateseg.kv.presses import described
 from lateseg.types import Answer, Phrase
 
 
@@ -73,9 +74,7 @@ def add_ask(sub: argparse._SubParsersAction) -> None:
         "--kv-method",
         choices=METHODS,
         default=None,
-        help="how to compress: lateseg (whole content-defined chunks, the default), "
-        "chunkkv-fixed (10-token chunks), snapkv (single tokens), keydiff (keys least like "
-        "the mean key), streaming (sinks + recent), full (none)",
+        help=f"how to compress: {described()}",
     )
     ask.add_argument(
         "--no-stream",

@@ -16,15 +16,17 @@ Methods are presses (:mod:`lateseg.kv.presses`, one small class each, in a regis
 
 * ``lateseg``: whole content-defined chunks (``lateseg.kv.chunks``), the set with the
   most attention that fills the budget exactly (0/1 knapsack over chunk lengths);
-* ``chunkkv-fixed``: ChunkKV's fixed-length chunks (``fixed_chunk`` tokens), best first;
+* ``chunkkv-fixed``: ChunkKV's fixed-length chunks (``chunk`` tokens), best first;
 * ``snapkv``: the best single tokens per KV head after 1-D pooling (SnapKV);
 * ``keydiff``: per KV head, the tokens whose keys differ most from the mean key
   (KeyDiff; query-agnostic);
 * ``streaming``: the sinks and the most recent tokens (StreamingLLM);
 * ``full``: nothing removed.
 
-All but ``full`` keep the first ``sinks`` tokens and the observation window, and give
-every layer exactly ``budget`` slots (or the whole prompt when it is shorter). Chunk and
+Each press carries its own settings (``SnapKVPress(kernel=7)``); :class:`KVConfig` holds
+one press and what all share. All but ``full`` keep the first ``sinks`` tokens and the
+observation window, and give every layer exactly ``budget`` slots (or the whole prompt
+when it is shorter). Chunk and
 token choices are shared by groups of ``layer_group`` adjacent layers (ChunkKV's
 layer-wise index reuse; 1 = every layer chooses for itself).
 """
@@ -42,29 +44,30 @@ import numpy as np
 from lateseg.errors import ConfigError
 from lateseg.kv.chunks import content_chunks
 from lateseg.kv.observe import ObservationWindow, window_scores
-from lateseg.kv.presses import PRESSES, Slots, knapsack, press
+from lateseg.kv.presses import METHODS, LatesegPress, Press, Slots, knapsack, press, press_from_dict
 
-#: The registered methods' names (:data:`lateseg.kv.presses.PRESSES`).
-METHODS = tuple(PRESSES)
 __all__ = ["METHODS", "KVConfig", "ObservationWindow", "knapsack", "window_scores"]
 
 
 @dataclass(frozen=True)
 class KVConfig:
-    """How to compress. ``budget``: slots kept per layer, an int (tokens) or a float in
-    (0, 1) (a share of the prompt)."""
+    """How to compress: a ``press`` (the method and its own settings; a name is taken
+    for the press with its defaults) and what every press shares. ``budget``: slots kept
+    per layer, an int (tokens) or a float in (0, 1) (a share of the prompt); ``sinks``:
+    first tokens always kept; ``window``: the observation window when none is given
+    (query-agnostic use); ``layer_group``: adjacent layers sharing one choice."""
 
-    method: str = "lateseg"
+    press: Press = field(default_factory=LatesegPress)
     budget: int | float = 256
     sinks: int = 4
-    window: int = 32  # observation window when it is not given (query-agnostic)
-    chunk_max_tokens: int = 32  # longest content-defined chunk
-    fixed_chunk: int = 10  # ChunkKV's c
+    window: int = 32
     layer_group: int = 1
-    pool_kernel: int = 7  # SnapKV's pooling
 
     def __post_init__(self) -> None:
-        press(self.method)  # an unknown name lists the registered ones
+        if isinstance(self.press, str):
+            object.__setattr__(self, "press", press(self.press))
+        if not isinstance(self.press, Press):
+            raise ConfigError(f"press={self.press!r:.80}; give a press or a method name")
         b = self.budget
         if isinstance(b, bool) or not isinstance(b, (int, float)):
             raise ConfigError(f"kv_budget={b!r}; give tokens (an int) or a share in (0, 1)")
@@ -72,11 +75,21 @@ class KVConfig:
             raise ConfigError(f"kv_budget={b}; a share must lie strictly between 0 and 1")
         if isinstance(b, int) and b < 1:
             raise ConfigError(f"kv_budget={b}; must be at least 1 token")
-        for name in ("window", "chunk_max_tokens", "fixed_chunk", "layer_group", "pool_kernel"):
-            if getattr(self, name) < 1:
-                raise ConfigError(f"{name}={getattr(self, name)}; must be at least 1")
-        if self.sinks < 0:
-            raise ConfigError(f"sinks={self.sinks}; must be at least 0")
+        for name, least in (("window", 1), ("layer_group", 1), ("sinks", 0)):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < least:
+                raise ConfigError(f"{name}={value!r}; must be an integer >= {least}")
+
+    @property
+    def method(self) -> str:
+        return self.press.name
+
+    @classmethod
+    def of(cls, method: str = "lateseg", budget: int | float = 256, **settings: Any) -> KVConfig:
+        """A config by method name: ``settings`` go to the config where it has them
+        (``sinks``, ``window``, ``layer_group``) and to the press otherwise."""
+        shared = {k: settings.pop(k) for k in ("sinks", "window", "layer_group") if k in settings}
+        return cls(press(method, **settings), budget, **shared)
 
     @classmethod
     def from_options(cls, budget: int | float | None, method: str | None) -> KVConfig | None:
@@ -87,13 +100,35 @@ class KVConfig:
             if method not in (None, "full"):
                 raise ConfigError(f"kv_method={method!r} needs a kv_budget (tokens or a share)")
             return None
-        return cls(method=method or "lateseg", budget=budget)
+        return cls(press(method or "lateseg"), budget)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "press": self.press.to_dict(),
+            "budget": self.budget,
+            "sinks": self.sinks,
+            "window": self.window,
+            "layer_group": self.layer_group,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Any) -> KVConfig:
+        """The config :meth:`to_dict` wrote (JSON, a manifest), checked like any."""
+        if not isinstance(data, dict) or not isinstance(data.get("press"), dict):
+            raise ConfigError(f"a KV config is a mapping with its 'press': not {data!r:.80}")
+        known = {"press", "budget", "sinks", "window", "layer_group"}
+        if set(data) - known:
+            raise ConfigError(f"unknown KV config fields: {', '.join(sorted(set(data) - known))}")
+        rest = {k: v for k, v in data.items() if k != "press"}
+        return cls(press_from_dict(data["press"]), **rest)
 
     def tokens(self, length: int) -> int:
-        """The budget in slots for a prompt of ``length`` tokens."""
-        if isinstance(self.budget, float):
-            return max(1, round(self.budget * length))
-        return self.budget
+        """The slots kept of a prompt of ``length`` tokens (the whole prompt for a press
+        that keeps everything)."""
+        asked = (
+            max(1, round(self.budget * length)) if isinstance(self.budget, float) else self.budget
+        )
+        return self.press.slots(asked, length)
 
 
 def parse_budget(text: str) -> int | float:
@@ -162,7 +197,7 @@ def select(
     rest of the budget, one choice per group of ``layer_group`` layers."""
     budget = config.tokens(length)
     heads = scores[0].shape[0]
-    if config.method == "full" or budget >= length:
+    if budget >= length:
         return [np.tile(np.arange(length), (heads, 1)) for _ in scores]
     sinks = min(config.sinks, length)
     win_start = max(sinks, length - window)
@@ -173,11 +208,10 @@ def select(
             "window tokens that are always kept"
         )
     slots = Slots(length, sinks, win_start, capacity, heads)
-    chooser = press(config.method)
     out: list[np.ndarray] = []
     for g in range(0, len(scores), config.layer_group):
         group = np.mean(scores[g : g + config.layer_group], axis=0)  # [Hkv, T]
-        middle = chooser.choose(config, group, slots, chunks)
+        middle = config.press.choose(group, slots, chunks)
         if middle.ndim == 1:
             keep = np.tile(np.sort(np.r_[slots.fixed, middle]), (heads, 1))
         else:
@@ -211,18 +245,17 @@ def compress(
     w = min(w, length)
     budget = config.tokens(length)
     chunks: list[tuple[int, int]] = []
-    chooser = press(config.method)
+    chooser = config.press
     if not chooser.scored or budget >= length:
         scores = [np.zeros((layers[0].keys.shape[1], length))] * len(layers)
     else:
         scores = chooser.scores(cache) or window_scores(window, cache)
-    if chooser.chunked and budget < length:
+    longest = chooser.chunk_max_tokens
+    if longest is not None and budget < length:
         if text is None or offsets is None:
             raise ConfigError(f"the {config.method} method needs the prompt text and token offsets")
         sinks = min(config.sinks, length)
-        chunks = content_chunks(
-            text, offsets, sinks, max(sinks, length - w), config.chunk_max_tokens
-        )
+        chunks = content_chunks(text, offsets, sinks, max(sinks, length - w), longest)
     kept = select(config, scores, length, w, chunks)
     for layer, keep in zip(layers, kept, strict=True):
         if keep.shape[1] == length:

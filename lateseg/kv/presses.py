@@ -1,4 +1,5 @@
-"""KV compression methods: one small class each, behind a registry.
+"""KV compression methods: one small dataclass each, with its own settings, behind a
+registry.
 
 A method (a *press*, as kvpress calls them) decides only which middle slots to keep.
 What every method shares is decided once, in :func:`lateseg.kv.compress.select`: the
@@ -7,27 +8,29 @@ exactly the budget (``capacity`` middle slots, :class:`Slots`), and layers in gr
 ``layer_group`` share one choice made from their averaged scores.
 
 A press says what it needs: ``scored`` (per-slot scores; by default the attention the
-observation window's queries give each slot, or its own :meth:`Press.scores`) and
-``chunked`` (the prompt's content-defined chunks). Its :meth:`Press.choose` returns the
-middle positions to keep: one row for all KV heads, or one row per head.
+observation window's queries give each slot, or its own :meth:`Press.scores`) and, when
+it has a ``chunk_max_tokens`` setting, the prompt's content-defined chunks. Its
+:meth:`Press.choose` returns the middle positions to keep: one row for all KV heads, or
+one row per head. Its settings are its fields (``SnapKVPress(kernel=7)``,
+``ChunkKVFixedPress(chunk=20)``), checked when it is made, and :meth:`Press.to_dict` /
+:func:`press_from_dict` carry them through JSON.
 
-Adding a method is one class and its :func:`register` line; ``KVConfig`` then accepts its
-name, the CLI lists it and an unknown name lists the registered ones.
+Adding a method is one dataclass and its :func:`register` line; ``KVConfig`` then accepts
+its name, the CLI, the server and the LangChain chat model list it, and an unknown name
+lists the registered ones.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import dataclasses
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
 
 from lateseg.errors import ConfigError
 from lateseg.kv.chunks import fixed_chunks
-
-if TYPE_CHECKING:
-    from lateseg.kv.compress import KVConfig
 
 PRESSES: dict[str, type[Press]] = {}
 
@@ -38,11 +41,33 @@ def register(cls: type[Press]) -> type[Press]:
     return cls
 
 
-def press(name: str) -> Press:
-    """The registered press called ``name``; an unknown name lists the known ones."""
+def press(name: str, **settings: Any) -> Press:
+    """The registered press called ``name`` with ``settings``; an unknown name lists the
+    known ones, an unknown setting the press's own."""
     if name not in PRESSES:
         raise ConfigError(f"kv_method={name!r}; choose one of {', '.join(PRESSES)}")
-    return PRESSES[name]()
+    cls = PRESSES[name]
+    own = [f.name for f in dataclasses.fields(cls)]
+    unknown = sorted(set(settings) - set(own))
+    if unknown:
+        raise ConfigError(
+            f"the {name} method has no setting {', '.join(unknown)}; "
+            + (f"its settings: {', '.join(own)}" if own else "it has none")
+        )
+    return cls(**settings)
+
+
+def press_from_dict(data: Mapping[str, Any]) -> Press:
+    """The press :meth:`Press.to_dict` described (a manifest, JSON): checked like any."""
+    if not isinstance(data, Mapping) or not isinstance(data.get("method"), str):
+        raise ConfigError(f"a press is a mapping with its 'method': not {data!r:.80}")
+    return press(data["method"], **{k: v for k, v in data.items() if k != "method"})
+
+
+def _at_least(press: Press, name: str, least: int) -> None:
+    value = getattr(press, name)
+    if isinstance(value, bool) or not isinstance(value, int) or value < least:
+        raise ConfigError(f"{press.name} {name}={value!r}; must be an integer >= {least}")
 
 
 @dataclass(frozen=True)
@@ -62,12 +87,26 @@ class Slots:
         return np.r_[np.arange(self.sinks), np.arange(self.win_start, self.length)]
 
 
+@dataclass(frozen=True)
 class Press:
-    """One KV compression method: its name, what it needs, and its choice."""
+    """One KV compression method: its name, what it needs, its settings (the dataclass's
+    fields) and its choice."""
 
     name: ClassVar[str] = ""
+    summary: ClassVar[str] = ""  # a few words for lists of methods (--help)
     scored: ClassVar[bool] = True  # needs per-slot scores
-    chunked: ClassVar[bool] = False  # needs the prompt's content-defined chunks
+
+    @property
+    def chunk_max_tokens(self) -> int | None:
+        """Longest content-defined chunk it chooses among (None: it needs no chunks)."""
+        return None
+
+    def slots(self, budget: int, length: int) -> int:
+        """The slots it keeps of a ``length``-token prompt asked to fit ``budget``."""
+        return min(budget, length)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"method": self.name, **dataclasses.asdict(self)}
 
     def scores(self, cache: Any) -> list[np.ndarray] | None:
         """Per layer ``[kv_heads, T]`` scores from the cache alone, or None for the
@@ -75,11 +114,7 @@ class Press:
         return None
 
     def choose(
-        self,
-        config: KVConfig,
-        scores: np.ndarray,
-        slots: Slots,
-        chunks: Sequence[tuple[int, int]] | None,
+        self, scores: np.ndarray, slots: Slots, chunks: Sequence[tuple[int, int]] | None
     ) -> np.ndarray:
         """Middle positions to keep for one layer group (``scores``: ``[kv_heads, T]``):
         ``[n]`` for all heads or ``[kv_heads, n]``, ``n <= slots.capacity``."""
@@ -87,25 +122,40 @@ class Press:
 
 
 @register
+@dataclass(frozen=True)
 class FullPress(Press):
-    """Nothing removed (the reference)."""
+    """Nothing removed (the reference): it keeps every slot, whatever the budget."""
 
     name = "full"
+    summary = "nothing removed"
     scored = False
 
-    def choose(self, config, scores, slots, chunks):  # type: ignore[no-untyped-def]
+    def slots(self, budget: int, length: int) -> int:
+        return length
+
+    def choose(self, scores, slots, chunks):  # type: ignore[no-untyped-def]
         return np.arange(slots.sinks, slots.win_start)
 
 
 @register
+@dataclass(frozen=True)
 class LatesegPress(Press):
-    """Whole content-defined chunks: the set with the most attention that fills the
+    """Whole content-defined chunks (sentences, clauses, lines, at most
+    ``max_chunk`` generator tokens): the set with the most attention that fills the
     budget exactly (0/1 knapsack over chunk lengths)."""
 
     name = "lateseg"
-    chunked = True
+    summary = "whole content-defined chunks; the default"
+    max_chunk: int = 32
 
-    def choose(self, config, scores, slots, chunks):  # type: ignore[no-untyped-def]
+    def __post_init__(self) -> None:
+        _at_least(self, "max_chunk", 1)
+
+    @property
+    def chunk_max_tokens(self) -> int | None:
+        return self.max_chunk
+
+    def choose(self, scores, slots, chunks):  # type: ignore[no-untyped-def]
         if chunks is None:
             raise ConfigError("the lateseg method needs the prompt's content chunks")
         token = scores.mean(axis=0)
@@ -115,46 +165,63 @@ class LatesegPress(Press):
 
 
 @register
+@dataclass(frozen=True)
 class ChunkKVFixedPress(Press):
-    """ChunkKV: fixed-length chunks of ``fixed_chunk`` tokens, best first."""
+    """ChunkKV: fixed-length chunks of ``chunk`` tokens (its c), best first."""
 
     name = "chunkkv-fixed"
+    summary = "fixed-length chunks"
+    chunk: int = 10
 
-    def choose(self, config, scores, slots, chunks):  # type: ignore[no-untyped-def]
-        pieces = fixed_chunks(slots.sinks, slots.win_start, config.fixed_chunk)
+    def __post_init__(self) -> None:
+        _at_least(self, "chunk", 1)
+
+    def choose(self, scores, slots, chunks):  # type: ignore[no-untyped-def]
+        pieces = fixed_chunks(slots.sinks, slots.win_start, self.chunk)
         token = scores.mean(axis=0)
         sums = [float(token[a:b].sum()) for a, b in pieces]
         return best_first(pieces, sums, slots.capacity, token)
 
 
 @register
+@dataclass(frozen=True)
 class SnapKVPress(Press):
-    """SnapKV: the best single tokens per KV head after 1-D pooling of the scores."""
+    """SnapKV: the best single tokens per KV head after 1-D pooling of the scores over
+    ``kernel`` slots."""
 
     name = "snapkv"
+    summary = "single tokens"
+    kernel: int = 7
 
-    def choose(self, config, scores, slots, chunks):  # type: ignore[no-untyped-def]
-        return top_per_head(pool(scores, config.pool_kernel), slots)
+    def __post_init__(self) -> None:
+        _at_least(self, "kernel", 1)
+
+    def choose(self, scores, slots, chunks):  # type: ignore[no-untyped-def]
+        return top_per_head(pool(scores, self.kernel), slots)
 
 
 @register
+@dataclass(frozen=True)
 class StreamingPress(Press):
     """StreamingLLM: the sinks and the most recent tokens."""
 
     name = "streaming"
+    summary = "sinks and the most recent tokens"
     scored = False
 
-    def choose(self, config, scores, slots, chunks):  # type: ignore[no-untyped-def]
+    def choose(self, scores, slots, chunks):  # type: ignore[no-untyped-def]
         return np.arange(slots.win_start - slots.capacity, slots.win_start)
 
 
 @register
+@dataclass(frozen=True)
 class KeyDiffPress(Press):
     """KeyDiff (Park et al., 2025): query-agnostic; per KV head, keep the tokens whose
     keys differ most from the head's mean direction (lowest cosine similarity to the
     mean of the normalised keys)."""
 
     name = "keydiff"
+    summary = "keys least like the mean key"
 
     def scores(self, cache: Any) -> list[np.ndarray]:
         import torch
@@ -166,8 +233,17 @@ class KeyDiffPress(Press):
             out.append((-torch.nn.functional.cosine_similarity(keys, anchor, dim=-1)).numpy())
         return out
 
-    def choose(self, config, scores, slots, chunks):  # type: ignore[no-untyped-def]
+    def choose(self, scores, slots, chunks):  # type: ignore[no-untyped-def]
         return top_per_head(scores, slots)
+
+
+#: The registered methods' names, in registration order.
+METHODS = tuple(PRESSES)
+
+
+def described() -> str:
+    """The registered methods with a few words each: ``lateseg (whole …), …``."""
+    return ", ".join(f"{name} ({cls.summary})" for name, cls in PRESSES.items())
 
 
 # -- shared pieces of the choices -------------------------------------------------------

@@ -92,6 +92,7 @@ def run_kv(
     needle's tokens kept, over layers and heads)."""
     from lateseg.generate.local import LocalGenerator
     from lateseg.kv.compress import KVConfig
+    from lateseg.kv.presses import ChunkKVFixedPress, LatesegPress, SnapKVPress
 
     chars = 1200 if reduced else 2500
     offsets = offsets or (20 if reduced else 40)
@@ -100,10 +101,10 @@ def run_kv(
     gen.load()
     methods: dict[str, KVConfig | None] = {"full cache": None}
     for c in (4, 8) if reduced else (4, 8, 10):
-        methods[f"chunkkv-fixed c={c}"] = KVConfig("chunkkv-fixed", budget, fixed_chunk=c)
+        methods[f"chunkkv-fixed c={c}"] = KVConfig(ChunkKVFixedPress(chunk=c), budget)
     if not reduced:
-        methods["snapkv"] = KVConfig("snapkv", budget)
-    methods["lateseg chunkkv"] = KVConfig("lateseg", budget)
+        methods["snapkv"] = KVConfig(SnapKVPress(), budget)
+    methods["lateseg chunkkv"] = KVConfig(LatesegPress(), budget)
     system = kv_system(gen, methods, measure="share" if reduced else "both")
     out: list[PhaseResult] = []
     for scheme in schemes:

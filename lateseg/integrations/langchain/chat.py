@@ -26,7 +26,7 @@ from pydantic import ConfigDict, Field, PrivateAttr, model_validator
 from lateseg.encode.models import DEFAULT_GENERATOR
 from lateseg.errors import ConfigError
 from lateseg.generate.local import shared_generator
-from lateseg.kv.compress import KVConfig
+from lateseg.kv.compress import METHODS, KVConfig
 
 # -- chat model --------------------------------------------------------------------------
 #: Per-call arguments of the chat model (``llm.invoke(msgs, max_tokens=64)``).
@@ -38,8 +38,8 @@ class LatesegChatModel(BaseChatModel):
     lateseg's decoding loop.
 
     ``kv_budget`` (tokens, or a share of the prompt such as 0.25) compresses the KV cache
-    after prefill by keeping whole content-defined chunks (``kv_method="lateseg"``; also
-    ``chunkkv-fixed``, ``snapkv``, ``streaming``); the observation window is the text
+    after prefill by keeping whole content-defined chunks (``kv_method="lateseg"``; every
+    registered method is accepted: {methods}); the observation window is the text
     after the last ``Question:`` in the prompt, else its last tokens. ``temperature`` 0
     (the default) decodes greedily; above 0 samples (``seed`` fixes the draw). ``stop``
     strings end the answer (not included). ``timeout`` and ``max_retries`` are accepted
@@ -258,3 +258,9 @@ def _chat(messages: Sequence[BaseMessage]) -> list[dict[str, str]]:
     if not out:
         raise ConfigError("no messages to answer")
     return out
+
+
+# The methods are the registry's, named in the docstring as they are registered.
+LatesegChatModel.__doc__ = (LatesegChatModel.__doc__ or "").replace(
+    "{methods}", ", ".join(f"``{name}``" for name in METHODS)
+)
