@@ -4,7 +4,7 @@ budget, on the contract and licence questions.
 
     python bench/kv_answers.py [--sets contracts licenses] [--limit N]
         [--presses lateseg chunkkv-fixed snapkv keydiff streaming]
-        [--budgets 0.1 0.25 0.5 128 512] [--variants]
+        [--budgets 0.1 0.25 0.5 128 512] [--variants] [--groups 3 6]
 
 Each question gets its ``k`` passages as ``ask`` retrieves them and the prompt ``generate``
 renders (SmolLM2-135M-Instruct, CPU); the prompt is prefilled once with the question as
@@ -18,7 +18,8 @@ cache), the KV bytes kept, compression time and decode speed.
 preamble (system prompt and the "Passages:" line) kept as sinks instead of 4 tokens;
 chunks of at most 16 or 64 tokens instead of 32; and the question also placed before the
 passages (so prefill reads them knowing it; its own full-cache row beside it).
-Writes ``bench/results/kv_answers.{md,json}``.
+``--groups G ...`` adds the lateseg press with one choice shared by groups of G layers
+(layer-wise index reuse). Writes ``bench/results/kv_answers.{md,json}``.
 """
 
 from __future__ import annotations
@@ -58,7 +59,13 @@ def budget_arg(text: str) -> int | float:
     return parse_budget(text)
 
 
-def configs(presses: Sequence[str], budgets: Sequence[int | float], variants: bool, sinks: int):
+def configs(
+    presses: Sequence[str],
+    budgets: Sequence[int | float],
+    variants: bool,
+    sinks: int,
+    groups: Sequence[int] = (),
+):
     """(label, press, budget, KVConfig, question first) for every run of a question."""
     from lateseg.kv.compress import KVConfig
 
@@ -66,6 +73,9 @@ def configs(presses: Sequence[str], budgets: Sequence[int | float], variants: bo
     for budget in budgets:
         for name in presses:
             out.append((name, name, budget, KVConfig.of(name, budget), False))
+        for g in groups:  # layer-wise index reuse: one choice per group of g layers
+            shared = KVConfig.of("lateseg", budget, layer_group=g)
+            out.append((f"lateseg, layer groups of {g}", "lateseg", budget, shared, False))
         if variants:
             out += [
                 ("lateseg, preamble kept", "lateseg", budget,
@@ -147,7 +157,7 @@ def run_set(name: str, args: argparse.Namespace, gen: Any) -> dict[str, Any]:
 
     paths, records, _ = set_inputs(name)
     records = [r for r in records if r.get("answer")][: args.limit]
-    runs = configs(args.presses, args.budgets, args.variants, preamble_tokens(gen))
+    runs = configs(args.presses, args.budgets, args.variants, preamble_tokens(gen), args.groups)
     rows: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory() as tmp, Pipeline.open(Path(tmp) / "index") as pipe:
         pipe.ingest(paths, progress=False)
@@ -245,6 +255,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--presses", nargs="+", default=list(PRESSES))
     ap.add_argument("--budgets", nargs="+", type=budget_arg, default=list(BUDGETS))
     ap.add_argument("--variants", action="store_true", help="the diagnosis runs too")
+    ap.add_argument(
+        "--groups", nargs="*", type=int, default=[], help="lateseg with layer groups of G"
+    )
     ap.add_argument("--k", type=int, default=5)
     ap.add_argument("--limit", type=int, default=None, help="first N graded questions a set")
     ap.add_argument("--max-new-tokens", type=int, default=40)
