@@ -225,7 +225,7 @@ GPU_BATCH_TOKENS = 65536
 
 _LOADED: dict[tuple[str, str, str | None, bool], Embedder] = {}
 _LOADED_LOCK = threading.Lock()
-_QUICK: dict[tuple[str, str], QuickEmbedder | None] = {}
+_QUICK: dict[tuple[str, str], QuickEmbedder] = {}
 QUICK_BATCH = 64
 
 
@@ -291,10 +291,13 @@ class LateEncoder:
         except ModelError:
             return None
         with _LOADED_LOCK:
-            if (source, backend) not in _QUICK:
-                _QUICK[(source, backend)] = quick_embedder(source, backend)
-            self._quick = _QUICK[(source, backend)]
-        return self._quick
+            found = _QUICK.get((source, backend))
+            if found is None:  # looked for again later: a full load may leave the kit
+                found = quick_embedder(source, backend)
+                if found is not None:
+                    _QUICK[(source, backend)] = found
+            self._quick = found
+        return found
 
     @property
     def tokenizer(self) -> Any:
