@@ -27,7 +27,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import statistics
 import sys
 import tempfile
@@ -40,17 +39,12 @@ os.environ["HF_HUB_OFFLINE"] = "1"
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.answers import correct, set_inputs  # noqa: E402
+from bench.answers import correct, pct, set_inputs  # noqa: E402
+from bench.cold_start import cpu  # noqa: E402
 
 OUT = ROOT / "bench" / "results" / "kv_answers.md"
 PRESSES = ("lateseg", "chunkkv-fixed", "snapkv", "keydiff", "streaming")
 BUDGETS = (0.1, 0.25, 0.5, 128, 512)
-
-
-def cpu() -> str:
-    info = Path("/proc/cpuinfo").read_text() if Path("/proc/cpuinfo").exists() else ""
-    flags = sorted(set(re.findall(r"\b(avx512[a-z_0-9]*|avx2|amx[a-z_]*)\b", info)))
-    return f"{os.cpu_count()} CPUs; " + (" ".join(flags) or "no AVX2")
 
 
 def budget_arg(text: str) -> int | float:
@@ -209,10 +203,6 @@ def summarise(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
             }
         )
     return out
-
-
-def pct(x: float | None) -> str:
-    return "-" if x is None else f"{100 * x:.0f}%"
 
 
 def markdown(report: dict[str, Any]) -> str:

@@ -40,7 +40,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.answers import set_inputs  # noqa: E402
-from bench.kv_answers import budget_arg, cpu  # noqa: E402
+from bench.cold_start import cpu  # noqa: E402
+from bench.kv_answers import budget_arg  # noqa: E402
 
 OUT = ROOT / "bench" / "results" / "kv_layers.md"
 
