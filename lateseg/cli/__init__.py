@@ -102,7 +102,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
     try:
         return RUNS[args.command](args)
-    except BrokenPipeError:
+    except BrokenPipeError:  # before `except Exception`: a closed pipe is an OSError too
         # The reader went away (`| head`): stop quietly; point stdout at /dev/null so
         # the interpreter's final flush does not fail again.
         devnull = os.open(os.devnull, os.O_WRONLY)
