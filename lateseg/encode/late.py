@@ -18,7 +18,13 @@ import numpy as np
 
 from lateseg.anchors import local_maxima
 from lateseg.encode.backends import Embedder, check_backend, default_backend, load_embedder
-from lateseg.encode.models import DEFAULT_EMBEDDER, cuda_possible, pick_device, resolve_embedder
+from lateseg.encode.models import (
+    DEFAULT_EMBEDDER,
+    cuda_possible,
+    lateseg_home,
+    pick_device,
+    resolve_embedder,
+)
 from lateseg.encode.quick import QuickEmbedder, quick_embedder
 from lateseg.errors import ConfigError, ModelError, OffsetError
 from lateseg.text.boundaries import window_tiers
@@ -225,7 +231,7 @@ GPU_BATCH_TOKENS = 65536
 
 _LOADED: dict[tuple[str, str, str | None, bool], Embedder] = {}
 _LOADED_LOCK = threading.Lock()
-_QUICK: dict[tuple[str, str], QuickEmbedder] = {}
+_QUICK: dict[tuple[str, str, str], QuickEmbedder] = {}
 QUICK_BATCH = 64
 
 
@@ -290,12 +296,13 @@ class LateEncoder:
             source = resolve_embedder(self.config.model)
         except ModelError:
             return None
+        key = (str(lateseg_home()), source, backend)  # kits live in the home
         with _LOADED_LOCK:
-            found = _QUICK.get((source, backend))
+            found = _QUICK.get(key)
             if found is None:  # looked for again later: a full load may leave the kit
                 found = quick_embedder(source, backend)
                 if found is not None:
-                    _QUICK[(source, backend)] = found
+                    _QUICK[key] = found
             self._quick = found
         return found
 
