@@ -1,6 +1,7 @@
 """KV-cache compression side by side: needle retrieval over real license haystacks.
 
     python bench/kv.py [--lengths 2000 4000 7500] [--depths 5] [--budgets 64 128 256 512]
+                       [--methods lateseg ...] [--groups 1 3 6] [--out kv]
 
 A short fact ("The secret access code for the vault is NNNN.", a seeded code per case) is
 placed at a paragraph start at several depths of a haystack made of the texts in
@@ -10,7 +11,9 @@ observation window); every method and budget then compresses a shallow copy of t
 and decodes greedily. Reported per method and budget: answer accuracy (the code appears
 in the answer), needle retention (share of the needle's tokens kept, over layers and KV
 heads), the KV bytes ratio, compression time as a share of prefill time, and decode
-tokens/s relative to the full cache. Writes ``bench/results/kv.{json,md}``.
+tokens/s relative to the full cache. ``--groups`` also runs each method with one choice
+shared by groups of that many layers (layer-wise index reuse). Writes
+``bench/results/{out}.{json,md}`` (``kv`` by default).
 """
 
 from __future__ import annotations
@@ -58,7 +61,13 @@ def with_needle(text: str, depth: float, code: int) -> tuple[str, str]:
 
 
 def run_case(
-    gen: LocalGenerator, doc: str, needle: str, code: int, budgets: Sequence[int]
+    gen: LocalGenerator,
+    doc: str,
+    needle: str,
+    code: int,
+    budgets: Sequence[int],
+    methods: Sequence[str] = METHODS,
+    groups: Sequence[int] = (1,),
 ) -> list[dict[str, Any]]:
     hit = Hit(source="/haystack.txt", start=0, end=len(doc), text=doc, score=1.0)
     prompt = gen.render(gen.prompt(QUESTION, [hit]))
@@ -70,35 +79,40 @@ def run_case(
         cache, logits, obs = gen.prefill(prompt.ids, window)
         prefill = time.perf_counter() - t0
     rows = []
-    for method in METHODS:
-        for budget in [None] if method == "full" else budgets:
-            config = KVConfig.of(method, budget or len(prompt.ids))
-            work = shallow_copy(cache)
-            with torch.inference_mode():
-                done = compress(
-                    work,
-                    obs,
-                    config,
-                    text=prompt.text,
-                    offsets=prompt.offsets,
-                    window_tokens=window,
-                )
-                text, made, secs, _ = gen.decode(work, logits, len(prompt.ids), None)
-            st = done.stats()
-            rows.append(
-                {
-                    "method": method,
-                    "budget": budget,
-                    "prompt_tokens": len(prompt.ids),
-                    "correct": str(code) in text,
-                    "retention": done.retention(first, last),
-                    "bytes_ratio": st["ratio"],
-                    "compress_share": done.compress_s / prefill,
-                    "prefill_s": prefill,
-                    "decode_tps": made / secs if secs > 0 else None,
-                    "answer": text,
-                }
+    runs = [
+        (method, budget, group)
+        for method in ["full", *(m for m in methods if m != "full")]
+        for budget in ([None] if method == "full" else budgets)
+        for group in ((1,) if method == "full" else groups)
+    ]
+    for method, budget, group in runs:
+        config = KVConfig.of(method, budget or len(prompt.ids), layer_group=group)
+        work = shallow_copy(cache)
+        with torch.inference_mode():
+            done = compress(
+                work,
+                obs,
+                config,
+                text=prompt.text,
+                offsets=prompt.offsets,
+                window_tokens=window,
             )
+            text, made, secs, _ = gen.decode(work, logits, len(prompt.ids), None)
+        st = done.stats()
+        rows.append(
+            {
+                "method": method if group == 1 else f"{method}, layer groups of {group}",
+                "budget": budget,
+                "prompt_tokens": len(prompt.ids),
+                "correct": str(code) in text,
+                "retention": done.retention(first, last),
+                "bytes_ratio": st["ratio"],
+                "compress_share": done.compress_s / prefill,
+                "prefill_s": prefill,
+                "decode_tps": made / secs if secs > 0 else None,
+                "answer": text,
+            }
+        )
     return rows
 
 
@@ -107,6 +121,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--lengths", type=int, nargs="+", default=[2000, 4000, 7500])
     ap.add_argument("--depths", type=int, default=5)
     ap.add_argument("--budgets", type=int, nargs="+", default=[64, 128, 256, 512])
+    ap.add_argument("--methods", nargs="+", default=list(METHODS), choices=METHODS)
+    ap.add_argument("--groups", type=int, nargs="+", default=[1], help="layer group sizes")
+    ap.add_argument("--out", default="kv", help="results name under bench/results (kv)")
     args = ap.parse_args(argv)
     torch.manual_seed(0)
     gen = LocalGenerator(max_new_tokens=16)
@@ -120,7 +137,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             depth = (d + 0.5) / args.depths
             code = int(rng.integers(1000, 10000))
             doc, needle = with_needle(hay, depth, code)
-            case = run_case(gen, doc, needle, code, args.budgets)
+            case = run_case(gen, doc, needle, code, args.budgets, args.methods, args.groups)
             for r in case:
                 r.update(length=length, depth=depth)
             rows += case
@@ -145,9 +162,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         "rows": rows,
     }
     OUT.mkdir(parents=True, exist_ok=True)
-    (OUT / "kv.json").write_text(json.dumps(report, indent=2) + "\n")
+    (OUT / f"{args.out}.json").write_text(json.dumps(report, indent=2) + "\n")
     md = markdown(summary, args, len(rows), report["seconds"])
-    (OUT / "kv.md").write_text(md)
+    (OUT / f"{args.out}.md").write_text(md)
     print(md)
     return 0
 
@@ -203,6 +220,9 @@ def markdown(summary: list[dict[str, Any]], args: argparse.Namespace, n: int, se
         + " ".join(map(str, args.lengths))
         + f" --depths {args.depths} --budgets "
         + " ".join(map(str, args.budgets))
+        + ("" if set(args.methods) == set(METHODS) else " --methods " + " ".join(args.methods))
+        + ("" if args.groups == [1] else " --groups " + " ".join(map(str, args.groups)))
+        + ("" if args.out == "kv" else f" --out {args.out}")
         + "`",
         "",
     ]
