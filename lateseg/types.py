@@ -422,6 +422,8 @@ class IngestReport:
     failed: list[tuple[str, str]] = field(default_factory=list)
     skipped: list[tuple[str, str]] = field(default_factory=list)
     chunks: int = 0
+    # Pages of the documents added or updated (PDFs; other kinds have none).
+    pages: int = 0
     # Pruned documents: ``(path, reason)`` (file gone, now a folder, now gitignored ...).
     removed: list[tuple[str, str]] = field(default_factory=list)
 

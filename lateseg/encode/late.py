@@ -342,12 +342,21 @@ class LateEncoder:
     @property
     def query_prefix(self) -> str:
         """``query_prefix``, else the model's own ``query`` prompt."""
-        return self.config.query_prefix or self._load().prompt("query")
+        return self._prompt("query")
 
     @property
     def document_prefix(self) -> str:
         """``document_prefix``, else the model's own ``document`` prompt."""
-        return self.config.document_prefix or self._load().prompt("document")
+        return self._prompt("document")
+
+    def _prompt(self, role: str) -> str:
+        """The configured prefix for ``role`` (``"query"``, ``"document"``), else the
+        model's own prompt: from the query kit while the model is not loaded."""
+        configured = self.config.query_prefix if role == "query" else self.config.document_prefix
+        if configured:
+            return configured
+        quick = self.quick() if self._model is None else None
+        return quick.prompt(role) if quick is not None else self._load().prompt(role)
 
     def _prefix_ids(self, prefix: str) -> list[int]:
         return self._tokenizer(prefix, add_special_tokens=False)["input_ids"] if prefix else []
@@ -484,18 +493,14 @@ class LateEncoder:
 
     def _embed_short(self, texts: Sequence[str], role: str) -> np.ndarray:
         texts = [clean_text(t) for t in texts]  # a lone surrogate would stop the tokenizer
+        prompt = self._prompt(role)
         quick = self.quick() if self._model is None else None
         if quick is not None:  # a cold process: short texts need no torch
-            configured = (
-                self.config.query_prefix if role == "query" else self.config.document_prefix
-            )
-            prompt = configured or quick.prompt(role)
             out = np.zeros((len(texts), quick.dim), dtype=np.float32)
             for at in range(0, len(texts), QUICK_BATCH):
                 out[at : at + QUICK_BATCH] = quick.embed(texts[at : at + QUICK_BATCH], prompt)
             return _normalise(out)
         model = self._load()
-        prompt = self.query_prefix if role == "query" else self.document_prefix
         ids = self._tokenizer(texts, add_special_tokens=False)["input_ids"]
         lengths = [len(row) for row in ids]
         limit = model.trained_length or self.max_length

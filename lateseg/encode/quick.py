@@ -25,6 +25,7 @@ import hashlib
 import json
 import logging
 import os
+import shutil
 import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -73,6 +74,11 @@ def fingerprint(folder: str | os.PathLike[str]) -> str | None:
     return h.hexdigest()[:32]
 
 
+def _onnx_root() -> Path:
+    """Where exports live: a kit's graphs must lie inside it."""
+    return (lateseg_home() / "onnx").resolve()
+
+
 def _kit_folder(source: str) -> Path | None:
     key = fingerprint(source)
     return None if key is None else kits_home() / key
@@ -101,7 +107,7 @@ def save_kit(source: str, st: Any, tokenizer: Any, graphs: dict[str, Path]) -> P
     folder = _kit_folder(source)
     if pooled is None or folder is None:
         return None
-    onnx_root = (lateseg_home() / "onnx").resolve()
+    onnx_root = _onnx_root()
     try:
         rel = {name: str(path.resolve().relative_to(onnx_root)) for name, path in graphs.items()}
     except ValueError:
@@ -119,7 +125,7 @@ def save_kit(source: str, st: Any, tokenizer: Any, graphs: dict[str, Path]) -> P
         "pad_id": int(tokenizer.pad_token_id or 0),
         "prompts": {k: v for k, v in prompts.items() if isinstance(v, str)},
     }
-    old = load_kit(source)
+    old = _read_kit(folder, source)
     if old is not None and old.data == kit:
         return folder
     folder.parent.mkdir(parents=True, exist_ok=True)
@@ -136,10 +142,7 @@ def save_kit(source: str, st: Any, tokenizer: Any, graphs: dict[str, Path]) -> P
         log.info("no query kit for %s: %s", source, e)
         return None
     finally:
-        if tmp.exists():
-            for left in tmp.iterdir():
-                left.unlink()
-            tmp.rmdir()
+        shutil.rmtree(tmp, ignore_errors=True)  # gone already when renamed whole
     return folder
 
 
@@ -152,7 +155,7 @@ class Kit:
         rel = self.data["graphs"].get(name)
         if rel is None:
             return None
-        root = (lateseg_home() / "onnx").resolve()
+        root = _onnx_root()
         path = (root / rel).resolve()
         if not path.is_relative_to(root) or not path.is_file():
             return None
@@ -181,8 +184,10 @@ def _valid(kit: Any) -> bool:
 def load_kit(source: str) -> Kit | None:
     """The query kit of the model at ``source``, if one was made for it as it is now."""
     folder = _kit_folder(source)
-    if folder is None:
-        return None
+    return None if folder is None else _read_kit(folder, source)
+
+
+def _read_kit(folder: Path, source: str) -> Kit | None:
     try:
         sizes = [(folder / p).stat().st_size for p in ("kit.json", "tokenizer.json")]
         if sum(sizes) > _MAX_KIT_BYTES:

@@ -78,7 +78,6 @@ def ingest_paths(
         )
         if prune:
             report.removed = _prune(index, found, writer)
-        pages = 0
         with bar:
             for job, (parsed, encoded) in zip(jobs, runner.run(jobs), strict=True):
                 if bar.n == 0:
@@ -101,8 +100,8 @@ def ingest_paths(
                     report.failed.append((parsed.source, str(e)))
                     continue
                 (report.added if job.known_hash is None else report.updated).append(parsed.source)
-                pages += _pages(parsed.doc)
-                bar.set_postfix(pages=pages, chunks=report.chunks, refresh=False)
+                report.pages += _pages(parsed.doc)
+                bar.set_postfix(pages=report.pages, chunks=report.chunks, refresh=False)
     log.info("ingest: %s", report.summary())
     return report
 

@@ -359,14 +359,6 @@ class Jobs:
             finally:
                 job.finished = time.time()
 
-    def _pages(self, path: Path) -> int | None:
-        """The pages of an ingested PDF (None for other kinds, or when unknown)."""
-        try:
-            pages = self._writer.document(path).meta.get("pages")
-        except LatesegError:
-            return None
-        return int(pages) if isinstance(pages, int) else None
-
     def _ingest(self, job: Job) -> None:
         job.state = "running"
         job.event("running", files=len(job.files))
@@ -385,6 +377,7 @@ class Jobs:
             total.failed += report.failed
             total.skipped += report.skipped
             total.chunks += report.chunks
+            total.pages += report.pages
             job.done += 1
             why = [r for _, r in report.failed + report.skipped]
             job.event(
@@ -394,7 +387,7 @@ class Jobs:
                 total=len(job.files),
                 ok=not report.failed and not report.skipped,
                 reason="; ".join(why) or None,
-                pages=self._pages(path) if not report.failed else None,
+                pages=report.pages or None,  # None for kinds without pages
                 chunks=report.chunks,
             )
         job.state = "done"

@@ -74,20 +74,23 @@ class Paths:
 
     def __init__(self, sources: Sequence[str], uploads: Path | None = None) -> None:
         self.uploads = str(uploads) + os.sep if uploads is not None else None
-        own = [s for s in sources if not self._uploaded(s)]
+        own = [s for s in sources if self._in_uploads(s) is None]
         common = os.path.commonpath(own) if own else ""
         if len(own) == 1:
             common = os.path.dirname(common)
         self.root = common.rstrip(os.sep) + os.sep if common else ""
         self._back = {self.show(s): s for s in sources}
 
-    def _uploaded(self, source: str) -> bool:
-        return self.uploads is not None and source.startswith(self.uploads)
+    def _in_uploads(self, source: str) -> str | None:
+        """``source``'s path inside the upload folder, or None when it is not there."""
+        if self.uploads is None or not source.startswith(self.uploads):
+            return None
+        return source[len(self.uploads) :]
 
     def show(self, source: str) -> str:
         """The name a client sees for ``source``."""
-        if self.uploads is not None and source.startswith(self.uploads):
-            rest = source[len(self.uploads) :]
+        rest = self._in_uploads(source)
+        if rest is not None:
             return "uploads/" + rest.split(os.sep, 1)[-1].replace(os.sep, "/")
         if self.root and source.startswith(self.root):
             return source[len(self.root) :].replace(os.sep, "/")
@@ -98,20 +101,15 @@ class Paths:
         return self._back.get(shown)
 
 
-def readable(h: Hit, shown: str) -> str:
-    """A citation for a reader: the file (``contracts/msa.pdf``, with its lines for a
-    text or code file), the pages, the clause; the characters stay in the JSON."""
-    return h.cite(shown, chars=False)
-
-
 def hit_json(h: Hit, paths: Paths | None = None) -> dict[str, Any]:
     """A hit for the API: its fields with its file named as ``paths`` shows it, its
-    document's ID, the file's name, a readable citation (``cite``) and its characters."""
+    document's ID, the file's name, a citation for a reader (``cite``: the file, its
+    lines, pages and clause) and, apart, its characters."""
     out = h.to_dict()
     shown = paths.show(h.source) if paths is not None else h.source
     out.update(
         source=shown, doc_id=h.doc_id, chunk_id=h.chunk_id, name=Path(h.source).name,
-        cite=readable(h, shown), chars=f"chars {h.start}-{h.end}",
+        cite=h.cite(shown, chars=False), chars=f"chars {h.start}-{h.end}",
     )  # fmt: skip
     out["pages"] = h.pages()
     return out
