@@ -26,9 +26,8 @@ Methods are presses (:mod:`lateseg.kv.presses`, one small class each, in a regis
 Each press carries its own settings (``SnapKVPress(kernel=7)``); :class:`KVConfig` holds
 one press and what all share. All but ``full`` keep the first ``sinks`` tokens and the
 observation window, and give every layer exactly ``budget`` slots (or the whole prompt
-when it is shorter). Chunk and
-token choices are shared by groups of ``layer_group`` adjacent layers (ChunkKV's
-layer-wise index reuse; 1 = every layer chooses for itself).
+when it is shorter). Chunk and token choices are shared by groups of ``layer_group``
+adjacent layers (ChunkKV's layer-wise index reuse; 1 = every layer chooses for itself).
 """
 
 from __future__ import annotations
@@ -44,7 +43,16 @@ import numpy as np
 from lateseg.errors import ConfigError
 from lateseg.kv.chunks import content_chunks
 from lateseg.kv.observe import ObservationWindow, window_scores
-from lateseg.kv.presses import METHODS, LatesegPress, Press, Slots, knapsack, press, press_from_dict
+from lateseg.kv.presses import (
+    METHODS,
+    LatesegPress,
+    Press,
+    Slots,
+    at_least,
+    knapsack,
+    press,
+    press_from_dict,
+)
 
 __all__ = ["METHODS", "KVConfig", "ObservationWindow", "knapsack", "window_scores"]
 
@@ -76,9 +84,7 @@ class KVConfig:
         if isinstance(b, int) and b < 1:
             raise ConfigError(f"kv_budget={b}; must be at least 1 token")
         for name, least in (("window", 1), ("layer_group", 1), ("sinks", 0)):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < least:
-                raise ConfigError(f"{name}={value!r}; must be an integer >= {least}")
+            at_least(self, name, least)
 
     @property
     def method(self) -> str:

@@ -64,10 +64,12 @@ def press_from_dict(data: Mapping[str, Any]) -> Press:
     return press(data["method"], **{k: v for k, v in data.items() if k != "method"})
 
 
-def _at_least(press: Press, name: str, least: int) -> None:
-    value = getattr(press, name)
+def at_least(owner: Any, name: str, least: int, label: str = "") -> None:
+    """:class:`ConfigError` unless ``owner.name`` is an integer ``>= least`` (``label``
+    goes before the setting's name in the message)."""
+    value = getattr(owner, name)
     if isinstance(value, bool) or not isinstance(value, int) or value < least:
-        raise ConfigError(f"{press.name} {name}={value!r}; must be an integer >= {least}")
+        raise ConfigError(f"{label}{name}={value!r}; must be an integer >= {least}")
 
 
 @dataclass(frozen=True)
@@ -149,7 +151,7 @@ class LatesegPress(Press):
     max_chunk: int = 32
 
     def __post_init__(self) -> None:
-        _at_least(self, "max_chunk", 1)
+        at_least(self, "max_chunk", 1, f"{self.name} ")
 
     @property
     def chunk_max_tokens(self) -> int | None:
@@ -174,7 +176,7 @@ class ChunkKVFixedPress(Press):
     chunk: int = 10
 
     def __post_init__(self) -> None:
-        _at_least(self, "chunk", 1)
+        at_least(self, "chunk", 1, f"{self.name} ")
 
     def choose(self, scores, slots, chunks):  # type: ignore[no-untyped-def]
         pieces = fixed_chunks(slots.sinks, slots.win_start, self.chunk)
@@ -194,7 +196,7 @@ class SnapKVPress(Press):
     kernel: int = 7
 
     def __post_init__(self) -> None:
-        _at_least(self, "kernel", 1)
+        at_least(self, "kernel", 1, f"{self.name} ")
 
     def choose(self, scores, slots, chunks):  # type: ignore[no-untyped-def]
         return top_per_head(pool(scores, self.kernel), slots)

@@ -24,7 +24,14 @@ from typing import Any
 from lateseg.errors import ConfigError, LatesegError
 from lateseg.generate.answering import answer_mode
 from lateseg.kv.compress import KVConfig
-from lateseg.serve.limits import DEFAULT_ZOOM, MAX_K, MAX_QUESTION, MAX_READ, MAX_STREAMS
+from lateseg.serve.limits import (
+    DEFAULT_ZOOM,
+    DOCUMENT_KINDS,
+    MAX_K,
+    MAX_QUESTION,
+    MAX_READ,
+    MAX_STREAMS,
+)
 from lateseg.serve.viewer import NotServable, PdfPages, Rect, span_pages
 from lateseg.types import DOC_ID, Answer, Document, Hit, clean_text
 
@@ -217,6 +224,8 @@ class Service:
         kind: str | None = None,
     ) -> list[Hit]:
         query = _question(query)
+        if kind is not None and kind not in DOCUMENT_KINDS:
+            raise ConfigError(f"kind={kind!r}; choose one of {', '.join(DOCUMENT_KINDS)}")
         with self.lock:
             return self.pipe.search(query, _k(k), mode=mode, source=source, kind=kind)
 
