@@ -33,6 +33,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 import torch
 
+from bench.cold_start import cpu  # noqa: E402
 from lateseg.generate.local import LocalGenerator
 from lateseg.kv.chunks import token_span
 from lateseg.kv.compress import METHODS, KVConfig, compress, shallow_copy
@@ -67,7 +68,7 @@ def run_case(
     code: int,
     budgets: Sequence[int],
     methods: Sequence[str] = METHODS,
-    groups: Sequence[int] = (1,),
+    groups: Sequence[int | None] = (None,),
 ) -> list[dict[str, Any]]:
     hit = Hit(source="/haystack.txt", start=0, end=len(doc), text=doc, score=1.0)
     prompt = gen.render(gen.prompt(QUESTION, [hit]))
@@ -83,7 +84,7 @@ def run_case(
         (method, budget, group)
         for method in ["full", *(m for m in methods if m != "full")]
         for budget in ([None] if method == "full" else budgets)
-        for group in ((1,) if method == "full" else groups)
+        for group in ((None,) if method == "full" else groups)
     ]
     for method, budget, group in runs:
         config = KVConfig.of(method, budget or len(prompt.ids), layer_group=group)
@@ -101,7 +102,7 @@ def run_case(
         st = done.stats()
         rows.append(
             {
-                "method": method if group == 1 else f"{method}, layer groups of {group}",
+                "method": method if group is None else f"{method}, layer groups of {group}",
                 "budget": budget,
                 "prompt_tokens": len(prompt.ids),
                 "correct": str(code) in text,
@@ -122,7 +123,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--depths", type=int, default=5)
     ap.add_argument("--budgets", type=int, nargs="+", default=[64, 128, 256, 512])
     ap.add_argument("--methods", nargs="+", default=list(METHODS), choices=METHODS)
-    ap.add_argument("--groups", type=int, nargs="+", default=[1], help="layer group sizes")
+    ap.add_argument(
+        "--groups",
+        type=int,
+        nargs="+",
+        default=[None],
+        help="layer group sizes (default: each press's own, 3 for lateseg, 1 for the others)",
+    )
     ap.add_argument("--out", default="kv", help="results name under bench/results (kv)")
     args = ap.parse_args(argv)
     torch.manual_seed(0)
@@ -214,14 +221,15 @@ def markdown(summary: list[dict[str, Any]], args: argparse.Namespace, n: int, se
     lines += [
         "",
         f"{n // len(summary)} cases each: haystacks of about {', '.join(map(str, args.lengths))} "
-        f"tokens x {args.depths} depths; {secs / 60:.1f} min in all.",
+        f"tokens x {args.depths} depths; {secs / 60:.1f} min in all ({cpu()}). Layer groups: "
+        "each press's own unless a row says (3 for lateseg, 1 for the others).",
         "",
         "Command: `python bench/kv.py --lengths "
         + " ".join(map(str, args.lengths))
         + f" --depths {args.depths} --budgets "
         + " ".join(map(str, args.budgets))
         + ("" if set(args.methods) == set(METHODS) else " --methods " + " ".join(args.methods))
-        + ("" if args.groups == [1] else " --groups " + " ".join(map(str, args.groups)))
+        + ("" if args.groups == [None] else " --groups " + " ".join(map(str, args.groups)))
         + ("" if args.out == "kv" else f" --out {args.out}")
         + "`",
         "",

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from lateseg.errors import ConfigError
 from lateseg.generate.local import LocalGenerator
 from lateseg.kv import METHODS, KVConfig, ObservationWindow, compress, content_chunks
-from lateseg.kv.compress import knapsack, parse_budget, window_scores
+from lateseg.kv.compress import knapsack, parse_budget, select, window_scores
 from lateseg.types import Hit
 
 NEEDLE = "The secret access code for the vault is 7481."
@@ -232,7 +232,6 @@ def test_a_new_kv_method_is_one_class_and_its_registry_line():
     """What adding a press takes: the class and ``register``; KVConfig then accepts the
     name, and an unknown name lists every registered one."""
     from lateseg.kv import PRESSES, Press, register
-    from lateseg.kv.compress import select
 
     @dataclasses.dataclass(frozen=True)
     class EveryOther(Press):
@@ -258,7 +257,6 @@ def test_a_new_kv_method_is_one_class_and_its_registry_line():
 
 
 def test_each_press_owns_its_settings_and_they_act(gen):
-    from lateseg.kv.compress import select
     from lateseg.kv.presses import ChunkKVFixedPress, Slots, SnapKVPress
 
     # ChunkKV's chunk: the kept middle is made of whole aligned chunks of that length
@@ -282,6 +280,20 @@ def test_each_press_owns_its_settings_and_they_act(gen):
     # the full press keeps everything whatever the budget: no special case in select
     (kept,) = select(KVConfig.of("full", 8), [np.zeros((2, 40))], 40, 8)
     assert kept.shape == (2, 40)
+
+
+def test_layer_groups_default_to_the_press_and_an_explicit_one_wins():
+    # lateseg shares one choice per 3 layers unless told otherwise; peers choose per layer
+    assert KVConfig().group == 3 and KVConfig.of("snapkv", 64).group == 1
+    assert KVConfig.of("lateseg", 64, layer_group=1).group == 1
+    scores = [np.random.default_rng(i).random((2, 60)) for i in range(7)]
+    kept = select(KVConfig.of("snapkv", 20), scores, 60, 8)
+    assert any((kept[i] != kept[i + 1]).any() for i in range(6))
+    kept = select(KVConfig.of("snapkv", 20, layer_group=3), scores, 60, 8)
+    assert all((kept[g] == kept[g + 1]).all() for g in (0, 1, 3, 4))
+    assert (kept[5] != kept[6]).any()  # a new group starts at layer 6
+    with pytest.raises(ConfigError, match="layer_group"):
+        KVConfig(layer_group=0)
 
 
 @pytest.mark.parametrize(

@@ -27,7 +27,8 @@ Each press carries its own settings (``SnapKVPress(kernel=7)``); :class:`KVConfi
 one press and what all share. All but ``full`` keep the first ``sinks`` tokens and the
 observation window, and give every layer exactly ``budget`` slots (or the whole prompt
 when it is shorter). Chunk and token choices are shared by groups of ``layer_group``
-adjacent layers (ChunkKV's layer-wise index reuse; 1 = every layer chooses for itself).
+adjacent layers (ChunkKV's layer-wise index reuse; 1 = every layer chooses for itself;
+by default 3 for ``lateseg`` and 1 for the others).
 """
 
 from __future__ import annotations
@@ -63,13 +64,14 @@ class KVConfig:
     for the press with its defaults) and what every press shares. ``budget``: slots kept
     per layer, an int (tokens) or a float in (0, 1) (a share of the prompt); ``sinks``:
     first tokens always kept; ``window``: the observation window when none is given
-    (query-agnostic use); ``layer_group``: adjacent layers sharing one choice."""
+    (query-agnostic use); ``layer_group``: adjacent layers sharing one choice (None: the
+    press's own, :attr:`group`)."""
 
     press: Press = field(default_factory=LatesegPress)
     budget: int | float = 256
     sinks: int = 4
     window: int = 32
-    layer_group: int = 1
+    layer_group: int | None = None
 
     def __post_init__(self) -> None:
         if isinstance(self.press, str):
@@ -84,7 +86,13 @@ class KVConfig:
         if isinstance(b, int) and b < 1:
             raise ConfigError(f"kv_budget={b}; must be at least 1 token")
         for name, least in (("window", 1), ("layer_group", 1), ("sinks", 0)):
-            at_least(self, name, least)
+            if name != "layer_group" or self.layer_group is not None:
+                at_least(self, name, least)
+
+    @property
+    def group(self) -> int:
+        """Adjacent layers sharing one choice: ``layer_group``, or the press's default."""
+        return self.press.layer_group if self.layer_group is None else self.layer_group
 
     @property
     def method(self) -> str:
@@ -215,14 +223,15 @@ def select(
         )
     slots = Slots(length, sinks, win_start, capacity, heads)
     out: list[np.ndarray] = []
-    for g in range(0, len(scores), config.layer_group):
-        group = np.mean(scores[g : g + config.layer_group], axis=0)  # [Hkv, T]
+    size = config.group
+    for g in range(0, len(scores), size):
+        group = np.mean(scores[g : g + size], axis=0)  # [Hkv, T]
         middle = config.press.choose(group, slots, chunks)
         if middle.ndim == 1:
             keep = np.tile(np.sort(np.r_[slots.fixed, middle]), (heads, 1))
         else:
             keep = np.sort(np.concatenate([np.tile(slots.fixed, (heads, 1)), middle], axis=1))
-        out += [keep] * len(scores[g : g + config.layer_group])
+        out += [keep] * len(scores[g : g + size])
     return out
 
 

@@ -5,7 +5,8 @@ A method (a *press*, as kvpress calls them) decides only which middle slots to k
 What every method shares is decided once, in :func:`lateseg.kv.compress.select`: the
 first ``sinks`` tokens and the observation window are always kept, every layer gets
 exactly the budget (``capacity`` middle slots, :class:`Slots`), and layers in groups of
-``layer_group`` share one choice made from their averaged scores.
+``layer_group`` share one choice made from their averaged scores (by default the press's
+own ``layer_group``: 3 for ``lateseg``, 1 for the others, as published).
 
 A press says what it needs: ``scored`` (per-slot scores; by default the attention the
 observation window's queries give each slot, or its own :meth:`Press.scores`) and, when
@@ -97,6 +98,8 @@ class Press:
     name: ClassVar[str] = ""
     summary: ClassVar[str] = ""  # a few words for lists of methods (--help)
     scored: ClassVar[bool] = True  # needs per-slot scores
+    # Adjacent layers sharing one choice when the config does not say (KVConfig.group).
+    layer_group: ClassVar[int] = 1
 
     @property
     def chunk_max_tokens(self) -> int | None:
@@ -148,6 +151,10 @@ class LatesegPress(Press):
 
     name = "lateseg"
     summary = "whole content-defined chunks; the default"
+    # Layer-wise index reuse (ChunkKV): one choice per 3 layers cost no answer agreement
+    # or needle beyond noise and a third of the selection time (bench/kv_answers.py,
+    # bench/kv_groups, bench/kv_layers.py).
+    layer_group = 3
     max_chunk: int = 32
 
     def __post_init__(self) -> None:
