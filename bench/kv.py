@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import torch
 

@@ -182,12 +182,13 @@ class Pipeline:
         context: int | None = None,
         kv_budget: int | float | None = None,
         kv_method: str | None = None,
+        prefill: str | None = None,
         stream: Callable[[str], None] | None = None,
         fallback: bool = True,
     ) -> Answer:
         """Answer ``question`` from the ``k`` best chunks, citing them (:meth:`Answerer.ask`:
         quoted, copied or generated; scoped to the documents it names; KV compression,
-        context, the support check's fallback)."""
+        sparse prefill, context, the support check's fallback)."""
         return self._answerer.ask(
             question,
             k,
@@ -200,6 +201,7 @@ class Pipeline:
             context=context,
             kv_budget=kv_budget,
             kv_method=kv_method,
+            prefill=prefill,
             stream=stream,
             fallback=fallback,
         )
@@ -213,6 +215,7 @@ class Pipeline:
         mode: str = "dense",
         kv_budget: int | float | None = None,
         kv_method: str | None = None,
+        prefill: str | None = None,
         stream: Callable[[int, str], None] | None = None,
     ) -> list[Answer]:
         """Answer several questions from one context, prefilled and compressed once
@@ -224,6 +227,7 @@ class Pipeline:
             mode=mode,
             kv_budget=kv_budget,
             kv_method=kv_method,
+            prefill=prefill,
             stream=stream,
         )
 

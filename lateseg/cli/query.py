@@ -12,7 +12,9 @@ from lateseg.cli.options import EXIT_OK, common, count, filters
 from lateseg.errors import LatesegError
 from lateseg.generate.answering import ANSWER_MODES, DEFAULT_ANSWER, answer_mode
 from lateseg.kv.compress import METHODS, parse_budget
+from lateseg.kv.compress import OPERATING_POINT as KV_OPERATING_POINT
 from lateseg.kv.presses import described
+from lateseg.kv.sparse import PREFILL_MODES
 from lateseg.types import Answer, Phrase
 
 
@@ -66,15 +68,26 @@ def add_ask(sub: argparse._SubParsersAction) -> None:
     ask.add_argument(
         "--kv-budget",
         metavar="N|R",
+        nargs="?",
+        const=str(KV_OPERATING_POINT),
         default=None,
         help="compress the generator's KV cache after prefill to N tokens (128) or a "
-        "share R of the prompt (0.25); default: full cache",
+        f"share R of the prompt (0.25); given alone, {KV_OPERATING_POINT} (kept about 94%% "
+        "of the full cache's answer tokens on bench/kv_answers.py); default: full cache",
     )
     ask.add_argument(
         "--kv-method",
         choices=METHODS,
         default=None,
         help=f"how to compress: {described()}",
+    )
+    ask.add_argument(
+        "--prefill",
+        choices=PREFILL_MODES,
+        default=None,
+        help="how the generator reads its prompt: dense (every key; the default) or sparse "
+        "(MInference-style: each head reads the keys of its own pattern, chosen from the "
+        "prompt's last queries; prompts under 3,072 tokens stay dense)",
     )
     ask.add_argument(
         "--no-stream",
@@ -123,7 +136,8 @@ def run(args: argparse.Namespace) -> int:
                     for term, text in d.items():
                         print(f"   defined: {term}: {textwrap.shorten(text, 200)}")
             return EXIT_OK
-        how = answer_mode(args.answer, args.extractive, bool(args.kv_budget or args.kv_method))
+        generating = bool(args.kv_budget or args.kv_method or args.prefill == "sparse")
+        how = answer_mode(args.answer, args.extractive, generating)
         streaming = how == "generate" and not (args.json or args.no_stream)
 
         def show(piece: str) -> None:
@@ -136,6 +150,7 @@ def run(args: argparse.Namespace) -> int:
             context=args.context,
             kv_budget=None if args.kv_budget is None else parse_budget(args.kv_budget),
             kv_method=args.kv_method,
+            prefill=args.prefill,
             stream=show if streaming else None,
             **select,
         )
@@ -173,6 +188,14 @@ def show_answer(answer: Answer, streamed: bool) -> None:
         print(
             f"(KV cache {stats['method']}: {stats['kept_tokens']} of {stats['prompt_tokens']} "
             f"tokens, {stats['bytes_after'] / 1e6:.1f} of {stats['bytes_before'] / 1e6:.1f} MB)",
+            file=sys.stderr,
+        )
+    sparse = (stats or {}).get("prefill")
+    if sparse:
+        heads = ", ".join(f"{n} {p}" for p, n in sparse["heads"].items() if n)
+        print(
+            f"(sparse prefill: {sparse['sparse_layers']} layers read "
+            f"{100 * sparse['density']:.0f}% of the query-key pairs; heads: {heads or 'none'})",
             file=sys.stderr,
         )
     if answer.dropped:

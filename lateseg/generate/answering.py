@@ -163,6 +163,7 @@ class Answerer:
         context: int | None = None,
         kv_budget: int | float | None = None,
         kv_method: str | None = None,
+        prefill: str | None = None,
         stream: Callable[[str], None] | None = None,
         fallback: bool = True,
     ) -> Answer:
@@ -180,8 +181,9 @@ class Answerer:
         generator's KV cache after prefill to that many tokens (an int) or that share of
         the prompt (a float in (0, 1)) with ``kv_method`` (``lateseg``, the default: whole
         content-defined chunks; or any registered press, :mod:`lateseg.kv.presses`); the
-        accounting is in ``Answer.kv_stats``. ``stream`` receives the answer's text as it
-        is made.
+        accounting is in ``Answer.kv_stats``. ``prefill="sparse"`` prefills the
+        generator's prompt MInference-style (:mod:`lateseg.kv.sparse`; the default
+        ``"dense"`` reads every key). ``stream`` receives the answer's text as it is made.
 
         Every sentence of a generated answer is checked against its evidence
         (``Answer.support``). With ``fallback`` (the default), an answer none of whose
@@ -191,8 +193,10 @@ class Answerer:
         """
         kv = KVConfig.from_options(kv_budget, kv_method)
         how = answer_mode(answer, extractive, kv is not None)
-        if how == "quote" and kv is not None:
-            raise ConfigError("kv_budget/kv_method apply to the generator, not to quoted answers")
+        if how == "quote" and (kv is not None or prefill not in (None, "dense")):
+            raise ConfigError(
+                "kv_budget/kv_method/prefill apply to the generator, not to quoted answers"
+            )
         asked = self.prepare(
             question, k, mode=mode, source=source, kind=kind, include_toc=include_toc,
             context=context,
@@ -200,8 +204,9 @@ class Answerer:
         if asked.missing is not None:
             return asked.missing
         done = self.answer_from(
-            asked.question, asked.hits, answer=how, kv=kv, stream=stream, fallback=fallback
-        )
+            asked.question, asked.hits, answer=how, kv=kv, prefill=prefill, stream=stream,
+            fallback=fallback,
+        )  # fmt: skip
         return self.finish(done, asked)
 
     def prepare(
@@ -268,6 +273,7 @@ class Answerer:
         answer: str | None = None,
         extractive: bool = False,
         kv: KVConfig | None = None,
+        prefill: str | None = None,
         stream: Callable[[str], None] | None = None,
         fallback: bool = True,
     ) -> Answer:
@@ -276,7 +282,7 @@ class Answerer:
         how = answer_mode(answer, extractive)
         if how == "quote":
             return extractive_answer(question, hits, self.encoder())
-        gen = self.local_generator()
+        gen = self.local_generator().with_prefill(prefill)
         if how == "copy":
             return gen.copy_answer(question, hits, self.encoder(), kv=kv, stream=stream)
         done = gen.answer(question, hits, self.encoder(), kv=kv, stream=stream)
@@ -302,6 +308,7 @@ class Answerer:
         mode: str = "dense",
         kv_budget: int | float | None = None,
         kv_method: str | None = None,
+        prefill: str | None = None,
         stream: Callable[[int, str], None] | None = None,
     ) -> list[Answer]:
         """Answer several questions from one context, prefilled and compressed once.
@@ -310,7 +317,7 @@ class Answerer:
         the union of each question's ``k`` best chunks. The KV cache is compressed without
         knowing the questions (the observation window is the context's end) and truncated
         back after each answer. ``stream(i, text)`` receives question ``i``'s answer as it
-        is made.
+        is made. ``prefill``: as in :meth:`ask`.
         """
         kv = KVConfig.from_options(kv_budget, kv_method)
         if document is not None:
@@ -325,7 +332,7 @@ class Answerer:
             return [Answer(NO_PASSAGE, ()) for _ in questions]
         # A whole document gets all the model's window can hold; retrieved passages the
         # generator's usual budget. Passages that do not fit are dropped whole (reported).
-        gen = self.local_generator()
+        gen = self.local_generator().with_prefill(prefill)
         session = gen.session(passages, kv, None if document is None else gen.window_budget())
         return [
             self.checked(

@@ -9,6 +9,8 @@ answer several questions.
 
 from __future__ import annotations
 
+import contextlib
+import copy
 import logging
 import re
 import threading
@@ -34,6 +36,7 @@ if TYPE_CHECKING:
     from lateseg.encode.late import LateEncoder
     from lateseg.generate.copying import CopyConstraint
     from lateseg.kv.compress import Compressed, KVConfig, ObservationWindow
+    from lateseg.kv.sparse import SparsePrefill
 
 log = logging.getLogger(__name__)
 
@@ -104,12 +107,22 @@ class Decoded(NamedTuple):
 @dataclass
 class Prefilled:
     """A prompt in a new cache: the cache, the last token's logits, the compression
-    (None without a KV config) and the prefill's seconds."""
+    (None without a KV config), the prefill's seconds and, after a sparse prefill, what
+    it did (:meth:`lateseg.kv.sparse.SparseStats.summary`)."""
 
     cache: Any
     logits: Any
     compressed: Compressed | None
     seconds: float
+    sparse: dict[str, Any] | None = None
+
+    def stats(self) -> dict[str, Any] | None:
+        """The KV statistics an answer carries: the compression's, with the sparse
+        prefill's under ``"prefill"`` (None when neither ran)."""
+        out = self.compressed.stats() if self.compressed else None
+        if self.sparse is not None:
+            out = {**(out or {"method": "full"}), "prefill": self.sparse}
+        return out
 
 
 # Loaded models per (name, device), and one run lock per model name, for this process.
@@ -124,7 +137,8 @@ class LocalGenerator:
     ``context_tokens``: the passages' budget in the generator's tokens (whole passages
     only, :meth:`fit`); ``max_new_tokens`` and ``max_seconds`` bound each answer;
     ``style`` and ``order`` choose the system prompt (:data:`PROMPTS`) and the passages'
-    order (:data:`ORDERS`)."""
+    order (:data:`ORDERS`); ``prefill`` is ``"dense"`` or ``"sparse"`` (MInference-style,
+    :mod:`lateseg.kv.sparse`; or its :class:`~lateseg.kv.sparse.SparsePrefill` settings)."""
 
     def __init__(
         self,
@@ -135,9 +149,14 @@ class LocalGenerator:
         max_seconds: float = 120.0,
         style: str = "plain",
         order: str = "rank",
+        prefill: str | SparsePrefill = "dense",
     ) -> None:
+        from lateseg.kv.sparse import prefill_mode
+
         if style not in PROMPTS or order not in ORDERS:
             raise ConfigError(f"style must be one of {list(PROMPTS)} and order one of {ORDERS}")
+        self.sparse = prefill_mode(prefill)
+        self.last_sparse: dict[str, Any] | None = None  # what the last sparse prefill did
         self.style = style
         self.order = order
         self.model_name = model
@@ -178,6 +197,17 @@ class LocalGenerator:
                     ) from e
                 _MODELS[key] = (model.to(self.device).eval(), tokenizer)  # type: ignore[arg-type]
             self._model, self._tokenizer = _MODELS[key]
+
+    def with_prefill(self, prefill: str | SparsePrefill | None) -> LocalGenerator:
+        """This generator (the same loaded model and run lock) prefilling ``prefill``
+        (``"dense"``, ``"sparse"`` or settings); itself when ``prefill`` is None."""
+        from lateseg.kv.sparse import prefill_mode
+
+        if prefill is None:
+            return self
+        other = copy.copy(self)
+        other.sparse = prefill_mode(prefill)
+        return other
 
     def window_budget(self) -> int:
         """The most passage tokens the model's context window leaves room for (its
@@ -408,7 +438,7 @@ class LocalGenerator:
             with torch.inference_mode():
                 done = self.prefill_and_compress(prompt, kv, window)
                 prefill = done.seconds
-                stats = done.compressed.stats() if done.compressed else None
+                stats = done.stats()
                 text, made, secs, finish = self.decode(
                     done.cache,
                     done.logits,
@@ -429,15 +459,24 @@ class LocalGenerator:
     ) -> tuple[Any, Any, ObservationWindow | None]:
         """A new cache holding ``ids`` from position 0, the last token's logits, and (when
         ``observe`` is given) the observation window of its last ``observe`` tokens, for
-        :func:`lateseg.kv.compress.compress`. Call under ``torch.inference_mode()``."""
+        :func:`lateseg.kv.compress.compress`. Prefills sparsely when the generator does
+        (what it did is in :attr:`last_sparse`). Call under ``torch.inference_mode()``."""
         from lateseg.kv.compress import ObservationWindow
+        from lateseg.kv.sparse import sparse_prefill
 
         self.load()
         cache = self.new_cache()
-        if observe is None:
-            return cache, self.feed(ids, cache, 0), None
-        with ObservationWindow(self._model, observe) as obs:
+        self.last_sparse = None
+        with contextlib.ExitStack() as stack:
+            stats = None
+            if self.sparse is not None:
+                stats = stack.enter_context(sparse_prefill(self._model, self.sparse))
+            obs = None
+            if observe is not None:
+                obs = stack.enter_context(ObservationWindow(self._model, observe))
             logits = self.feed(ids, cache, 0)
+        if stats is not None:
+            self.last_sparse = stats.summary()
         return cache, logits, obs
 
     def prefill_and_compress(
@@ -463,7 +502,7 @@ class LocalGenerator:
                 offsets=prompt.offsets[:end],
                 window_tokens=window,
             )
-        return Prefilled(cache, logits, done, seconds)
+        return Prefilled(cache, logits, done, seconds, self.last_sparse)
 
     def session(
         self, passages: Sequence[Hit], kv: KVConfig | None = None, budget: int | None = None
@@ -551,6 +590,7 @@ class KVSession:
             done = generator.prefill_and_compress(prompt, kv, window, context_only=True)
         self.cache, self.prefill_s = done.cache, done.seconds
         self.compressed: Compressed | None = done.compressed
+        self.stats = done.stats() or {"method": "full"}
         self.slots = int(self.cache.layers[0].keys.shape[-2])
 
     def answer(self, question: str, encoder: LateEncoder, stream: Stream | None = None) -> Answer:
@@ -572,7 +612,7 @@ class KVSession:
                 )
         finally:
             truncate(self.cache, self.slots)
-        stats: dict[str, Any] = self.compressed.stats() if self.compressed else {"method": "full"}
+        stats = dict(self.stats)
         stats.update(_timing(self.prefill_s, made, secs), reused=True)
         return cite(text, question, self.passages, encoder, stats, self.dropped, finish)
 

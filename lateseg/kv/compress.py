@@ -55,7 +55,20 @@ from lateseg.kv.presses import (
     press_from_dict,
 )
 
-__all__ = ["METHODS", "KVConfig", "ObservationWindow", "knapsack", "window_scores"]
+__all__ = [
+    "METHODS",
+    "OPERATING_POINT",
+    "KVConfig",
+    "ObservationWindow",
+    "knapsack",
+    "window_scores",
+]
+
+#: The budget ``--kv-budget`` means when given alone: the share of the prompt that kept
+#: about 94% of the full cache's answer tokens on retrieved passages (every press, 104
+#: questions; bench/results/kv_answers.md). At 25% every press, StreamingLLM's recency
+#: included, loses about a quarter of them.
+OPERATING_POINT = 0.75
 
 
 @dataclass(frozen=True)

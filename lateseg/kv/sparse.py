@@ -1,0 +1,451 @@
+"""Sparse prefill, MInference-style: each attention head reads only the keys its own
+pattern says matter, chosen online from the attention of the prompt's last queries.
+
+MInference (Jiang et al., 2024) observes that long-context attention heads fall into
+three shapes and that each head's shape, though not its exact indices, is stable:
+
+* **A-shape**: the first tokens (sinks) and a local band before each query;
+* **vertical-slash**: a few key columns every query reads (verticals) and a few fixed
+  distances back (slashes, diagonals);
+* **block-sparse**: for each block of queries, a few blocks of keys.
+
+Here, for every layer and query head of a prefill: the last ``last_q`` queries' attention
+over the whole prompt is computed exactly (a ``last_q x n`` slice); each shape is
+instantiated at the same key budget (about ``budget`` keys per query) from that slice
+(verticals and slashes by their summed attention, blocks by pooled query-key scores for
+every query block); and the head takes the shape that covers the most of the slice's
+attention mass (its *recall*). Attention then runs block by block of ``block`` queries
+over the gathered keys of each head's shape (always with the first key block and the
+query's own block), exactly, with the causal mask: a kernel of our own in torch. Rows
+where every head's shape keeps every key run as one dense SDPA call.
+
+Prompts shorter than ``min_tokens`` are prefilled densely; so is any call that is not a
+fresh causal prefill of one sequence (decoding, a batch, an explicit mask).
+:class:`SparsePrefill` (the settings) is applied by the context manager
+:func:`sparse_prefill`, which switches the model's attention the way
+:class:`~lateseg.kv.observe.ObservationWindow` does, so the two compose: a sparse prefill
+inside an observation window, then ChunkKV selection from the same window's queries.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from lateseg.errors import ConfigError
+from lateseg.kv.presses import at_least
+
+PATTERNS = ("a-shape", "vertical-slash", "block-sparse")
+PREFILL_MODES = ("dense", "sparse")
+_PREFIX = "lateseg_sparse_"
+_SETTINGS = "_lateseg_sparse"
+
+
+@dataclass(frozen=True)
+class SparsePrefill:
+    """Sparse prefill settings: ``budget`` keys per query (about; whole blocks), blocks
+    of ``block`` queries and keys, the head's shape chosen from its last ``last_q``
+    queries among ``patterns``, and prompts under ``min_tokens`` prefilled densely."""
+
+    budget: int = 1024
+    block: int = 64
+    last_q: int = 64
+    min_tokens: int = 3072
+    patterns: tuple[str, ...] = PATTERNS
+
+    def __post_init__(self) -> None:
+        at_least(self, "block", 1, "sparse prefill ")
+        at_least(self, "budget", 2 * self.block, "sparse prefill ")
+        at_least(self, "last_q", 1, "sparse prefill ")
+        at_least(self, "min_tokens", 0, "sparse prefill ")
+        bad = [p for p in self.patterns if p not in PATTERNS]
+        if bad or not self.patterns:
+            raise ConfigError(
+                f"sparse prefill patterns={list(self.patterns)}; choose among {', '.join(PATTERNS)}"
+            )
+
+    def applies(self, length: int) -> bool:
+        """Whether a prompt of ``length`` tokens is prefilled sparsely (a budget of
+        ``length`` or more reads every key: exact, and no faster)."""
+        return length >= self.min_tokens
+
+
+@dataclass
+class SparseStats:
+    """What one prefill did: per layer, the shape each query head took, and the share of
+    the causal query-key pairs computed (``density``), over the layers that ran sparse."""
+
+    patterns: list[list[str]] = field(default_factory=list)
+    density: list[float] = field(default_factory=list)
+    dense_calls: int = 0
+
+    def summary(self) -> dict[str, Any]:
+        counts = {p: sum(row.count(p) for row in self.patterns) for p in PATTERNS}
+        mean = sum(self.density) / len(self.density) if self.density else 1.0
+        return {"sparse_layers": len(self.patterns), "dense_calls": self.dense_calls,
+                "density": mean, "heads": counts}  # fmt: skip
+
+
+def prefill_mode(value: str | SparsePrefill | None) -> SparsePrefill | None:
+    """The settings a ``prefill`` option names: None for ``"dense"`` (or None), the
+    defaults for ``"sparse"``, or the given :class:`SparsePrefill`."""
+    if value is None or value == "dense":
+        return None
+    if value == "sparse":
+        return SparsePrefill()
+    if isinstance(value, SparsePrefill):
+        return value
+    raise ConfigError(f"prefill={value!r}; choose one of {', '.join(PREFILL_MODES)}")
+
+
+@contextlib.contextmanager
+def sparse_prefill(model: Any, settings: SparsePrefill) -> Iterator[SparseStats]:
+    """While active, every attention layer of ``model`` prefills sparsely (calls that are
+    not a fresh prefill of one sequence run the model's own attention). Yields the
+    statistics, filled as layers run; the model's attention is restored on exit."""
+    layers = [layer.self_attn for layer in model.model.layers]
+    stats = SparseStats()
+    found = (model.config, *(getattr(a, "config", None) for a in layers))
+    configs = {id(c): c for c in found if c is not None}
+    switched: list[tuple[Any, str]] = []
+    try:
+        for config in configs.values():
+            inner = config._attn_implementation or "eager"
+            switched.append((config, inner))
+            config._attn_implementation = _registered(inner)
+        for attn in layers:
+            setattr(attn, _SETTINGS, (settings, stats))
+        yield stats
+    finally:
+        for attn in layers:
+            if hasattr(attn, _SETTINGS):
+                delattr(attn, _SETTINGS)
+        for config, inner in reversed(switched):
+            config._attn_implementation = inner
+
+
+def _registered(inner: str) -> str:
+    from transformers import AttentionInterface, AttentionMaskInterface
+    from transformers.masking_utils import ALL_MASK_ATTENTION_FUNCTIONS
+    from transformers.modeling_utils import ALL_ATTENTION_FUNCTIONS
+
+    from lateseg.kv.observe import _implementation
+
+    name = _PREFIX + inner
+    if name not in ALL_ATTENTION_FUNCTIONS:
+
+        def attention(
+            module: Any, query: Any, key: Any, value: Any, mask: Any, **kwargs: Any
+        ) -> Any:
+            own = getattr(module, _SETTINGS, None)
+            if own is not None and _fresh_prefill(query, key, mask, kwargs, own[0]):
+                settings, stats = own
+                scaling = _scaling(module, kwargs)
+                out, pattern, density = attend(
+                    query, key, value, settings, scaling, kwargs.get("softcap")
+                )
+                stats.patterns.append(pattern)
+                stats.density.append(density)
+                return out, None
+            if own is not None:
+                own[1].dense_calls += 1
+            return _implementation(inner, module)(module, query, key, value, mask, **kwargs)
+
+        AttentionInterface.register(name, attention)
+        AttentionMaskInterface.register(name, ALL_MASK_ATTENTION_FUNCTIONS[inner])
+    return name
+
+
+def _fresh_prefill(
+    query: Any, key: Any, mask: Any, kwargs: dict[str, Any], s: SparsePrefill
+) -> bool:
+    n = query.shape[2]
+    return (
+        query.shape[0] == 1
+        and key.shape[2] == n
+        and mask is None
+        and kwargs.get("sliding_window") is None
+        and not kwargs.get("dropout")
+        and s.applies(n)
+    )
+
+
+def _scaling(module: Any, kwargs: dict[str, Any]) -> float:
+    scaling = kwargs.get("scaling")
+    return float(module.head_dim**-0.5 if scaling is None else scaling)
+
+
+# -- the plan: each head's shape --------------------------------------------------------
+
+
+@dataclass
+class Plan:
+    """Which keys each query head reads: ``blocks[h, i, j]`` (query block i reads key
+    block j) and ``columns[h]`` (single keys read by every later query block; -1 pads),
+    with the shape each head took."""
+
+    blocks: Any  # bool [H, nb, nb]
+    columns: Any  # long [H, c]
+    patterns: list[str]
+
+
+def plan(
+    query: Any, key: Any, settings: SparsePrefill, scaling: float, softcap: float | None
+) -> Plan:
+    """Each head's shape from its last queries' attention (see the module's docstring).
+    ``query`` ``[H, n, d]``, ``key`` ``[H, n, d]`` (already one per query head)."""
+    import torch
+
+    h, n, _ = query.shape
+    b = settings.block
+    nb = -(-n // b)
+    kb = max(2, settings.budget // b)  # key blocks per query block
+    dev = query.device
+    # The last queries' exact attention [H, L, n].
+    last = min(settings.last_q, n)
+    qpos = torch.arange(n - last, n, device=dev)
+    logits = _logits(query[:, -last:], key, scaling, softcap)
+    logits = logits.masked_fill(
+        torch.arange(n, device=dev)[None, None] > qpos[None, :, None], float("-inf")
+    )
+    probs = torch.softmax(logits.float(), dim=-1)
+    rows = torch.arange(nb, device=dev)
+    dist = rows[:, None] - rows[None, :]  # query block - key block
+    causal = dist >= 0
+    always = causal & ((dist == 0) | (rows[None, :] == 0))  # own block and the first
+    options: dict[str, tuple[Any, Any]] = {}
+    none = torch.full((h, 1), -1, dtype=torch.long, device=dev)
+    if "a-shape" in settings.patterns:
+        blocks = always | (causal & (dist < kb - 1))
+        options["a-shape"] = (blocks[None].expand(h, -1, -1), none)
+    if "vertical-slash" in settings.patterns:
+        options["vertical-slash"] = _vertical_slash(probs, qpos, n, b, kb, always, causal)
+    if "block-sparse" in settings.patterns:
+        options["block-sparse"] = _block_sparse(query, key, b, kb, always, causal, scaling)
+    # Recall of each shape on the last queries: the attention mass it covers.
+    names = list(options)
+    mass = torch.nn.functional.pad(probs, (0, nb * b - n)).view(h, last, nb, b).sum(dim=-1)
+    recall = torch.stack([_recall(mass, probs, qpos, *options[p], b) for p in names])  # [P, H]
+    best = recall.argmax(dim=0)
+    blocks = _even(torch.stack([options[names[int(best[i])]][0][i] for i in range(h)]), causal)
+    width = max(options[p][1].shape[1] for p in names)
+    columns = torch.full((h, width), -1, dtype=torch.long, device=dev)
+    for i in range(h):
+        c = options[names[int(best[i])]][1][i]
+        columns[i, : c.shape[0]] = c
+    return Plan(blocks, columns, [names[int(j)] for j in best])
+
+
+def _even(blocks: Any, causal: Any) -> Any:
+    """``blocks`` with every head reading as many key blocks per query block as the head
+    that reads most: the others also read their nearest unread earlier blocks (more
+    keys read exactly cost accuracy nothing, and the kernel then needs no padding)."""
+
+    count = blocks.sum(dim=2, keepdim=True)  # [H, nb, 1]
+    need = count.amax(dim=0, keepdim=True) - count
+    unread = causal[None] & ~blocks
+    # rank of each unread block counting from the nearest (the query's own side)
+    rank = unread.flip(-1).cumsum(dim=-1).flip(-1)
+    return blocks | (unread & (rank <= need))
+
+
+def _logits(q: Any, k: Any, scaling: float, softcap: float | None) -> Any:
+    import torch
+
+    out = torch.matmul(q, k.transpose(-1, -2)) * scaling
+    if softcap is not None:
+        out = torch.tanh(out / softcap) * softcap
+    return out
+
+
+def _vertical_slash(probs, qpos, n, b, kb, always, causal):  # type: ignore[no-untyped-def]
+    """Verticals: a quarter of the budget, the key columns with the most attention from
+    the last queries. Slashes: the distances back with the most attention, read as whole
+    key blocks (as MInference's kernel reads them): a distance ``o`` falls in block
+    distances ``o // b`` and ``o // b + 1``, so each block distance scores the slash mass
+    of both, and the best fill the rest of the budget."""
+    import torch
+
+    h = probs.shape[0]
+    dev = probs.device
+    nb = always.shape[0]
+    nverts = max(1, (kb * b) // 4)
+    cols = probs.sum(dim=1)  # [H, n]
+    cols[:, :b] = -1  # the first block is always read
+    verticals = torch.topk(cols, min(nverts, n), dim=-1).indices.sort(dim=-1).values
+    slash = torch.nn.functional.pad(_diagonals(probs), (0, nb * b - n))  # [H, n] by distance
+    per = slash.view(h, nb, b).sum(dim=-1)  # mass by o // b
+    score = per + torch.nn.functional.pad(per, (1, 0))[:, :nb]  # block distance dd
+    score[:, 0] = float("inf")  # the query's own block
+    room = max(1, kb - 1 - nverts // b)  # block distances besides the first block
+    top = torch.topk(score, min(room, nb), dim=-1).indices  # [H, room]
+    dist = torch.arange(nb, device=dev)[:, None] - torch.arange(nb, device=dev)[None, :]
+    chosen = torch.zeros(h, nb + 1, dtype=torch.bool, device=dev)
+    chosen.scatter_(1, top, True)
+    reads = chosen[:, dist.clamp(min=0)] & causal  # [H, nb, nb]
+    return always | reads, verticals
+
+
+def _diagonals(probs: Any) -> Any:
+    """``[H, n]``: the attention mass of the last ``L`` queries (the prompt's last
+    positions) at each distance back, summed along the diagonals of ``probs``
+    ``[H, L, n]`` in one strided pass."""
+    import torch
+
+    h, last, n = probs.shape
+    width = n + last
+    rev = torch.nn.functional.pad(probs.flip(-1), (0, last)).contiguous()  # [H, L, W]
+    # rev[l, j] is the key at distance j - (L - 1 - l) from query l: read row l from
+    # column L - 1 - l on, so that every column of the view is one distance.
+    view = rev.as_strided((h, last, n), (last * width, width - 1, 1), last - 1)
+    return view.sum(dim=1)
+
+
+def _block_sparse(query, key, b, kb, always, causal, scaling):  # type: ignore[no-untyped-def]
+    """Per query block, the key blocks with the highest pooled score (mean query of the
+    block against mean key of each block), besides the two always read."""
+    import torch
+
+    h, n, d = query.shape
+    nb = always.shape[0]
+    pad = nb * b - n
+    q = torch.nn.functional.pad(query, (0, 0, 0, pad)).view(h, nb, b, d)
+    k = torch.nn.functional.pad(key, (0, 0, 0, pad)).view(h, nb, b, d)
+    counts = torch.full((nb,), b, device=query.device)
+    counts[-1] = b - pad
+    qm = q.sum(dim=2) / counts[None, :, None]
+    km = k.sum(dim=2) / counts[None, :, None]
+    score = torch.matmul(qm, km.transpose(-1, -2)) * scaling  # [H, nb, nb]
+    score = score.masked_fill(~causal, float("-inf")).masked_fill(always, float("inf"))
+    top = torch.topk(score, min(kb, nb), dim=-1).indices
+    blocks = torch.zeros(h, nb, nb, dtype=torch.bool, device=query.device)
+    blocks.scatter_(2, top, True)
+    return blocks & causal, torch.full((h, 1), -1, dtype=torch.long, device=query.device)
+
+
+def _recall(mass, probs, qpos, blocks, columns, b):  # type: ignore[no-untyped-def]
+    """Per head, the share of the last queries' attention that ``blocks``/``columns``
+    read (``mass``: that attention summed per key block, ``[H, L, nb]``)."""
+    import torch
+
+    rows = blocks[:, qpos // b, :]  # [H, L, nb]
+    covered = (mass * rows).sum(dim=-1)  # [H, L]
+    valid = columns >= 0
+    cols = columns.clamp(min=0)
+    outside = valid[:, None, :] & ~torch.gather(
+        rows, 2, (cols // b)[:, None, :].expand(-1, rows.shape[1], -1)
+    )
+    at = torch.gather(probs, 2, cols[:, None, :].expand(-1, probs.shape[1], -1))
+    covered += (at * outside).sum(dim=-1)
+    return covered.mean(dim=-1)
+
+
+# -- the kernel -------------------------------------------------------------------------
+
+
+def attend(
+    query: Any,
+    key: Any,
+    value: Any,
+    settings: SparsePrefill,
+    scaling: float,
+    softcap: float | None = None,
+    the_plan: Plan | None = None,
+) -> tuple[Any, list[str], float]:
+    """Causal attention of ``query`` ``[1, Hq, n, d]`` over ``key``/``value``
+    ``[1, Hkv, n, d]`` reading only the planned keys: the output ``[1, n, Hq, d]`` (as
+    transformers' attention functions return it), each head's shape, and the share of
+    causal query-key pairs computed."""
+    import torch
+
+    q, k, v = query[0], key[0], value[0]
+    groups = q.shape[0] // k.shape[0]
+    if groups > 1:
+        k = k.repeat_interleave(groups, dim=0)
+        v = v.repeat_interleave(groups, dim=0)
+    h, n, _ = q.shape
+    b = settings.block
+    p = the_plan or plan(q, k, settings, scaling, softcap)
+    blocks, columns = p.blocks, p.columns
+    nb = blocks.shape[1]
+    out = torch.empty_like(q)
+    # Rows where every head reads every (causal) key block and no column: one dense call.
+    full = blocks.all(dim=0) | ~torch.tril(torch.ones(nb, nb, dtype=torch.bool, device=q.device))
+    dense_rows = 0
+    while dense_rows < nb and bool(full[dense_rows].all()):
+        dense_rows += 1  # (a column there lies inside a block the row reads)
+    computed = 0
+    if dense_rows:
+        m = min(n, dense_rows * b)
+        out[:, :m] = _dense(q[:, :m], k[:, :m], v[:, :m], scaling, softcap)
+        computed += m * (m + 1) // 2 * h
+    hidx = torch.arange(h, device=q.device)[:, None]
+    pad = nb * b - n
+    kblocks = torch.nn.functional.pad(k, (0, 0, 0, pad)).view(h, nb, b, -1)
+    vblocks = torch.nn.functional.pad(v, (0, 0, 0, pad)).view(h, nb, b, -1)
+    # Single columns: gathered once; per row block, read when before it and not inside
+    # a block it reads.
+    cols = columns.clamp(min=0)
+    kc, vc = k[hidx, cols], v[hidx, cols]
+    col_block = cols // b
+    upper = torch.ones(b, b, dtype=torch.bool, device=q.device).triu(1)
+    scaled = q * scaling if softcap is None else q
+    for i in range(dense_rows, nb):
+        lo, hi = i * b, min(n, (i + 1) * b)
+        rows = hi - lo
+        # One softmax over the earlier blocks each head reads (as many for every head,
+        # :func:`_even`), its single columns (masked where not read) and its own block
+        # (causal).
+        sel = blocks[:, i, :i]  # [H, i]
+        most = int(sel[0].sum())
+        order = torch.argsort((~sel).to(torch.int8), dim=1, stable=True)[:, :most]
+        cok = (columns >= 0) & (columns < lo) & ~blocks[hidx, i, col_block]
+        keys = [kblocks[hidx, order].reshape(h, most * b, -1), kc, k[:, lo:hi]]
+        values = [vblocks[hidx, order].reshape(h, most * b, -1), vc, v[:, lo:hi]]
+        s = torch.matmul(scaled[:, lo:hi], torch.cat(keys, dim=1).transpose(1, 2))
+        if softcap is not None:
+            s = torch.tanh(s * scaling / softcap) * softcap
+        tail = s[:, :, most * b :]
+        c = kc.shape[1]
+        tail[:, :, :c].masked_fill_((~cok)[:, None, :], float("-inf"))
+        tail[:, :, c:].masked_fill_(upper[:rows, :rows], float("-inf"))
+        out[:, lo:hi] = torch.matmul(torch.softmax(s, dim=-1), torch.cat(values, dim=1))
+        computed += h * most * b * rows + int(cok.sum()) * rows + h * rows * (rows + 1) // 2
+    density = computed / (h * n * (n + 1) / 2)
+    return out.transpose(0, 1)[None].contiguous(), p.patterns, density
+
+
+def _dense(q: Any, k: Any, v: Any, scaling: float, softcap: float | None) -> Any:
+    import torch
+
+    if softcap is None:
+        return torch.nn.functional.scaled_dot_product_attention(
+            q[None], k[None], v[None], is_causal=True, scale=scaling
+        )[0]
+    s = _logits(q, k, scaling, softcap)
+    n = q.shape[1]
+    s = s.masked_fill(torch.ones(n, n, dtype=torch.bool, device=q.device).triu(1), float("-inf"))
+    return torch.matmul(torch.softmax(s, dim=-1), v)
+
+
+def reference(query: Any, key: Any, value: Any, p: Plan, block: int, scaling: float) -> Any:
+    """The same attention as :func:`attend` with ``p``, from an explicit dense mask (for
+    tests): ``[1, n, Hq, d]``."""
+    import torch
+
+    q, k, v = query[0], key[0], value[0]
+    groups = q.shape[0] // k.shape[0]
+    k = k.repeat_interleave(groups, dim=0)
+    v = v.repeat_interleave(groups, dim=0)
+    h, n, _ = q.shape
+    mask = p.blocks.repeat_interleave(block, 1).repeat_interleave(block, 2)[:, :n, :n].clone()
+    for i in range(h):
+        for c in p.columns[i].tolist():
+            if c >= 0:
+                mask[i, (c // block + 1) * block :, c] = True
+    mask &= torch.ones(n, n, dtype=torch.bool).tril()
+    s = (q @ k.transpose(-1, -2)) * scaling
+    s = s.masked_fill(~mask, float("-inf"))
+    return (torch.softmax(s, dim=-1) @ v).transpose(0, 1)[None]
