@@ -26,6 +26,7 @@ from lateseg.types import Answer, Document, Hit, IngestReport
 if TYPE_CHECKING:  # these load only when used
     from lateseg.generate.local import LocalGenerator
     from lateseg.ingest.folder import WalkConfig
+    from lateseg.kv.sparse import SparsePrefill
 
 __all__ = ["ENGINES", "SEARCH_MODES", "Encoded", "Pipeline", "chunker_from_dict", "encode_document"]
 
@@ -182,7 +183,7 @@ class Pipeline:
         context: int | None = None,
         kv_budget: int | float | None = None,
         kv_method: str | None = None,
-        prefill: str | None = None,
+        prefill: str | SparsePrefill | None = None,
         stream: Callable[[str], None] | None = None,
         fallback: bool = True,
     ) -> Answer:
@@ -215,7 +216,7 @@ class Pipeline:
         mode: str = "dense",
         kv_budget: int | float | None = None,
         kv_method: str | None = None,
-        prefill: str | None = None,
+        prefill: str | SparsePrefill | None = None,
         stream: Callable[[int, str], None] | None = None,
     ) -> list[Answer]:
         """Answer several questions from one context, prefilled and compressed once

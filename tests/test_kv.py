@@ -342,3 +342,16 @@ def test_every_list_of_presses_is_the_registry():
     assert tuple(method.choices) == tuple(PRESSES)
     doc = LatesegChatModel.__doc__ or ""
     assert all(f"``{name}``" in doc for name in PRESSES)
+
+
+def test_ask_takes_a_bare_kv_budget_as_the_operating_point_and_a_prefill_mode():
+    from lateseg.cli import _parser
+    from lateseg.kv.compress import OPERATING_POINT
+
+    parse = _parser().parse_args
+    args = parse(["ask", "notice?", "--index", "i", "--kv-budget"])
+    assert parse_budget(args.kv_budget) == OPERATING_POINT and args.prefill is None
+    args = parse(["ask", "notice?", "--index", "i", "--kv-budget", "128", "--prefill", "sparse"])
+    assert parse_budget(args.kv_budget) == 128 and args.prefill == "sparse"
+    with pytest.raises(SystemExit):
+        parse(["ask", "notice?", "--index", "i", "--prefill", "fast"])

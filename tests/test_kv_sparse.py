@@ -56,8 +56,9 @@ def test_the_kernel_computes_exactly_the_planned_attention(pattern, softcap):
     out, patterns, density = attend(q, k, v, s, 0.25, softcap, p)
     assert out.shape == (1, 700, 6, 16) and len(patterns) == 6
     assert 0 < density < 1  # it skipped keys ...
-    if softcap is None:  # ... and those it read, it read exactly
-        torch.testing.assert_close(out, reference(q, k, v, p, 32, 0.25))
+    # ... and those it read, it read exactly
+    torch.testing.assert_close(out, reference(q, k, v, p, 32, 0.25, softcap))
+    if softcap is None:
         assert (out - _dense(q, k, v, 0.25)).abs().max() > 1e-2  # not dense attention
 
 

@@ -117,6 +117,7 @@ def test_definitions_of_the_terms_a_hit_uses(sample_index):
 
 def test_ask_many_answers_from_one_compressed_document(sample_index):
     from lateseg.errors import ConfigError
+    from lateseg.kv.sparse import SparsePrefill
 
     pipe = sample_index
     doc = str(DATA / "sample_repo" / "billing" / "invoice.py")
@@ -134,6 +135,18 @@ def test_ask_many_answers_from_one_compressed_document(sample_index):
         assert a.kv_stats["prompt_tokens"] > len(pipe.document(doc).text) // 6  # all of it
     with pytest.raises(ConfigError, match="not to quoted answers"):
         pipe.ask("notice period?", extractive=True, kv_budget=64)
+    with pytest.raises(ConfigError, match="not to quoted answers"):
+        pipe.ask("notice period?", answer="quote", prefill="sparse")
+    # The same document prefilled sparsely (every layer: no length floor), then compressed.
+    (sparse,) = pipe.ask_many(
+        ["How is an invoice total computed?"],
+        document=doc,
+        kv_budget=256,
+        prefill=SparsePrefill(budget=256, min_tokens=0),
+    )
+    assert sparse.kv_stats["kept_tokens"] == 256
+    assert sparse.kv_stats["prefill"]["sparse_layers"] == 30
+    assert sparse.kv_stats["prefill"]["density"] < 1
 
 
 def test_code_and_text_hits_carry_the_files_line_numbers_pdf_hits_none(sample_index):

@@ -49,6 +49,7 @@ if TYPE_CHECKING:
     from lateseg.encode.late import LateEncoder
     from lateseg.generate.local import LocalGenerator
     from lateseg.index.retrieval import Retriever
+    from lateseg.kv.sparse import SparsePrefill
 
 
 @dataclass(frozen=True)
@@ -163,7 +164,7 @@ class Answerer:
         context: int | None = None,
         kv_budget: int | float | None = None,
         kv_method: str | None = None,
-        prefill: str | None = None,
+        prefill: str | SparsePrefill | None = None,
         stream: Callable[[str], None] | None = None,
         fallback: bool = True,
     ) -> Answer:
@@ -273,7 +274,7 @@ class Answerer:
         answer: str | None = None,
         extractive: bool = False,
         kv: KVConfig | None = None,
-        prefill: str | None = None,
+        prefill: str | SparsePrefill | None = None,
         stream: Callable[[str], None] | None = None,
         fallback: bool = True,
     ) -> Answer:
@@ -308,7 +309,7 @@ class Answerer:
         mode: str = "dense",
         kv_budget: int | float | None = None,
         kv_method: str | None = None,
-        prefill: str | None = None,
+        prefill: str | SparsePrefill | None = None,
         stream: Callable[[int, str], None] | None = None,
     ) -> list[Answer]:
         """Answer several questions from one context, prefilled and compressed once.

@@ -381,40 +381,96 @@ def attend(
         m = min(n, dense_rows * b)
         out[:, :m] = _dense(q[:, :m], k[:, :m], v[:, :m], scaling, softcap)
         computed += m * (m + 1) // 2 * h
-    hidx = torch.arange(h, device=q.device)[:, None]
     pad = nb * b - n
-    kblocks = torch.nn.functional.pad(k, (0, 0, 0, pad)).view(h, nb, b, -1)
-    vblocks = torch.nn.functional.pad(v, (0, 0, 0, pad)).view(h, nb, b, -1)
-    # Single columns: gathered once; per row block, read when before it and not inside
-    # a block it reads.
+
+    def by_block(x: Any) -> Any:  # [H, n, d] -> [nb, H, b, d], contiguous
+        return torch.nn.functional.pad(x, (0, 0, 0, pad)).view(h, nb, b, -1).transpose(0, 1)
+
+    kblocks, vblocks = by_block(k).contiguous(), by_block(v).contiguous()
+    qblocks = by_block(q).contiguous()
+    outblocks = torch.empty_like(qblocks)
+    kflat, vflat = kblocks.view(nb * h, b, -1), vblocks.view(nb * h, b, -1)
+    # Each query block's attention in three parts, merged by their log-sum-exp: the
+    # earlier blocks its heads read (as many for every head, :func:`_even`, so rows with
+    # as many are batched), its single columns (masked where not read), and its own block
+    # (causal). Padded keys past the prompt lie only in the last block's own block, which
+    # only padded queries see.
+    earlier = blocks & torch.ones(nb, nb, dtype=torch.bool, device=q.device).tril(-1)
+    counts = earlier[0].sum(dim=1).tolist()
+    heads = torch.arange(h, device=q.device)
+    rows = list(range(dense_rows, nb))
     cols = columns.clamp(min=0)
-    kc, vc = k[hidx, cols], v[hidx, cols]
-    col_block = cols // b
-    upper = torch.ones(b, b, dtype=torch.bool, device=q.device).triu(1)
-    scaled = q * scaling if softcap is None else q
-    for i in range(dense_rows, nb):
-        lo, hi = i * b, min(n, (i + 1) * b)
-        rows = hi - lo
-        # One softmax over the earlier blocks each head reads (as many for every head,
-        # :func:`_even`), its single columns (masked where not read) and its own block
-        # (causal).
-        sel = blocks[:, i, :i]  # [H, i]
-        most = int(sel[0].sum())
-        order = torch.argsort((~sel).to(torch.int8), dim=1, stable=True)[:, :most]
-        cok = (columns >= 0) & (columns < lo) & ~blocks[hidx, i, col_block]
-        keys = [kblocks[hidx, order].reshape(h, most * b, -1), kc, k[:, lo:hi]]
-        values = [vblocks[hidx, order].reshape(h, most * b, -1), vc, v[:, lo:hi]]
-        s = torch.matmul(scaled[:, lo:hi], torch.cat(keys, dim=1).transpose(1, 2))
-        if softcap is not None:
-            s = torch.tanh(s * scaling / softcap) * softcap
-        tail = s[:, :, most * b :]
-        c = kc.shape[1]
-        tail[:, :, :c].masked_fill_((~cok)[:, None, :], float("-inf"))
-        tail[:, :, c:].masked_fill_(upper[:rows, :rows], float("-inf"))
-        out[:, lo:hi] = torch.matmul(torch.softmax(s, dim=-1), torch.cat(values, dim=1))
-        computed += h * most * b * rows + int(cok.sum()) * rows + h * rows * (rows + 1) // 2
+    kc, vc = k[heads[:, None], cols][None], v[heads[:, None], cols][None]
+    col_read = blocks[heads[:, None, None], torch.arange(nb)[None, :, None], (cols // b)[:, None]]
+    col_read = col_read.transpose(0, 1)  # [nb, H, c]: the column's block is read anyway
+    for most in sorted({counts[i] for i in rows}):
+        same = [i for i in rows if counts[i] == most]
+        for at in range(0, len(same), ROWS_AT_ONCE):
+            idx = torch.tensor(same[at : at + ROWS_AT_ONCE], device=q.device)
+            r = len(idx)
+            qi = qblocks[idx]  # [R, H, b, d]
+            parts = [_part(qi, kblocks[idx], vblocks[idx], None, True, scaling, softcap)]
+            if most:
+                pick = earlier[:, idx].transpose(0, 1)  # [R, H, nb]
+                order = torch.argsort((~pick).to(torch.int8), dim=2, stable=True)[..., :most]
+                flat = (order * h + heads[None, :, None]).flatten()
+                kg = kflat.index_select(0, flat).view(r, h, most * b, -1)
+                vg = vflat.index_select(0, flat).view(r, h, most * b, -1)
+                parts.append(_part(qi, kg, vg, None, False, scaling, softcap))
+            read = (columns >= 0) & (columns < idx[:, None, None] * b) & ~col_read[idx]
+            if bool(read.any()):
+                parts.append(_part(qi, kc, vc, read[:, :, None, :], False, scaling, softcap))
+                computed += int(read.sum()) * b
+            outblocks[idx] = _merge(parts)
+            computed += r * h * (most * b * b + b * (b + 1) // 2)
+    if dense_rows < nb:
+        lo = dense_rows * b
+        out[:, lo:] = outblocks.transpose(0, 1).flatten(1, 2)[:, lo:n]
     density = computed / (h * n * (n + 1) / 2)
     return out.transpose(0, 1)[None].contiguous(), p.patterns, density
+
+
+#: Query blocks attended in one batch (bounds the gathered keys' memory).
+ROWS_AT_ONCE = 16
+
+
+def _part(
+    q: Any, k: Any, v: Any, read: Any, causal: bool, scaling: float, softcap: float | None
+) -> tuple[Any, Any]:
+    """Attention of ``q`` ``[R, H, L, d]`` over ``k``/``v`` ``[R|1, H, M, d]`` alone: its
+    output and the log-sum-exp of its scores ``[R, H, L]`` (for :func:`_merge`).
+    ``read`` (bool, broadcast to the scores) masks keys; ``causal`` masks later keys of
+    the same block. Unmasked parts without a soft-cap run in torch's fused CPU kernel."""
+    import torch
+
+    if read is None and softcap is None and q.device.type == "cpu":
+        kk, vv = k.expand(q.shape[0], -1, -1, -1), v.expand(q.shape[0], -1, -1, -1)
+        out, lse = torch.ops.aten._scaled_dot_product_flash_attention_for_cpu(
+            q, kk, vv, 0.0, causal, scale=scaling
+        )
+        return out, lse
+    s = torch.matmul(q, k.transpose(-1, -2)) * scaling
+    if softcap is not None:
+        s = torch.tanh(s / softcap) * softcap
+    if causal:
+        later = torch.ones(s.shape[-2], s.shape[-1], dtype=torch.bool, device=q.device).triu(1)
+        s = s.masked_fill(later, float("-inf"))
+    if read is not None:
+        s = s.masked_fill(~read, float("-inf"))
+    lse = torch.logsumexp(s, dim=-1)  # -inf where a query reads none of these keys
+    probs = torch.exp(s - lse[..., None].clamp(min=torch.finfo(s.dtype).min))
+    return torch.matmul(probs, v), lse
+
+
+def _merge(parts: list[tuple[Any, Any]]) -> Any:
+    """One softmax's output from parts' outputs and log-sum-exps."""
+    import torch
+
+    lse = torch.logsumexp(torch.stack([p[1] for p in parts]), dim=0)
+    out = torch.zeros_like(parts[0][0])
+    for part, part_lse in parts:
+        out += torch.exp(part_lse - lse)[..., None] * part
+    return out
 
 
 def _dense(q: Any, k: Any, v: Any, scaling: float, softcap: float | None) -> Any:
@@ -430,7 +486,15 @@ def _dense(q: Any, k: Any, v: Any, scaling: float, softcap: float | None) -> Any
     return torch.matmul(torch.softmax(s, dim=-1), v)
 
 
-def reference(query: Any, key: Any, value: Any, p: Plan, block: int, scaling: float) -> Any:
+def reference(
+    query: Any,
+    key: Any,
+    value: Any,
+    p: Plan,
+    block: int,
+    scaling: float,
+    softcap: float | None = None,
+) -> Any:
     """The same attention as :func:`attend` with ``p``, from an explicit dense mask (for
     tests): ``[1, n, Hq, d]``."""
     import torch
@@ -446,6 +510,5 @@ def reference(query: Any, key: Any, value: Any, p: Plan, block: int, scaling: fl
             if c >= 0:
                 mask[i, (c // block + 1) * block :, c] = True
     mask &= torch.ones(n, n, dtype=torch.bool).tril()
-    s = (q @ k.transpose(-1, -2)) * scaling
-    s = s.masked_fill(~mask, float("-inf"))
+    s = _logits(q, k, scaling, softcap).masked_fill(~mask, float("-inf"))
     return (torch.softmax(s, dim=-1) @ v).transpose(0, 1)[None]
