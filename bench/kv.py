@@ -34,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import torch
 
-from bench.cold_start import cpu  # noqa: E402
+from bench.cold_start import cpu
 from lateseg.generate.local import LocalGenerator
 from lateseg.kv.chunks import token_span
 from lateseg.kv.compress import METHODS, KVConfig, compress, shallow_copy

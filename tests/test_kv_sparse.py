@@ -153,46 +153,45 @@ def test_on_a_model_reading_every_key_is_exact_and_attention_is_restored(tiny):
     assert tiny.model.config._attn_implementation == used  # restored
     assert len(stats.patterns) == 3 and stats.density == [1.0] * 3
     torch.testing.assert_close(every, dense)
-    sparse, stats = _logits(tiny, ids, SparsePrefill(budget=256, min_tokens=0))
-    assert max(stats.density) < 0.6 and torch.isfinite(sparse).all()
+    sparse, stats = _logits(tiny, ids, SparsePrefill(budget=256, block=32, min_tokens=0))
+    assert max(stats.density) < 0.8 and torch.isfinite(sparse).all()
     assert (sparse - dense).abs().max() > 1e-3  # keys were skipped
 
 
 def test_sparse_prefill_composes_with_compression_and_short_prompts_stay_dense(tiny):
     prompt = _ids(tiny, 3000)
     window = len(prompt.ids) - prompt.tail_token
-    gen = tiny.with_prefill(SparsePrefill(budget=256, min_tokens=0))
+    gen = tiny.with_prefill(SparsePrefill(budget=256, block=32, min_tokens=0))
     assert gen.model is tiny.model and tiny.sparse is None  # a copy, sharing the model
     with torch.inference_mode():
         cache, _, obs = gen.prefill(prompt.ids, window)
-    assert gen.last_sparse["sparse_layers"] == 3 and gen.last_sparse["density"] < 0.6
+    assert gen.last_sparse["sparse_layers"] == 3 and gen.last_sparse["density"] < 0.8
     assert obs is not None and len(obs.queries) == 3  # the window saw the sparse prefill
     config = KVConfig.of("lateseg", 128)
     done = compress(
         cache, obs, config, text=prompt.text, offsets=prompt.offsets, window_tokens=window
     )
     assert done.kept[0].shape[1] == 128
-    long_only = tiny.with_prefill(SparsePrefill(budget=256, min_tokens=10_000))
+    long_only = tiny.with_prefill(SparsePrefill(budget=256, block=32, min_tokens=10_000))
     done = long_only.complete(tiny.prompt(QUESTION, []), kv=None)
     assert done.kv_stats["prefill"]["sparse_layers"] == 0
     assert done.kv_stats["prefill"]["dense_calls"] > 0
 
 
 def test_sparse_prefill_gives_the_dense_answer_on_needle_prompts():
-    """SmolLM2 at about 3.5k tokens (the default settings prefill it sparsely): fed the
+    """SmolLM2 at about 3k tokens, every layer sparse at the default budget: fed the
     dense prefill's greedy answer, the sparse prefill's cache picks every token of it
     itself (teacher-forced top-1), the code's digits included."""
     gen = LocalGenerator(max_new_tokens=16, context_tokens=50_000)
-    text = license_file("GPL-3").read_text()[:14_000]
+    text = license_file("GPL-3").read_text()[:12_000]
     for at, code in ((0.3, 7481), (0.7, 2950)):
         cut = text.index("\n\n", int(len(text) * at))
         doc = text[:cut] + f"\n\nThe secret access code for the vault is {code}." + text[cut:]
         hit = Hit(source="/docs/gpl.txt", start=0, end=len(doc), text=doc, score=1.0)
         prompt = gen.render(gen.prompt(QUESTION, [hit]))
-        assert SparsePrefill().applies(len(prompt.ids))
         picks = []
         for mode in ("dense", "sparse"):
-            g = gen.with_prefill(mode)
+            g = gen.with_prefill(SparsePrefill(min_tokens=0) if mode == "sparse" else mode)
             with torch.inference_mode():
                 cache, logits, _ = g.prefill(prompt.ids)
                 if mode == "dense":

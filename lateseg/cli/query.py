@@ -87,7 +87,8 @@ def add_ask(sub: argparse._SubParsersAction) -> None:
         default=None,
         help="how the generator reads its prompt: dense (every key; the default) or sparse "
         "(MInference-style: each head reads the keys of its own pattern, chosen from the "
-        "prompt's last queries; prompts under 3,072 tokens stay dense)",
+        "prompt's last queries; prompts under 4,096 tokens, where it does not pay on CPU, "
+        "stay dense)",
     )
     ask.add_argument(
         "--no-stream",

@@ -16,7 +16,8 @@ instantiated at the same key budget (about ``budget`` keys per query) from that 
 every query block); and the head takes the shape that covers the most of the slice's
 attention mass (its *recall*). Attention then runs block by block of ``block`` queries
 over the gathered keys of each head's shape (always with the first key block and the
-query's own block), exactly, with the causal mask: a kernel of our own in torch. Rows
+query's own block; the blocks of the last ``last_q`` queries read every key), exactly,
+with the causal mask: a kernel of our own in torch. Rows
 where every head's shape keeps every key run as one dense SDPA call.
 
 Prompts shorter than ``min_tokens`` are prefilled densely; so is any call that is not a
@@ -47,12 +48,18 @@ _SETTINGS = "_lateseg_sparse"
 class SparsePrefill:
     """Sparse prefill settings: ``budget`` keys per query (about; whole blocks), blocks
     of ``block`` queries and keys, the head's shape chosen from its last ``last_q``
-    queries among ``patterns``, and prompts under ``min_tokens`` prefilled densely."""
+    queries among ``patterns``, and prompts under ``min_tokens`` prefilled densely.
 
-    budget: int = 1024
-    block: int = 64
+    The defaults are CPU's (``bench/prefill.py``): blocks of 128 (MInference's GPU
+    kernels use 64; on CPU the gathered keys' copies cost as much as the attention, and
+    larger blocks halve them) and 768 keys per query, which prefilled 7.5k-token
+    prompts about 1.4x faster than dense SDPA with the dense prefill's needle answers;
+    at 4k tokens it is about even with dense, so shorter prompts stay dense."""
+
+    budget: int = 768
+    block: int = 128
     last_q: int = 64
-    min_tokens: int = 3072
+    min_tokens: int = 4096
     patterns: tuple[str, ...] = PATTERNS
 
     def __post_init__(self) -> None:
@@ -203,6 +210,10 @@ def plan(
     nb = -(-n // b)
     kb = max(2, settings.budget // b)  # key blocks per query block
     dev = query.device
+    if settings.budget >= n:  # the budget holds the prompt: every key (an A-shape as wide)
+        whole = torch.ones(nb, nb, dtype=torch.bool, device=dev).tril()
+        none = torch.full((h, 1), -1, dtype=torch.long, device=dev)
+        return Plan(whole[None].expand(h, -1, -1), none, ["a-shape"] * h)
     # The last queries' exact attention [H, L, n].
     last = min(settings.last_q, n)
     qpos = torch.arange(n - last, n, device=dev)
@@ -229,7 +240,11 @@ def plan(
     mass = torch.nn.functional.pad(probs, (0, nb * b - n)).view(h, last, nb, b).sum(dim=-1)
     recall = torch.stack([_recall(mass, probs, qpos, *options[p], b) for p in names])  # [P, H]
     best = recall.argmax(dim=0)
-    blocks = _even(torch.stack([options[names[int(best[i])]][0][i] for i in range(h)]), causal)
+    blocks = torch.stack([options[names[int(best[i])]][0][i] for i in range(h)])
+    # The last queries (the question, when the prompt ends with one) read every key:
+    # their attention is known exactly already, and the answer starts from them.
+    blocks[:, (n - last) // b :] = causal[(n - last) // b :]
+    blocks = _even(blocks, causal)
     width = max(options[p][1].shape[1] for p in names)
     columns = torch.full((h, width), -1, dtype=torch.long, device=dev)
     for i in range(h):
@@ -418,11 +433,12 @@ def attend(
                 vg = vflat.index_select(0, flat).view(r, h, most * b, -1)
                 parts.append(_part(qi, kg, vg, None, False, scaling, softcap))
             read = (columns >= 0) & (columns < idx[:, None, None] * b) & ~col_read[idx]
+            real = (n - idx * b).clamp(max=b)  # queries of each block inside the prompt
             if bool(read.any()):
                 parts.append(_part(qi, kc, vc, read[:, :, None, :], False, scaling, softcap))
-                computed += int(read.sum()) * b
+                computed += int((read.sum(dim=(1, 2)) * real).sum())
             outblocks[idx] = _merge(parts)
-            computed += r * h * (most * b * b + b * (b + 1) // 2)
+            computed += h * int((most * b * real + real * (real + 1) // 2).sum())
     if dense_rows < nb:
         lo = dense_rows * b
         out[:, lo:] = outblocks.transpose(0, 1).flatten(1, 2)[:, lo:n]
@@ -443,11 +459,17 @@ def _part(
     the same block. Unmasked parts without a soft-cap run in torch's fused CPU kernel."""
     import torch
 
-    if read is None and softcap is None and q.device.type == "cpu":
-        kk, vv = k.expand(q.shape[0], -1, -1, -1), v.expand(q.shape[0], -1, -1, -1)
+    if softcap is None and q.device.type == "cpu":
+        shape = (q.shape[0], -1, -1, -1)
+        mask = None
+        if read is not None:
+            mask = torch.zeros(read.shape, dtype=q.dtype, device=q.device)
+            mask = mask.masked_fill_(~read, float("-inf")).expand(*q.shape[:3], k.shape[2])
         out, lse = torch.ops.aten._scaled_dot_product_flash_attention_for_cpu(
-            q, kk, vv, 0.0, causal, scale=scaling
+            q, k.expand(shape), v.expand(shape), 0.0, causal, attn_mask=mask, scale=scaling
         )
+        if read is not None and not bool(read.any(dim=-1).all()):
+            out = out.nan_to_num(0.0)  # queries that read none of these keys
         return out, lse
     s = torch.matmul(q, k.transpose(-1, -2)) * scaling
     if softcap is not None:
