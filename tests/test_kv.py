@@ -355,3 +355,17 @@ def test_ask_takes_a_bare_kv_budget_as_the_operating_point_and_a_prefill_mode():
     assert parse_budget(args.kv_budget) == 128 and args.prefill == "sparse"
     with pytest.raises(SystemExit):
         parse(["ask", "notice?", "--index", "i", "--prefill", "fast"])
+
+
+def test_ask_says_what_the_sparse_prefill_did(capsys):
+    from lateseg.cli.query import show_answer
+    from lateseg.types import Answer
+
+    heads = {"a-shape": 2, "vertical-slash": 20, "block-sparse": 8}
+    ran = {"sparse_layers": 30, "dense_calls": 0, "density": 0.2, "heads": heads}
+    show_answer(Answer("It is 60 days.", (), kv_stats={"method": "full", "prefill": ran}), False)
+    err = capsys.readouterr().err
+    assert "30 layers read 20% of the query-key pairs" in err and "20 vertical-slash" in err
+    short = {**ran, "sparse_layers": 0, "dense_calls": 30, "density": 1.0}
+    show_answer(Answer("It is 60 days.", (), kv_stats={"method": "full", "prefill": short}), False)
+    assert "prefilled densely" in capsys.readouterr().err

@@ -192,11 +192,17 @@ def show_answer(answer: Answer, streamed: bool) -> None:
             file=sys.stderr,
         )
     sparse = (stats or {}).get("prefill")
-    if sparse:
+    if sparse and not sparse["sparse_layers"]:
+        print(
+            "(sparse prefill: the prompt is shorter than the length where it pays; "
+            "prefilled densely)",
+            file=sys.stderr,
+        )
+    elif sparse:
         heads = ", ".join(f"{n} {p}" for p, n in sparse["heads"].items() if n)
         print(
             f"(sparse prefill: {sparse['sparse_layers']} layers read "
-            f"{100 * sparse['density']:.0f}% of the query-key pairs; heads: {heads or 'none'})",
+            f"{100 * sparse['density']:.0f}% of the query-key pairs; heads: {heads})",
             file=sys.stderr,
         )
     if answer.dropped:
