@@ -216,6 +216,8 @@ class Chunked:
     vecs: np.ndarray
     seconds: float
     lost: int = 0  # chunks whose text could not be located in the document
+    # A lever's final scores from query ``i``'s dense scores (None: the dense scores).
+    rescore: Callable[[int, np.ndarray], np.ndarray] | None = None
 
 
 @dataclass
@@ -487,8 +489,10 @@ def budget_recall(ch: Chunked, order: np.ndarray, q: Query, budget: int) -> floa
     return float(covered.mean()) if len(covered) else 0.0
 
 
-def score_query(ch: Chunked, qvec: np.ndarray, q: Query) -> dict[str, float]:
+def score_query(ch: Chunked, qvec: np.ndarray, q: Query, i: int = 0) -> dict[str, float]:
     scores = ch.vecs @ qvec
+    if ch.rescore is not None:
+        scores = ch.rescore(i, scores)
     order = np.argsort(-scores, kind="stable")
     top = order[:MRR_K]
     good = gold_overlap(ch, top, q) >= COVER * (q.end - q.start)
@@ -500,7 +504,7 @@ def score_query(ch: Chunked, qvec: np.ndarray, q: Query) -> dict[str, float]:
 
 
 def evaluate(ch: Chunked, qvecs: np.ndarray, es: EvalSet, tokens: int) -> dict[str, Any]:
-    rows = [score_query(ch, qvecs[i], q) for i, q in enumerate(es.queries)]
+    rows = [score_query(ch, qvecs[i], q, i) for i, q in enumerate(es.queries)]
     summary = {k: float(np.mean([r[k] for r in rows])) for k in rows[0]}
     lengths = ch.end - ch.start
     return {
@@ -517,8 +521,81 @@ def evaluate(ch: Chunked, qvecs: np.ndarray, es: EvalSet, tokens: int) -> dict[s
 # -- driver ----------------------------------------------------------------------------
 
 
+#: Issue 30's levers measured as extra rows (``--levers``): weights of the document prior.
+PRIOR_WEIGHTS = (0.25, 0.5)
+
+
+def document_prior(ch: Chunked, weight: float) -> Chunked:
+    """Lever: each chunk scored with its document's evidence, ``chunk.q + weight *
+    doc.q``, where a document's vector is the normalised mean of its chunks' (so a
+    question about "the /var hierarchy" prefers chunks of the chapter about it). Inner
+    products are linear, so this is the chunk vectors plus ``weight`` times their
+    document's vector; no encoding is added."""
+    docs = np.unique(ch.doc)
+    means = np.zeros((int(docs.max()) + 1, ch.vecs.shape[1]), dtype=np.float32)
+    for d in docs:
+        means[d] = ch.vecs[ch.doc == d].mean(axis=0)
+    return Chunked(
+        ch.doc, ch.start, ch.end, ch.vecs + weight * normalise(means)[ch.doc], ch.seconds, ch.lost
+    )
+
+
+WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+#: A query naming code: snake_case, camelCase, a call "f()", `quoted`, or dotted.name.
+IDENTIFIER = re.compile(r"\b[a-z]+_[a-z_]+\b|\b[a-z]+[A-Z]\w*\b|\w+\(\)|`[^`]+`|\b\w+\.\w+\b")
+
+
+def words(text: str) -> list[str]:
+    """Lowercase word pieces, identifiers split at case changes and underscores."""
+    return [w.lower() for w in WORD.findall(text)]
+
+
+def bm25(texts: Sequence[str], queries: Sequence[str], k1: float = 1.2, b: float = 0.75):
+    """BM25 scores ``[queries, texts]`` over :func:`words`."""
+    docs = [words(t) for t in texts]
+    lengths = np.array([len(d) for d in docs], dtype=np.float64)
+    avg = max(lengths.mean(), 1.0)
+    df: dict[str, int] = {}
+    for d in docs:
+        for w in set(d):
+            df[w] = df.get(w, 0) + 1
+    tf = [{w: d.count(w) for w in set(d)} for d in docs]
+    n = len(docs)
+    out = np.zeros((len(queries), n))
+    for qi, q in enumerate(queries):
+        for w in set(words(q)):
+            if w not in df:
+                continue
+            idf = np.log(1 + (n - df[w] + 0.5) / (df[w] + 0.5))
+            f = np.array([t.get(w, 0) for t in tf], dtype=np.float64)
+            out[qi] += idf * f * (k1 + 1) / (f + k1 * (1 - b + b * lengths / avg))
+    return out
+
+
+def hybrid(ch: Chunked, es: EvalSet, routed: bool) -> Chunked:
+    """Lever: dense and BM25 rankings fused by reciprocal rank (k=60), for every query or
+    (``routed``) only for queries that name code (:data:`IDENTIFIER`)."""
+    texts = [es.docs[d].text[a:b] for d, a, b in zip(ch.doc, ch.start, ch.end, strict=True)]
+    lexical = bm25(texts, [q.question for q in es.queries])
+
+    def rescore(i: int, dense: np.ndarray) -> np.ndarray:
+        if routed and not IDENTIFIER.search(es.queries[i].question):
+            return dense
+        fused = np.zeros(len(dense))
+        for scores in (dense, lexical[i]):
+            rank = np.empty(len(scores))
+            rank[np.argsort(-scores, kind="stable")] = np.arange(len(scores))
+            fused += 1.0 / (60 + rank)
+        return fused
+
+    return Chunked(ch.doc, ch.start, ch.end, ch.vecs, ch.seconds, ch.lost, rescore)
+
+
 def run_set(
-    es: EvalSet, enc: LateEncoder, peers: dict[str, Callable[[Sequence[Document]], Chunked]]
+    es: EvalSet,
+    enc: LateEncoder,
+    peers: dict[str, Callable[[Sequence[Document]], Chunked]],
+    levers: bool = False,
 ) -> dict[str, Any]:
     tokens = sum(len(enc.tokenize(d.text)) for d in es.docs)
     qvecs = enc.embed_queries([q.question for q in es.queries])
@@ -527,7 +604,14 @@ def run_set(
     results: dict[str, Any] = {}
     t0 = time.perf_counter()
     ours = LatesegSystems(enc)
-    for name, ch in ours.run(es.docs).items():
+    systems = ours.run(es.docs)
+    if levers:
+        default = systems["lateseg late+dynamic (default)"]
+        for w in PRIOR_WEIGHTS:
+            systems[f"lever: document prior {w}"] = document_prior(default, w)
+        systems["lever: hybrid RRF, every query"] = hybrid(default, es, routed=False)
+        systems["lever: hybrid RRF, queries naming code"] = hybrid(default, es, routed=True)
+    for name, ch in systems.items():
         results[name] = evaluate(ch, qvecs, es, tokens)
     log(f"  lateseg systems: {time.perf_counter() - t0:.0f}s")
     late_s, naive_s = ours.encoder_seconds["late"], ours.encoder_seconds["naive"]
@@ -614,6 +698,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--sets", nargs="+", default=["sample_qa", "licenses"], choices=list(SETS))
     ap.add_argument("--no-peers", action="store_true", help="lateseg systems only")
+    ap.add_argument("--levers", action="store_true", help="also issue 30's levers (document prior)")
     ap.add_argument(
         "--backend", default=None, help="embedder backend (default: the library default)"
     )
@@ -651,7 +736,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not es.queries:
             report["skipped_sets"].append(f"{name} (no usable queries)")
             continue
-        report["sets"][name] = run_set(es, enc, peers)
+        report["sets"][name] = run_set(es, enc, peers, args.levers)
     OUT.mkdir(parents=True, exist_ok=True)
     (OUT / f"{args.out}.json").write_text(json.dumps(report, indent=2) + "\n", "utf-8")
     md = markdown(report)
