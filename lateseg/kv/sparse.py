@@ -394,7 +394,8 @@ def attend(
     computed = 0
     if dense_rows:
         m = min(n, dense_rows * b)
-        out[:, :m] = _dense(q[:, :m], k[:, :m], v[:, :m], scaling, softcap)
+        head = _part(q[None, :, :m], k[None, :, :m], v[None, :, :m], None, True, scaling, softcap)
+        out[:, :m] = head[0][0]
         computed += m * (m + 1) // 2 * h
     pad = nb * b - n
 
@@ -493,19 +494,6 @@ def _merge(parts: list[tuple[Any, Any]]) -> Any:
     for part, part_lse in parts:
         out += torch.exp(part_lse - lse)[..., None] * part
     return out
-
-
-def _dense(q: Any, k: Any, v: Any, scaling: float, softcap: float | None) -> Any:
-    import torch
-
-    if softcap is None:
-        return torch.nn.functional.scaled_dot_product_attention(
-            q[None], k[None], v[None], is_causal=True, scale=scaling
-        )[0]
-    s = _logits(q, k, scaling, softcap)
-    n = q.shape[1]
-    s = s.masked_fill(torch.ones(n, n, dtype=torch.bool, device=q.device).triu(1), float("-inf"))
-    return torch.matmul(torch.softmax(s, dim=-1), v)
 
 
 def reference(
