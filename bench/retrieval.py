@@ -24,6 +24,9 @@ Sets (JSONL in ``data/eval``; a missing file is skipped with a message):
 * ``licenses``: corpus every file in ``/usr/share/common-licenses`` (symlinks to another
   file there are left out: they would duplicate it); gold ``start``/``end`` offsets.
 * ``stdlib``: corpus every ``.py`` under ``.cache/eval/stdlib_nodoc``; gold offsets.
+* ``stdlib_holdout``: the same kind of set over other modules, kept apart from
+  development (``python data/eval/make_stdlib_set.py --holdout``; corpus under
+  ``.cache/eval/stdlib_holdout_nodoc``): a change tuned on ``stdlib`` is checked here.
 
 Metrics per system and set (averaged over queries; a chunk's "gold coverage" is the number
 of gold characters inside its span):
@@ -62,16 +65,19 @@ os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
 import numpy as np
 
+from lateseg.encode.fields import unit_fields
 from lateseg.encode.late import EncoderConfig, LateEncoder, TokenEmbeddings
 from lateseg.ingest import load_document
 from lateseg.segment import DynamicChunker, FixedChunker
-from lateseg.types import Document
+from lateseg.segment.spans import Locator
+from lateseg.types import Chunk, Document
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "data"
 OUT = ROOT / "bench" / "results"
 LICENSES = Path("/usr/share/common-licenses")
 STDLIB = ROOT / ".cache" / "eval" / "stdlib_nodoc"
+STDLIB_HOLDOUT = ROOT / ".cache" / "eval" / "stdlib_holdout_nodoc"
 BUDGETS = (500, 1000, 2000, 4000)
 HIT_K, MRR_K, COVER = 5, 10, 0.5
 
@@ -180,15 +186,20 @@ def licenses_set(path: Path) -> EvalSet:
     return offsets_set("licenses", path, docs, lambda s: str((LICENSES / s).resolve()))
 
 
-def stdlib_set(path: Path) -> EvalSet:
-    docs = load_corpus(sorted(STDLIB.rglob("*.py")), root=STDLIB)
-    return offsets_set("stdlib", path, docs, lambda s: str((STDLIB / s).resolve()))
+def stdlib_set(path: Path, name: str = "stdlib", root: Path = STDLIB) -> EvalSet:
+    docs = load_corpus(sorted(root.rglob("*.py")), root=root)
+    return offsets_set(name, path, docs, lambda s: str((root / s).resolve()))
+
+
+def stdlib_holdout_set(path: Path) -> EvalSet:
+    return stdlib_set(path, "stdlib_holdout", STDLIB_HOLDOUT)
 
 
 SETS: dict[str, tuple[str, Callable[[Path], EvalSet]]] = {
     "sample_qa": ("sample_qa.jsonl", sample_qa_set),
     "licenses": ("licenses_qa.jsonl", licenses_set),
     "stdlib": ("stdlib_code.jsonl", stdlib_set),
+    "stdlib_holdout": ("stdlib_holdout.jsonl", stdlib_holdout_set),
 }
 
 
@@ -218,6 +229,8 @@ class Chunked:
     lost: int = 0  # chunks whose text could not be located in the document
     # A lever's final scores from query ``i``'s dense scores (None: the dense scores).
     rescore: Callable[[int, np.ndarray], np.ndarray] | None = None
+    # Small-to-big: the passage each chunk is returned as when it fits (None: itself).
+    parents: np.ndarray | None = None
 
 
 @dataclass
@@ -298,21 +311,27 @@ class LatesegSystems:
         self.encoder_seconds = {"late": 0.0, "naive": 0.0}
         self.keep_tokens = keep_tokens  # for the late-interaction lever
         self.tokens: list[TokenEmbeddings] = []
+        self.chunks: list[list[Chunk]] = []  # the default chunks, for the levers
 
     def run(self, docs: Sequence[Document]) -> dict[str, Chunked]:
         default, pure, late_fix, naive_dyn, naive_fix = [], [], [], [], []
         for d in docs:
             code = d.kind == "code"
             tokens, t_enc = timed(lambda d=d, c=code: self.enc.encode_document(d.text, code=c))
+            dyn, t_dyn = timed(lambda d=d, t=tokens: DynamicChunker().chunk(d, t))
             if self.keep_tokens:
                 self.tokens.append(tokens)
-            dyn, t_dyn = timed(lambda d=d, t=tokens: DynamicChunker().chunk(d, t))
+                self.chunks.append(dyn)
             fix, t_fix = timed(lambda d=d, t=tokens: FixedChunker(256).chunk(d, t))
             s_dyn = [(c.start, c.end) for c in dyn]
             s_fix = [(c.start, c.end) for c in fix]
             v_def, t_def = timed(
-                lambda d=d, t=tokens, s=s_dyn: (
-                    self.enc.chunk_vectors(d.text, t, s, code=d.kind == "code") if s else None
+                lambda d=d, t=tokens, s=s_dyn, c=dyn: (
+                    self.enc.chunk_vectors(
+                        d.text, t, s, code=d.kind == "code", fields=unit_fields(d, c)
+                    )
+                    if s
+                    else None
                 )
             )
             v_dyn, t_pd = timed(lambda t=tokens, s=s_dyn: t.pool(s) if s else None)
@@ -480,6 +499,8 @@ def gold_overlap(ch: Chunked, rows: np.ndarray, q: Query) -> np.ndarray:
 
 
 def budget_recall(ch: Chunked, order: np.ndarray, q: Query, budget: int) -> float:
+    if ch.parents is not None:
+        return passage_recall(ch, order, q, budget)
     covered = np.zeros(q.end - q.start, dtype=bool)
     used = 0
     for r in order:
@@ -490,6 +511,46 @@ def budget_recall(ch: Chunked, order: np.ndarray, q: Query, budget: int) -> floa
         used += e - s
         if ch.doc[r] == q.doc and e > q.start and s < q.end:
             covered[max(s, q.start) - q.start : min(e, q.end) - q.start] = True
+    return float(covered.mean()) if len(covered) else 0.0
+
+
+def passage_recall(ch: Chunked, order: np.ndarray, q: Query, budget: int) -> float:
+    """Recall when each ranked chunk is returned as its parent passage if the passage's
+    new text fits what is left of the budget (else the chunk itself), and text already
+    returned costs nothing again (as ``Retriever.expand`` gives no text twice)."""
+    assert ch.parents is not None
+    covered = np.zeros(q.end - q.start, dtype=bool)
+    taken: dict[int, list[tuple[int, int]]] = {}
+    used = 0
+
+    def new(d: int, s: int, e: int) -> list[tuple[int, int]]:
+        """The pieces of ``[s, e)`` of document ``d`` not yet returned."""
+        pieces = [(s, e)]
+        for a, b in taken.get(d, []):
+            cut = []
+            for x, y in pieces:
+                if b <= x or a >= y:
+                    cut.append((x, y))
+                    continue
+                cut += [p for p in ((x, min(a, y)), (max(b, x), y)) if p[0] < p[1]]
+            pieces = cut
+        return pieces
+
+    for r in order:
+        if used >= budget:
+            break
+        d = int(ch.doc[r])
+        big = new(d, int(ch.parents[r, 0]), int(ch.parents[r, 1]))
+        if sum(e - s for s, e in big) > budget - used:
+            big = new(d, int(ch.start[r]), int(ch.end[r]))
+        for s, e in sorted(big):
+            if used >= budget:
+                break
+            e = min(e, s + budget - used)
+            used += e - s
+            taken.setdefault(d, []).append((s, e))
+            if d == q.doc and e > q.start and s < q.end:
+                covered[max(s, q.start) - q.start : min(e, q.end) - q.start] = True
     return float(covered.mean()) if len(covered) else 0.0
 
 
@@ -638,6 +699,61 @@ def late_interaction(
     return out, cost
 
 
+def rebuilt(ch: Chunked, vecs: Sequence[np.ndarray]) -> Chunked:
+    """``ch`` with each document's chunk vectors replaced (same chunks, same order)."""
+    return Chunked(ch.doc, ch.start, ch.end, np.vstack(vecs), ch.seconds, ch.lost)
+
+
+def without_fields(ch: Chunked, es: EvalSet, enc: LateEncoder, ours: LatesegSystems) -> Chunked:
+    """The default before issue 30: code chunks without their unit's name and signature
+    (``lateseg.encode.fields``) mixed in."""
+    vecs = [
+        enc.chunk_vectors(d.text, t, [(c.start, c.end) for c in cs], code=d.kind == "code")
+        for d, t, cs in zip(es.docs, ours.tokens, ours.chunks, strict=True)
+        if cs
+    ]
+    return rebuilt(ch, vecs)
+
+
+def prose_sections(
+    ch: Chunked, es: EvalSet, enc: LateEncoder, ours: LatesegSystems, weight: float
+) -> Chunked:
+    """Lever: prose chunks get a field too, their section path (clause or heading, as
+    cited) embedded alone and mixed in like code's unit fields."""
+    out = ch.vecs.copy()
+    rows, labels = [], []
+    for row, (d, a, b) in enumerate(zip(ch.doc, ch.start, ch.end, strict=True)):
+        doc = es.docs[d]
+        if doc.kind != "code":
+            label = Locator(doc).section(int(a), int(b)) if doc.structure else None
+            if label:
+                rows.append(row)
+                labels.append(label)
+    if rows:
+        out[rows] = normalise(out[rows] + weight * enc.embed_texts(labels))
+    return Chunked(ch.doc, ch.start, ch.end, out, ch.seconds, ch.lost)
+
+
+def small_to_big(ch: Chunked, es: EvalSet, cap: int) -> Chunked:
+    """Lever: each code chunk returned as its innermost function or method (with the
+    chunk, at most ``cap`` characters) when that fits the budget (:func:`passage_recall`)."""
+    parents = np.stack([ch.start, ch.end], axis=1).copy()
+    for row, (d, a, b) in enumerate(zip(ch.doc, ch.start, ch.end, strict=True)):
+        doc = es.docs[d]
+        if doc.kind != "code":
+            continue
+        mid = (int(a) + int(b)) // 2
+        units = [s for s in doc.spans("function", "method") if s.start <= mid < s.end]
+        if units:
+            unit = min(units, key=lambda s: s.end - s.start)
+            lo, hi = min(unit.start, int(a)), max(unit.end, int(b))
+            if hi - lo <= cap:
+                parents[row] = (lo, hi)
+    out = Chunked(ch.doc, ch.start, ch.end, ch.vecs, ch.seconds, ch.lost)
+    out.parents = parents
+    return out
+
+
 def run_set(
     es: EvalSet,
     enc: LateEncoder,
@@ -654,6 +770,13 @@ def run_set(
     systems = ours.run(es.docs)
     if levers:
         default = systems["lateseg late+dynamic (default)"]
+        systems["lever off: code chunks without unit fields"] = without_fields(
+            default, es, enc, ours
+        )
+        systems["lever: prose section fields 0.3"] = prose_sections(default, es, enc, ours, 0.3)
+        systems["lever: small-to-big, code chunks as their function (<= 2000 chars)"] = (
+            small_to_big(default, es, 2000)
+        )
         for w in PRIOR_WEIGHTS:
             systems[f"lever: document prior {w}"] = document_prior(default, w)
         systems["lever: hybrid RRF, every query"] = hybrid(default, es, routed=False)

@@ -4,6 +4,7 @@ Run from the repository root (standard library only)::
 
     python data/eval/make_stdlib_set.py                  # writes both outputs
     python data/eval/make_stdlib_set.py --out DIR --jsonl PATH
+    python data/eval/make_stdlib_set.py --holdout        # the held-out set (below)
 
 The script reads a fixed list of standard-library files (``MODULES`` below,
 taken from ``sysconfig.get_paths()["stdlib"]``) and, for each one:
@@ -36,6 +37,11 @@ the first decorator (``@``) or of ``def``/``async def``, ``end`` is the end of
 the function's last line (before its newline). ``python`` is the
 ``major.minor`` version of the interpreter that built the set; the committed
 file was built with Python 3.11 and only reproduces byte for byte with it.
+
+``--holdout`` builds the same kind of set from other modules (``HOLDOUT_MODULES``) into
+``.cache/eval/stdlib_holdout_nodoc/`` and ``data/eval/stdlib_holdout.jsonl``: questions
+kept apart from development, on which a retrieval change tuned on the first set is
+checked before it becomes a default (``bench/retrieval.py --sets stdlib_holdout``).
 
 Everything is deterministic: running the script twice gives identical files.
 It exits with status 1 if any check fails.
@@ -77,6 +83,29 @@ MODULES: tuple[str, ...] = (
     "string.py",
     "gettext.py",
 )
+# The held-out set: none of these is in MODULES.
+HOLDOUT_MODULES: tuple[str, ...] = (
+    "logging/",
+    "argparse.py",
+    "pathlib.py",
+    "zipfile.py",
+    "tarfile.py",
+    "smtplib.py",
+    "imaplib.py",
+    "mailbox.py",
+    "pprint.py",
+    "shutil.py",
+    "tempfile.py",
+    "plistlib.py",
+    "cmd.py",
+    "bdb.py",
+    "sched.py",
+    "queue.py",
+    "wave.py",
+    "netrc.py",
+)
+HOLDOUT_OUT = ROOT / ".cache" / "eval" / "stdlib_holdout_nodoc"
+HOLDOUT_JSONL = ROOT / "data" / "eval" / "stdlib_holdout.jsonl"
 COUNT = 100
 MIN_QUESTION = 40
 
@@ -95,10 +124,10 @@ def stdlib_dir() -> Path:
     return Path(sysconfig.get_paths()["stdlib"])
 
 
-def module_files(base: Path) -> list[str]:
-    """Expand ``MODULES`` to a sorted list of relative ``.py`` paths."""
+def module_files(base: Path, modules: tuple[str, ...] = MODULES) -> list[str]:
+    """Expand ``modules`` to a sorted list of relative ``.py`` paths."""
     files: set[str] = set()
-    for entry in MODULES:
+    for entry in modules:
         if entry.endswith("/"):
             for path in (base / entry).glob("*.py"):
                 files.add(path.relative_to(base).as_posix())
@@ -230,13 +259,14 @@ def function_span(text: str, node: FuncNode) -> tuple[int, int]:
     return start, end
 
 
-def build(out_dir: Path) -> list[dict[str, object]]:
-    """Write the stripped copies into ``out_dir`` and return the JSONL records."""
+def build(out_dir: Path, modules: tuple[str, ...] = MODULES) -> list[dict[str, object]]:
+    """Write the stripped copies of ``modules`` into ``out_dir`` and return the JSONL
+    records."""
     base = stdlib_dir()
     version = f"{sys.version_info.major}.{sys.version_info.minor}"
     candidates: list[Candidate] = []
     stripped: dict[str, str] = {}
-    for rel in module_files(base):
+    for rel in module_files(base, modules):
         original = read_text(base / rel)
         text = strip_docstrings(original)
         target = out_dir / rel
@@ -300,11 +330,17 @@ def write_jsonl(records: list[dict[str, object]], path: Path) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="folder for stripped copies")
-    parser.add_argument("--jsonl", type=Path, default=DEFAULT_JSONL, help="JSONL file to write")
+    parser.add_argument("--out", type=Path, default=None, help="folder for stripped copies")
+    parser.add_argument("--jsonl", type=Path, default=None, help="JSONL file to write")
+    parser.add_argument(
+        "--holdout", action="store_true", help="the held-out set (HOLDOUT_MODULES) instead"
+    )
     args = parser.parse_args(argv)
+    modules = HOLDOUT_MODULES if args.holdout else MODULES
+    args.out = args.out or (HOLDOUT_OUT if args.holdout else DEFAULT_OUT)
+    args.jsonl = args.jsonl or (HOLDOUT_JSONL if args.holdout else DEFAULT_JSONL)
     try:
-        records = build(args.out)
+        records = build(args.out, modules)
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1

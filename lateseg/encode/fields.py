@@ -1,0 +1,68 @@
+"""What a code chunk's unit says about it: its qualified name and signature, as text.
+
+A question about code is usually phrased like the docstring it stands for ("Return an
+iterator for one month ..."), and the words that match it best are often not in the
+function's body but in its name (``Calendar.itermonthdates``) and signature. The
+encoder embeds this *field* on its own and mixes it into each code chunk's vector
+(``EncoderConfig.code_field_weight``), so that a chunk from the middle of a function
+still carries what the function is called. Measured in ``bench/retrieval.py`` (issue 30):
+stdlib recall@2000 0.591 -> 0.63, and on a held-out stdlib set 0.488 -> 0.51, with
+recall@1000 and @4000 up 0.04-0.09 on both; prose sections as a field were measured too
+and lose (a clause path says less than the clause).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from lateseg.types import Chunk, Document, Span
+
+#: Span kinds whose label and first line make a code chunk's field.
+UNIT_KINDS = ("class", "function", "method")
+#: At most this many characters of a field (a label, a signature line), and of the
+#: lines looked through for the signature (decorators and annotations come first).
+MAX_FIELD_CHARS = 300
+MAX_SIGNATURE_LINES = 8
+
+_WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+
+
+def label_words(label: str) -> str:
+    """An identifier path as lowercase words: ``json.JSONDecoder.raw_decode`` ->
+    ``json json decoder raw decode`` (split at dots, underscores and case changes)."""
+    return " ".join(w.lower() for w in _WORD.findall(label[:MAX_FIELD_CHARS]))
+
+
+def signature(text: str, unit: Span) -> str:
+    """The unit's first line that is not a decorator or annotation (``@...``), stripped
+    and cut to :data:`MAX_FIELD_CHARS`."""
+    body = text[unit.start : min(unit.end, unit.start + MAX_FIELD_CHARS * MAX_SIGNATURE_LINES)]
+    for line in body.splitlines()[:MAX_SIGNATURE_LINES]:
+        line = line.strip()
+        if line and not line.startswith("@"):
+            return line[:MAX_FIELD_CHARS]
+    return ""
+
+
+def unit_fields(doc: Document, chunks: Sequence[Chunk]) -> list[str | None]:
+    """Each chunk's field: ``"<label words>. <signature>"`` of the class, function or
+    method it is cited by (``Chunk.section``, the innermost unit holding most of it), or
+    None for a chunk cited by no unit (module-level code, prose). Cost: one pass over
+    the document's units, then a dictionary look-up per chunk."""
+    if doc.kind != "code":
+        return [None] * len(chunks)
+    units: dict[str, list[Span]] = {}
+    for s in doc.spans(*UNIT_KINDS):
+        units.setdefault(s.label, []).append(s)
+    out: list[str | None] = []
+    for c in chunks:
+        found = units.get(c.section or "")
+        if not found:
+            out.append(None)
+            continue
+        # One label can name several units (a property's getter and setter): the one
+        # that holds most of the chunk.
+        unit = max(found, key=lambda s: min(s.end, c.end) - max(s.start, c.start))
+        out.append(f"{label_words(unit.label)}. {signature(doc.text, unit)}".strip())
+    return out
