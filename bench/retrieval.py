@@ -79,6 +79,8 @@ LICENSES = Path("/usr/share/common-licenses")
 STDLIB = ROOT / ".cache" / "eval" / "stdlib_nodoc"
 STDLIB_HOLDOUT = ROOT / ".cache" / "eval" / "stdlib_holdout_nodoc"
 BUDGETS = (500, 1000, 2000, 4000)
+# Hand-written notes after this line of a results file survive its rewriting.
+NOTES = "<!-- notes: what follows is kept when bench/retrieval.py rewrites this file -->"
 HIT_K, MRR_K, COVER = 5, 10, 0.5
 
 
@@ -918,7 +920,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     OUT.mkdir(parents=True, exist_ok=True)
     (OUT / f"{args.out}.json").write_text(json.dumps(report, indent=2) + "\n", "utf-8")
     md = markdown(report)
-    (OUT / f"{args.out}.md").write_text(md, "utf-8")
+    path = OUT / f"{args.out}.md"
+    kept = path.read_text("utf-8").partition(NOTES)[2] if path.is_file() else ""
+    path.write_text(md + ("\n" + NOTES + kept if kept else ""), "utf-8")
     print(md)
     return 0
 

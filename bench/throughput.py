@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import platform
 import shutil
 import sys
 import sysconfig
@@ -40,6 +39,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from cold_start import cpu
 from retrieval import timed
 
 OUT = Path(__file__).resolve().parent / "results"
@@ -84,7 +84,7 @@ def forward_alone(texts_tokens: int, backend: str, budget: int = 4096, window: i
     from lateseg.encode.late import EncoderConfig, LateEncoder
 
     enc = LateEncoder(EncoderConfig(backend=backend))
-    model = enc._load()
+    model = enc.embedder
     batch = max(1, budget // (window + 2))
     ids = np.random.default_rng(0).integers(1000, 20000, (batch, window + 2))
     mask = np.ones_like(ids)
@@ -215,7 +215,7 @@ def main() -> None:
     backends = args.backends or list(BACKENDS_DEFAULT)
     report: dict[str, Any] = {
         "command": "python bench/throughput.py " + " ".join(sys.argv[1:]),
-        "machine": f"{platform.processor() or platform.machine()}, {os.cpu_count()} CPUs",
+        "machine": cpu(),  # model, CPUs and the flags that decide the class of machine
         "sets": {name: run_set(name, args.files, backends) for name in sets},
     }
     if not args.no_write:

@@ -252,6 +252,13 @@ class LateEncoder:
         self._quick_looked = False
 
     # -- loading -----------------------------------------------------------------
+    @property
+    def embedder(self) -> Embedder:
+        """The loaded model (loaded on first use): its backend name, device and bare
+        ``forward(ids, mask)`` pass, for measuring the runtime apart from the library's
+        windows and pooling (``bench/throughput.py``, ``bench/encoder_throughput.py``)."""
+        return self._load()
+
     def _load(self) -> Embedder:
         if self._model is not None:
             return self._model
