@@ -51,23 +51,30 @@ def signature(text: str, unit: Span) -> str:
 
 
 def unit_fields(doc: Document, chunks: Sequence[Chunk]) -> list[str | None]:
-    """Each chunk's field: ``"<label words>. <signature>"`` of the class, function or
-    method it is cited by (``Chunk.section``, the innermost unit holding most of it), or
-    None for a chunk cited by no unit (module-level code, prose). Cost: one pass over
-    the document's units, then a dictionary look-up per chunk."""
+    """Each chunk's field: ``"<label words>. <signature>"`` of the innermost class,
+    function or method holding the chunk's middle character, or None for a chunk at
+    module level (and for prose). The middle, not the chunk's citation
+    (``Chunk.section``, which may be the enclosing class when a chunk starts between two
+    methods): the unit a chunk is mostly about names it best (held-out stdlib
+    recall@2000 0.509 against 0.484). Cost: one sweep over the units and the chunks,
+    both in order."""
     if doc.kind != "code":
         return [None] * len(chunks)
-    units: dict[str, list[Span]] = {}
-    for s in doc.spans(*UNIT_KINDS):
-        units.setdefault(s.label, []).append(s)
-    out: list[str | None] = []
-    for c in chunks:
-        found = units.get(c.section or "")
-        if not found:
-            out.append(None)
-            continue
-        # One label can name several units (a property's getter and setter): the one
-        # that holds most of the chunk.
-        unit = max(found, key=lambda s: min(s.end, c.end) - max(s.start, c.start))
-        out.append(f"{label_words(unit.label)}. {signature(doc.text, unit)}".strip())
+    units = sorted(doc.spans(*UNIT_KINDS), key=lambda s: (s.start, -s.end))
+    out: list[str | None] = [None] * len(chunks)
+    order = sorted(range(len(chunks)), key=lambda i: chunks[i].start + chunks[i].end)
+    open_units: list[Span] = []  # nested units that hold the current middle, outermost first
+    at = 0
+    for i in order:
+        mid = (chunks[i].start + chunks[i].end) // 2
+        while at < len(units) and units[at].start <= mid:
+            while open_units and open_units[-1].end <= units[at].start:
+                open_units.pop()
+            open_units.append(units[at])
+            at += 1
+        while open_units and open_units[-1].end <= mid:
+            open_units.pop()
+        if open_units and open_units[-1].start <= mid < open_units[-1].end:
+            unit = open_units[-1]
+            out[i] = f"{label_words(unit.label)}. {signature(doc.text, unit)}".strip()
     return out
