@@ -8,12 +8,12 @@ encoder embeds this *field* on its own and mixes it into each code chunk's vecto
 still carries what the function is called.
 
 Measured with ``bench/retrieval.py --levers`` (issue 30; ``bench/results/retrieval.md``):
-on the stdlib set recall at 500 / 1,000 / 2,000 / 4,000 characters goes from 0.323 /
-0.445 / 0.591 / 0.706 to 0.331 / 0.464 / 0.611 / 0.743, and on the held-out stdlib set
-from 0.226 / 0.314 / 0.488 / 0.594 to 0.234 / 0.373 / 0.484 / 0.648; prose sets do not
-move on licences, and the sample set gains at 1,000 (0.708 -> 0.750) through its code
-questions. A prose chunk's section path as a field was measured too and loses (sample
-contracts recall@2000 0.958 -> 0.875): a clause path says less than the clause.
+recall at 500 / 1,000 / 2,000 / 4,000 characters on the stdlib set goes from 0.323 /
+0.445 / 0.591 / 0.706 to 0.314 / 0.451 / 0.628 / 0.744, and on the held-out stdlib set
+from 0.226 / 0.314 / 0.488 / 0.594 to 0.279 / 0.397 / 0.509 / 0.665; licences do not
+move, and the sample set gains at 1,000 (0.708 -> 0.750) through its code questions. A
+prose chunk's section path as a field was measured too and loses (sample contracts
+recall@2000 0.958 -> 0.875): a heading says less than the passage under it.
 """
 
 from __future__ import annotations
