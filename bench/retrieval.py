@@ -756,11 +756,68 @@ def small_to_big(ch: Chunked, es: EvalSet, cap: int) -> Chunked:
     return out
 
 
+#: Query likelihood re-ranks this many dense hits; passages are cut to this many chars.
+QL_TOP, QL_CHARS = 20, 1500
+_QL: dict[str, Any] = {}
+
+
+def ql_scores(question: str, passages: Sequence[str]) -> np.ndarray:
+    """Lever (issue 30, item 5): the mean log-probability of ``question``'s tokens after
+    each passage under the local generator (SmolLM2-135M-Instruct from its package),
+    prompted ``Passage: ...\nA question this passage answers:``."""
+    import torch
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    from lateseg.encode.models import resolve_generator
+
+    if not _QL:
+        where = resolve_generator(None)
+        _QL["tok"] = AutoTokenizer.from_pretrained(where)
+        _QL["model"] = AutoModelForCausalLM.from_pretrained(where, dtype=torch.float32).eval()
+    tok, model = _QL["tok"], _QL["model"]
+    asked = tok(" " + question, add_special_tokens=False)["input_ids"]
+    out = []
+    for p in passages:
+        prompt = f"Passage: {p[:QL_CHARS]}\nA question this passage answers:"
+        pre = tok(prompt, add_special_tokens=False)["input_ids"]
+        with torch.no_grad():
+            logits = model(torch.tensor([pre + asked])).logits[0, len(pre) - 1 : -1]
+        logp = torch.log_softmax(logits.float(), -1).gather(1, torch.tensor(asked)[:, None])
+        out.append(float(logp.mean()))
+    return np.asarray(out)
+
+
+def zmix(*scores: np.ndarray) -> np.ndarray:
+    """The sum of each score list standardised (mean 0, deviation 1)."""
+    return sum(((s - s.mean()) / (s.std() + 1e-9) for s in scores), np.zeros(len(scores[0])))
+
+
+def query_likelihood(ch: Chunked, es: EvalSet) -> Chunked:
+    """Lever: the dense top :data:`QL_TOP` re-ranked by dense + query likelihood, each
+    standardised over those 20 (:func:`zmix`); the rest keep their dense order."""
+    spent: list[float] = []
+
+    def rescore(i: int, dense: np.ndarray) -> np.ndarray:
+        t0 = time.perf_counter()
+        top = np.argsort(-dense, kind="stable")[:QL_TOP]
+        texts = [es.docs[ch.doc[r]].text[ch.start[r] : ch.end[r]] for r in top]
+        out = dense - 100.0
+        out[top] = 100.0 + zmix(dense[top], ql_scores(es.queries[i].question, texts))
+        spent.append(time.perf_counter() - t0)
+        return out
+
+    out = Chunked(ch.doc, ch.start, ch.end, ch.vecs, ch.seconds, ch.lost, rescore)
+    out.cost = {"bytes_per_chunk": 0.0, "ms_per_query": 0.0}  # type: ignore[attr-defined]
+    out.spent = spent  # type: ignore[attr-defined]
+    return out
+
+
 def run_set(
     es: EvalSet,
     enc: LateEncoder,
     peers: dict[str, Callable[[Sequence[Document]], Chunked]],
     levers: bool = False,
+    rerank_ql: bool = False,
 ) -> dict[str, Any]:
     tokens = sum(len(enc.tokenize(d.text)) for d in es.docs)
     qvecs = enc.embed_queries([q.question for q in es.queries])
@@ -786,6 +843,10 @@ def run_set(
         for mix in (None, 0.5):
             name = "MaxSim re-rank of the top 50" + ("" if mix is None else f", mixed {mix}")
             systems[f"lever: {name}"], _ = late_interaction(default, es, enc, ours.tokens, mix)
+    if rerank_ql:
+        systems["lever: query likelihood re-rank of the top 20"] = query_likelihood(
+            systems["lateseg late+dynamic (default)"], es
+        )
     for name, ch in systems.items():
         results[name] = evaluate(ch, qvecs, es, tokens)
         if getattr(ch, "spent", None):
@@ -880,6 +941,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--no-peers", action="store_true", help="lateseg systems only")
     ap.add_argument("--levers", action="store_true", help="also issue 30's levers (document prior)")
     ap.add_argument(
+        "--rerank-ql",
+        action="store_true",
+        help="also the default re-ranked by the generator's query likelihood (slow: ~3 s/query)",
+    )
+    ap.add_argument(
         "--backend", default=None, help="embedder backend (default: the library default)"
     )
     ap.add_argument("--overlap", type=int, default=None, help="late window overlap (tokens)")
@@ -916,7 +982,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not es.queries:
             report["skipped_sets"].append(f"{name} (no usable queries)")
             continue
-        report["sets"][name] = run_set(es, enc, peers, args.levers)
+        report["sets"][name] = run_set(es, enc, peers, args.levers, args.rerank_ql)
     OUT.mkdir(parents=True, exist_ok=True)
     (OUT / f"{args.out}.json").write_text(json.dumps(report, indent=2) + "\n", "utf-8")
     md = markdown(report)
