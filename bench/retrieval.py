@@ -65,7 +65,7 @@ os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
 import numpy as np
 
-from lateseg.encode.fields import unit_fields
+from lateseg.encode.fields import unit_fields, units_at_middle
 from lateseg.encode.late import EncoderConfig, LateEncoder, TokenEmbeddings
 from lateseg.ingest import load_document
 from lateseg.segment import DynamicChunker, FixedChunker
@@ -724,10 +724,13 @@ def prose_sections(
     cited) embedded alone and mixed in like code's unit fields."""
     out = ch.vecs.copy()
     rows, labels = [], []
+    where: dict[int, Locator] = {}  # one per document: it sorts the document's sections
     for row, (d, a, b) in enumerate(zip(ch.doc, ch.start, ch.end, strict=True)):
         doc = es.docs[d]
         if doc.kind != "code":
-            label = Locator(doc).section(int(a), int(b)) if doc.structure else None
+            if d not in where:
+                where[d] = Locator(doc)
+            label = where[d].section(int(a), int(b))
             if label:
                 rows.append(row)
                 labels.append(label)
@@ -740,17 +743,18 @@ def small_to_big(ch: Chunked, es: EvalSet, cap: int) -> Chunked:
     """Lever: each code chunk returned as its innermost function or method (with the
     chunk, at most ``cap`` characters) when that fits the budget (:func:`passage_recall`)."""
     parents = np.stack([ch.start, ch.end], axis=1).copy()
-    for row, (d, a, b) in enumerate(zip(ch.doc, ch.start, ch.end, strict=True)):
-        doc = es.docs[d]
-        if doc.kind != "code":
+    for d in np.unique(ch.doc):
+        if es.docs[d].kind != "code":
             continue
-        mid = (int(a) + int(b)) // 2
-        units = [s for s in doc.spans("function", "method") if s.start <= mid < s.end]
-        if units:
-            unit = min(units, key=lambda s: s.end - s.start)
-            lo, hi = min(unit.start, int(a)), max(unit.end, int(b))
-            if hi - lo <= cap:
-                parents[row] = (lo, hi)
+        rows = np.nonzero(ch.doc == d)[0]
+        spans = [(int(ch.start[r]), int(ch.end[r])) for r in rows]
+        for r, (a, b), unit in zip(
+            rows, spans, units_at_middle(es.docs[d], spans, ("function", "method")), strict=True
+        ):
+            if unit is not None:
+                lo, hi = min(unit.start, a), max(unit.end, b)
+                if hi - lo <= cap:
+                    parents[r] = (lo, hi)
     out = Chunked(ch.doc, ch.start, ch.end, ch.vecs, ch.seconds, ch.lost)
     out.parents = parents
     return out

@@ -50,23 +50,19 @@ def signature(text: str, unit: Span) -> str:
     return ""
 
 
-def unit_fields(doc: Document, chunks: Sequence[Chunk]) -> list[str | None]:
-    """Each chunk's field: ``"<label words>. <signature>"`` of the innermost class,
-    function or method holding the chunk's middle character, or None for a chunk at
-    module level (and for prose). The middle, not the chunk's citation
-    (``Chunk.section``, which may be the enclosing class when a chunk starts between two
-    methods): the unit a chunk is mostly about names it best (held-out stdlib
-    recall@2000 0.509 against 0.484). Cost: one sweep over the units and the chunks,
-    both in order."""
-    if doc.kind != "code":
-        return [None] * len(chunks)
-    units = sorted(doc.spans(*UNIT_KINDS), key=lambda s: (s.start, -s.end))
-    out: list[str | None] = [None] * len(chunks)
-    order = sorted(range(len(chunks)), key=lambda i: chunks[i].start + chunks[i].end)
+def units_at_middle(
+    doc: Document, spans: Sequence[tuple[int, int]], kinds: Sequence[str] = UNIT_KINDS
+) -> list[Span | None]:
+    """For each ``(start, end)`` span, the innermost of ``doc``'s spans of ``kinds`` that
+    holds its middle character, or None. Cost: one sweep over the units and the spans,
+    both in order (a stack of the nested units open at the current middle)."""
+    units = sorted(doc.spans(*kinds), key=lambda s: (s.start, -s.end))
+    out: list[Span | None] = [None] * len(spans)
+    order = sorted(range(len(spans)), key=lambda i: spans[i][0] + spans[i][1])
     open_units: list[Span] = []  # nested units that hold the current middle, outermost first
     at = 0
     for i in order:
-        mid = (chunks[i].start + chunks[i].end) // 2
+        mid = (spans[i][0] + spans[i][1]) // 2
         while at < len(units) and units[at].start <= mid:
             while open_units and open_units[-1].end <= units[at].start:
                 open_units.pop()
@@ -75,6 +71,21 @@ def unit_fields(doc: Document, chunks: Sequence[Chunk]) -> list[str | None]:
         while open_units and open_units[-1].end <= mid:
             open_units.pop()
         if open_units and open_units[-1].start <= mid < open_units[-1].end:
-            unit = open_units[-1]
-            out[i] = f"{label_words(unit.label)}. {signature(doc.text, unit)}".strip()
+            out[i] = open_units[-1]
     return out
+
+
+def unit_fields(doc: Document, chunks: Sequence[Chunk]) -> list[str | None]:
+    """Each chunk's field: ``"<label words>. <signature>"`` of the innermost class,
+    function or method holding the chunk's middle character (:func:`units_at_middle`),
+    or None for a chunk at module level (and for prose). The middle, not the chunk's
+    citation (``Chunk.section``, which may be the enclosing class when a chunk starts
+    between two methods): the unit a chunk is mostly about names it best (held-out
+    stdlib recall@2000 0.509 against 0.484)."""
+    if doc.kind != "code":
+        return [None] * len(chunks)
+    units = units_at_middle(doc, [(c.start, c.end) for c in chunks])
+    return [
+        None if u is None else f"{label_words(u.label)}. {signature(doc.text, u)}".strip()
+        for u in units
+    ]
