@@ -36,9 +36,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "data" / "eval"))
 sys.path.insert(0, str(ROOT / "bench"))
 
-import numpy as np  # noqa: E402
 from check_manuals_qa import PDF_DIR, read_records, release_problems  # noqa: E402
-from retrieval import QL_TOP, find_squashed, ql_scores, zmix  # noqa: E402
+from retrieval import find_squashed  # noqa: E402
 
 OUT = ROOT / "bench" / "results" / "citations.md"
 SECTION_KINDS = ("clause", "heading")
@@ -90,11 +89,7 @@ def evaluate(
             row["note"] = "gold not in the extracted text"
             rows.append(row)
             continue
-        hits = pipe.search(rec["question"], k=max(k, QL_TOP) if rerank else k)
-        if rerank:  # issue 30's lever: dense + the generator's query likelihood
-            ql = ql_scores(rec["question"], [h.text for h in hits])
-            mixed = zmix(np.asarray([h.score for h in hits]), ql)
-            hits = [hits[i] for i in np.argsort(-mixed, kind="stable")][:k]
+        hits = pipe.search(rec["question"], k=k, rerank="generator" if rerank else None)
         for rank, h in enumerate(hits, 1):
             if h.source != sources[rec["source"]]:
                 continue

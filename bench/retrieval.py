@@ -67,6 +67,7 @@ import numpy as np
 
 from lateseg.encode.fields import unit_fields, units_at_middle
 from lateseg.encode.late import EncoderConfig, LateEncoder, TokenEmbeddings
+from lateseg.generate.rerank import RERANK_TOP, likelihoods, zmix
 from lateseg.ingest import load_document
 from lateseg.segment import DynamicChunker, FixedChunker
 from lateseg.segment.spans import Locator
@@ -760,50 +761,22 @@ def small_to_big(ch: Chunked, es: EvalSet, cap: int) -> Chunked:
     return out
 
 
-#: Query likelihood re-ranks this many dense hits; passages are cut to this many chars.
-QL_TOP, QL_CHARS = 20, 1500
-_QL: dict[str, Any] = {}
-
-
 def ql_scores(question: str, passages: Sequence[str]) -> np.ndarray:
-    """Lever (issue 30, item 5): the mean log-probability of ``question``'s tokens after
-    each passage under the local generator (SmolLM2-135M-Instruct from its package),
-    prompted ``Passage: ...\nA question this passage answers:``."""
-    import torch
-    from transformers import AutoModelForCausalLM, AutoTokenizer
+    """Lever (issue 30, item 5): the library's query likelihood
+    (:func:`lateseg.generate.rerank.likelihoods`) under the packaged generator."""
+    from lateseg.generate.local import shared_generator
 
-    from lateseg.encode.models import resolve_generator
-
-    if not _QL:
-        where = resolve_generator(None)
-        _QL["tok"] = AutoTokenizer.from_pretrained(where)
-        _QL["model"] = AutoModelForCausalLM.from_pretrained(where, dtype=torch.float32).eval()
-    tok, model = _QL["tok"], _QL["model"]
-    asked = tok(" " + question, add_special_tokens=False)["input_ids"]
-    out = []
-    for p in passages:
-        prompt = f"Passage: {p[:QL_CHARS]}\nA question this passage answers:"
-        pre = tok(prompt, add_special_tokens=False)["input_ids"]
-        with torch.no_grad():
-            logits = model(torch.tensor([pre + asked])).logits[0, len(pre) - 1 : -1]
-        logp = torch.log_softmax(logits.float(), -1).gather(1, torch.tensor(asked)[:, None])
-        out.append(float(logp.mean()))
-    return np.asarray(out)
-
-
-def zmix(*scores: np.ndarray) -> np.ndarray:
-    """The sum of each score list standardised (mean 0, deviation 1)."""
-    return sum(((s - s.mean()) / (s.std() + 1e-9) for s in scores), np.zeros(len(scores[0])))
+    return likelihoods(shared_generator(), question, passages)
 
 
 def query_likelihood(ch: Chunked, es: EvalSet) -> Chunked:
-    """Lever: the dense top :data:`QL_TOP` re-ranked by dense + query likelihood, each
+    """Lever: the dense top :data:`RERANK_TOP` re-ranked by dense + query likelihood, each
     standardised over those 20 (:func:`zmix`); the rest keep their dense order."""
     spent: list[float] = []
 
     def rescore(i: int, dense: np.ndarray) -> np.ndarray:
         t0 = time.perf_counter()
-        top = np.argsort(-dense, kind="stable")[:QL_TOP]
+        top = np.argsort(-dense, kind="stable")[:RERANK_TOP]
         texts = [es.docs[ch.doc[r]].text[ch.start[r] : ch.end[r]] for r in top]
         out = dense - 100.0
         out[top] = 100.0 + zmix(dense[top], ql_scores(es.queries[i].question, texts))

@@ -154,11 +154,16 @@ class Pipeline:
         kind: str | None = None,
         weights: tuple[float, float] = (1.0, 1.0),
         include_toc: bool = False,
+        rerank: str | None = None,
     ) -> list[Hit]:
-        """The ``k`` best chunks for ``query`` (:meth:`Retriever.search`)."""
-        return self._retriever.search(
-            query, k, mode=mode, source=source, kind=kind, weights=weights, include_toc=include_toc
-        )
+        """The ``k`` best chunks for ``query`` (:meth:`Retriever.search`); with
+        ``rerank="generator"`` the top 20 re-ranked by the local generator's likelihood of
+        the query (:mod:`lateseg.generate.rerank`: better on code and manuals, worse on
+        paraphrased contract questions, seconds a query on CPU; opt-in)."""
+        return self._answerer.search(
+            query, k, mode=mode, source=source, kind=kind, weights=weights,
+            include_toc=include_toc, rerank=rerank,
+        )  # fmt: skip
 
     def expand(self, hits: Sequence[Hit], budget: int) -> list[Hit]:
         """Hits grown with their neighbouring chunks to ``budget`` characters in all
@@ -186,10 +191,11 @@ class Pipeline:
         prefill: str | SparsePrefill | None = None,
         stream: Callable[[str], None] | None = None,
         fallback: bool = True,
+        rerank: str | None = None,
     ) -> Answer:
         """Answer ``question`` from the ``k`` best chunks, citing them (:meth:`Answerer.ask`:
         quoted, copied or generated; scoped to the documents it names; KV compression,
-        sparse prefill, context, the support check's fallback)."""
+        sparse prefill, context, the support check's fallback, re-ranking)."""
         return self._answerer.ask(
             question,
             k,
@@ -205,6 +211,7 @@ class Pipeline:
             prefill=prefill,
             stream=stream,
             fallback=fallback,
+            rerank=rerank,
         )
 
     def ask_many(

@@ -8,6 +8,7 @@ import os
 from collections.abc import Callable
 
 from lateseg.encode.backends import BACKENDS
+from lateseg.generate.rerank import RERANKERS
 from lateseg.index.retrieval import SEARCH_MODES
 from lateseg.ingest.formats import DOCUMENT_KINDS
 
@@ -103,6 +104,14 @@ def filters(sp: argparse.ArgumentParser) -> None:
         action="store_true",
         help="also return chunks from tables of contents, lists of figures and indexes "
         "(left out by default: they only point at the text)",
+    )
+    sp.add_argument(
+        "--rerank",
+        choices=RERANKERS,
+        default=None,
+        help="re-rank the top 20 by the local generator's likelihood of the question: "
+        "better on code and manuals, worse on paraphrased contract questions, and about "
+        "3 s a question on a 2-core CPU (bench/results/retrieval_ql.md); default: off",
     )
     sp.add_argument(
         "--context",

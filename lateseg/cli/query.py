@@ -116,6 +116,7 @@ def run(args: argparse.Namespace) -> int:
             "source": args.source,
             "kind": args.kind,
             "include_toc": args.include_toc,
+            "rerank": args.rerank,
         }
         if args.command == "search":
             hits = pipe.search(args.question, k=args.k, **select)

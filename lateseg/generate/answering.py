@@ -18,7 +18,7 @@ import os
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from lateseg.errors import ConfigError
 from lateseg.generate.extractive import extractive_answer
@@ -123,20 +123,38 @@ class Answerer:
         kind: str | None = None,
         include_toc: bool = False,
         context: int | None = None,
+        rerank: str | None = None,
     ) -> list[Hit]:
         """The passages that answer ``question``: the ``k`` best chunks (of the scoped
-        documents only, when the question names some), widened with their neighbours to
-        ``context`` characters (a list question's to :data:`LIST_CONTEXT` by default)."""
+        documents only, when the question names some; re-ranked by ``rerank``, see
+        :meth:`search`), widened with their neighbours to ``context`` characters (a list
+        question's to :data:`LIST_CONTEXT` by default)."""
         sources = scope.sources if scope is not None and scope.sources else None
-        hits = self.retriever.search(
+        hits = self.search(
             question, k, mode=mode, source=source, kind=kind, include_toc=include_toc,
-            sources=sources,
+            sources=sources, rerank=rerank,
         )  # fmt: skip
         if context is None and analyse(question).kind == "list":
             context = LIST_CONTEXT
         if context is not None and hits:
             hits = self.retriever.expand(hits, context)
         return self.retriever.whole_sentences(hits)
+
+    def search(
+        self, question: str, k: int, *, rerank: str | None = None, **select: Any
+    ) -> list[Hit]:
+        """:meth:`Retriever.search` (``select``: its options), then with ``rerank`` (one of
+        :data:`~lateseg.generate.rerank.RERANKERS`) its top
+        :data:`~lateseg.generate.rerank.RERANK_TOP` re-ranked by the generator's
+        likelihood of the question (:func:`~lateseg.generate.rerank.rerank`; seconds a
+        query on CPU, opt-in)."""
+        from lateseg.generate.rerank import RERANK_TOP, check_reranker
+        from lateseg.generate.rerank import rerank as by_likelihood
+
+        if check_reranker(rerank) is None:
+            return self.retriever.search(question, k, **select)
+        hits = self.retriever.search(question, max(k, RERANK_TOP), **select)
+        return by_likelihood(self.local_generator(), question, hits, k)
 
     def missing(self, question: str, scope: Scope) -> Answer:
         """The answer to a question that names a document the index does not hold."""
@@ -167,6 +185,7 @@ class Answerer:
         prefill: str | SparsePrefill | None = None,
         stream: Callable[[str], None] | None = None,
         fallback: bool = True,
+        rerank: str | None = None,
     ) -> Answer:
         """Answer ``question`` from the ``k`` best chunks, citing them.
 
@@ -184,7 +203,9 @@ class Answerer:
         content-defined chunks; or any registered press, :mod:`lateseg.kv.presses`); the
         accounting is in ``Answer.kv_stats``. ``prefill="sparse"`` prefills the
         generator's prompt MInference-style (:mod:`lateseg.kv.sparse`; the default
-        ``"dense"`` reads every key). ``stream`` receives the answer's text as it is made.
+        ``"dense"`` reads every key). ``stream`` receives the answer's text as it is
+        made. ``rerank="generator"`` re-ranks the retrieved chunks by the generator's
+        likelihood of the question (:meth:`search`; opt-in: seconds a question on CPU).
 
         Every sentence of a generated answer is checked against its evidence
         (``Answer.support``). With ``fallback`` (the default), an answer none of whose
@@ -200,7 +221,7 @@ class Answerer:
             )
         asked = self.prepare(
             question, k, mode=mode, source=source, kind=kind, include_toc=include_toc,
-            context=context,
+            context=context, rerank=rerank,
         )  # fmt: skip
         if asked.missing is not None:
             return asked.missing
@@ -220,6 +241,7 @@ class Answerer:
         kind: str | None = None,
         include_toc: bool = False,
         context: int | None = None,
+        rerank: str | None = None,
     ) -> Prepared:
         r"""The first half of :meth:`ask`: the question's scope, the question as asked of
         the scoped documents (:func:`~lateseg.generate.scope.plain_question`) and its
@@ -234,7 +256,7 @@ class Answerer:
             question = plain_question(question, scope, self.document_profiles())
         hits = self.retrieve(
             question, k, scope, mode=mode, source=source, kind=kind,
-            include_toc=include_toc, context=context,
+            include_toc=include_toc, context=context, rerank=rerank,
         )  # fmt: skip
         return Prepared(question, scope, hits)
 

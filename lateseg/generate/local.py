@@ -281,6 +281,12 @@ class LocalGenerator:
         return self._model
 
     @property
+    def lock(self) -> threading.RLock:
+        """Held while this model runs: one forward at a time per model (the KV
+        observation window switches the shared model's attention)."""
+        return self._lock
+
+    @property
     def tokenizer(self) -> Any:
         """The generator's tokenizer (the model is loaded first)."""
         self.load()
