@@ -164,13 +164,20 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--k", type=int, default=5, help="hits per question (default 5)")
     ap.add_argument("--index", type=Path, help="use or build this index (default: a new one)")
-    ap.add_argument("--out", type=Path, default=OUT, help=f"markdown report (default {OUT})")
+    ap.add_argument(
+        "--out",
+        type=Path,
+        default=None,
+        help=f"markdown report (default {OUT}, or citations_ql.md with --rerank-ql)",
+    )
     ap.add_argument(
         "--rerank-ql",
         action="store_true",
         help="re-rank the dense top 20 by dense + the generator's query likelihood (issue 30)",
     )
     args = ap.parse_args(argv)
+    if args.out is None:
+        args.out = OUT.with_name("citations_ql.md") if args.rerank_ql else OUT
     problems = release_problems()
     if problems:
         print("\n".join(problems), file=sys.stderr)
