@@ -39,6 +39,8 @@ sys.path.insert(0, str(ROOT / "bench"))
 from check_manuals_qa import PDF_DIR, read_records, release_problems  # noqa: E402
 from retrieval import find_squashed  # noqa: E402
 
+from lateseg.generate.rerank import RERANK_TOP  # noqa: E402
+
 OUT = ROOT / "bench" / "results" / "citations.md"
 SECTION_KINDS = ("clause", "heading")
 _NUMBER = re.compile(r"^(?:§\s*)?(\d+(?:\.\d+)*)\.?(?=\s|$)")
@@ -173,7 +175,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--rerank-ql",
         action="store_true",
-        help="re-rank the dense top 20 by dense + the generator's query likelihood (issue 30)",
+        help=f"re-rank the dense top {RERANK_TOP} by dense + the generator's query "
+        "likelihood (issue 30)",
     )
     args = ap.parse_args(argv)
     if args.out is None:

@@ -821,7 +821,7 @@ def run_set(
             name = "MaxSim re-rank of the top 50" + ("" if mix is None else f", mixed {mix}")
             systems[f"lever: {name}"], _ = late_interaction(default, es, enc, ours.tokens, mix)
     if rerank_ql:
-        systems["lever: query likelihood re-rank of the top 20"] = query_likelihood(
+        systems[f"lever: query likelihood re-rank of the top {RERANK_TOP}"] = query_likelihood(
             systems["lateseg late+dynamic (default)"], es
         )
     for name, ch in systems.items():

@@ -157,7 +157,7 @@ class Pipeline:
         rerank: str | None = None,
     ) -> list[Hit]:
         """The ``k`` best chunks for ``query`` (:meth:`Retriever.search`); with
-        ``rerank="generator"`` the top 20 re-ranked by the local generator's likelihood of
+        ``rerank="generator"`` the top 30 re-ranked by the local generator's likelihood of
         the query (:mod:`lateseg.generate.rerank`: better on code and manuals, worse on
         paraphrased contract questions, seconds a query on CPU; opt-in)."""
         return self._answerer.search(

@@ -49,8 +49,8 @@ def test_zmix_standardises_each_list_and_a_flat_list_adds_nothing():
     assert np.allclose(zmix(a, np.full(3, 5.0)), zmix(a))
 
 
-def test_search_reranks_the_dense_top_20(sample_index, generator):
-    """The re-ranked hits are the dense top 20 in the order of dense + likelihood,
+def test_search_reranks_the_dense_top_hits(sample_index, generator):
+    """The re-ranked hits are the dense top RERANK_TOP in the order of dense + likelihood,
     each standardised; a smaller k is a prefix of a larger one."""
     q = "which function converts an amount of money from one currency to another?"
     dense = sample_index.search(q, k=RERANK_TOP)

@@ -8,7 +8,7 @@ import os
 from collections.abc import Callable
 
 from lateseg.encode.backends import BACKENDS
-from lateseg.generate.rerank import RERANKERS
+from lateseg.generate.rerank import RERANK_TOP, RERANKERS
 from lateseg.index.retrieval import SEARCH_MODES
 from lateseg.ingest.formats import DOCUMENT_KINDS
 
@@ -109,9 +109,9 @@ def filters(sp: argparse.ArgumentParser) -> None:
         "--rerank",
         choices=RERANKERS,
         default=None,
-        help="re-rank the top 20 by the local generator's likelihood of the question: "
-        "better on code and manuals, worse on paraphrased contract questions, and about "
-        "3 s a question on a 2-core CPU (bench/results/retrieval_ql.md); default: off",
+        help=f"re-rank the top {RERANK_TOP} by the local generator's likelihood of the "
+        "question: better on code and manuals, worse on paraphrased contract questions, and "
+        "seconds a question on CPU (bench/results/retrieval_ql.md); default: off",
     )
     sp.add_argument(
         "--context",
