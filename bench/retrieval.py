@@ -718,6 +718,40 @@ def without_fields(ch: Chunked, es: EvalSet, enc: LateEncoder, ours: LatesegSyst
     return rebuilt(ch, vecs)
 
 
+#: Token lengths above which a chunk keeps its naive half in the partial-naive lever.
+NAIVE_ABOVE = (96, 128, 144)
+
+
+def partial_naive(
+    ch: Chunked, es: EvalSet, enc: LateEncoder, ours: LatesegSystems, above: int
+) -> tuple[Chunked, float]:
+    """Lever (issue 31, item 3): the naive half only for chunks longer than ``above``
+    tokens (a late window is 128); shorter ones, which one window already reads whole,
+    keep the pure late vector (with code's unit field). Returns the chunks and the share
+    of naive tokens saved."""
+    import dataclasses
+
+    late_only = LateEncoder(dataclasses.replace(enc.config, late_weight=1.0, code_late_weight=1.0))
+    out, saved, total = ch.vecs.copy(), 0, 0
+    row = 0
+    for d, t, cs in zip(es.docs, ours.tokens, ours.chunks, strict=True):
+        if not cs:
+            continue
+        spans = [(c.start, c.end) for c in cs]
+        late = late_only.chunk_vectors(
+            d.text, t, spans, code=d.kind == "code", fields=unit_fields(d, cs)
+        )
+        for k, (a, b) in enumerate(spans):
+            i, j = t.token_range(a, b)
+            total += j - i
+            if j - i <= above:
+                out[row + k] = late[k]
+                saved += j - i
+        row += len(spans)
+    assert row == len(out)
+    return Chunked(ch.doc, ch.start, ch.end, out, ch.seconds, ch.lost), saved / max(total, 1)
+
+
 def prose_sections(
     ch: Chunked, es: EvalSet, enc: LateEncoder, ours: LatesegSystems, weight: float
 ) -> Chunked:
@@ -795,6 +829,7 @@ def run_set(
     peers: dict[str, Callable[[Sequence[Document]], Chunked]],
     levers: bool = False,
     rerank_ql: bool = False,
+    naive_levers: bool = False,
 ) -> dict[str, Any]:
     tokens = sum(len(enc.tokenize(d.text)) for d in es.docs)
     qvecs = enc.embed_queries([q.question for q in es.queries])
@@ -802,7 +837,7 @@ def run_set(
     log(f"[{es.name}] {len(es.docs)} docs, {tokens} tokens, {len(es.queries)} queries")
     results: dict[str, Any] = {}
     t0 = time.perf_counter()
-    ours = LatesegSystems(enc, keep_tokens=levers)
+    ours = LatesegSystems(enc, keep_tokens=levers or naive_levers)
     systems = ours.run(es.docs)
     if levers:
         default = systems["lateseg late+dynamic (default)"]
@@ -820,6 +855,12 @@ def run_set(
         for mix in (None, 0.5):
             name = "MaxSim re-rank of the top 50" + ("" if mix is None else f", mixed {mix}")
             systems[f"lever: {name}"], _ = late_interaction(default, es, enc, ours.tokens, mix)
+    if naive_levers:
+        default = systems["lateseg late+dynamic (default)"]
+        for above in NAIVE_ABOVE:
+            lever, saved = partial_naive(default, es, enc, ours, above)
+            name = f"lever: naive half only for chunks over {above} tokens ({saved:.0%} saved)"
+            systems[name] = lever
     if rerank_ql:
         systems[f"lever: query likelihood re-rank of the top {RERANK_TOP}"] = query_likelihood(
             systems["lateseg late+dynamic (default)"], es
@@ -918,6 +959,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--no-peers", action="store_true", help="lateseg systems only")
     ap.add_argument("--levers", action="store_true", help="also issue 30's levers (document prior)")
     ap.add_argument(
+        "--naive-levers",
+        action="store_true",
+        help="issue 31: the naive half only for chunks longer than 96/128/144 tokens",
+    )
+    ap.add_argument(
         "--rerank-ql",
         action="store_true",
         help="also the default re-ranked by the generator's query likelihood (slow: ~3 s/query)",
@@ -959,7 +1005,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not es.queries:
             report["skipped_sets"].append(f"{name} (no usable queries)")
             continue
-        report["sets"][name] = run_set(es, enc, peers, args.levers, args.rerank_ql)
+        report["sets"][name] = run_set(
+            es, enc, peers, args.levers, args.rerank_ql, args.naive_levers
+        )
     OUT.mkdir(parents=True, exist_ok=True)
     (OUT / f"{args.out}.json").write_text(json.dumps(report, indent=2) + "\n", "utf-8")
     md = markdown(report)

@@ -119,6 +119,13 @@ def test_fields_move_code_vectors_toward_the_unit_and_stay_unit_length(tmp_path,
     assert np.allclose(off.chunk_vectors(doc.text, tokens, spans, code=True, fields=fields), plain)
     prose = encoder.chunk_vectors(doc.text, tokens, spans, code=False, fields=fields)
     assert np.allclose(prose, encoder.chunk_vectors(doc.text, tokens, spans, code=False))
+    # Pure late vectors for code and a file with no unit in it: nothing to embed, and
+    # nothing to mix in (this failed an assertion once).
+    pure = LateEncoder(EncoderConfig(code_late_weight=1.0))
+    none = [None] * len(spans)
+    assert np.allclose(
+        pure.chunk_vectors(doc.text, tokens, spans, code=True, fields=none), tokens.pool(spans)
+    )
     with pytest.raises(ConfigError, match="fields for"):
         encoder.chunk_vectors(doc.text, tokens, spans, code=True, fields=fields[:-1])
     with pytest.raises(ConfigError, match="code_field_weight"):

@@ -8,11 +8,6 @@ prompts and normalisation; a backend runs the transformer's forward pass.
 * ``openvino-bf16``: the same in bf16 where the CPU has it (faster, vectors within 0.5%).
 * ``onnx``: the fp32 export run by ONNX Runtime (CPU).
 * ``onnx-int8``: the export with dynamic int8 weights, run by ONNX Runtime.
-* ``openvino-int8``: static int8 (weights per channel, activations calibrated once on
-  the packaged ``calibration.txt``: contract and code text) for the attention
-  projections and the feed-forward up-projection, run by OpenVINO; the feed-forward
-  down-projections, whose inputs carry outliers, and the attention products stay fp32
-  (quantising them took the mean-pooled vectors' cosine to fp32 from 0.994 to 0.94).
 
 Exports are cached under ``lateseg_home()/onnx``, keyed by a digest of the model's
 weights and configuration, written to a temporary folder and renamed (an interrupted
@@ -45,13 +40,7 @@ from lateseg.errors import ConfigError, ModelError
 
 log = logging.getLogger(__name__)
 
-BACKENDS = ("torch", "openvino", "openvino-bf16", "onnx", "onnx-int8", "openvino-int8")
-#: The calibration text of static int8 and the settings that use it: they name its graph,
-#: so a change of either makes a new one.
-CALIBRATION = Path(__file__).with_name("calibration.txt")
-_CAL_WINDOW, _CAL_STRIDE, _CAL_WINDOWS = 128, 96, 160
-_KEEP_FP32 = r"layer\.\d+/(output/dense|intermediate/dense)"  # the feed-forward layers
-_STATIC = (_CAL_WINDOW, _CAL_STRIDE, _CAL_WINDOWS, _KEEP_FP32)
+BACKENDS = ("torch", "openvino", "openvino-bf16", "onnx", "onnx-int8")
 _INSTALL = {
     "onnx": "pip install 'lateseg[onnx]'",
     "onnxruntime": "pip install 'lateseg[onnx]'",
@@ -85,17 +74,6 @@ def check_backend(backend: str | None, device: str | None = None) -> None:
         raise ConfigError(f"backend={backend!r}; choose one of {', '.join(BACKENDS)}")
     if backend != "torch" and device and not device.startswith("cpu"):
         raise ConfigError(f"backend={backend!r} runs on the CPU; use backend='torch' on {device}")
-
-
-def graph_name(backend: str) -> str:
-    """The file name of the exported graph ``backend`` runs (under the export folder)."""
-    if backend == "onnx-int8":
-        return "model-int8.onnx"
-    if backend == "openvino-int8":
-        h = hashlib.sha256(CALIBRATION.read_bytes())
-        h.update(repr(_STATIC).encode("utf-8"))
-        return f"model-int8-static-{h.hexdigest()[:12]}.onnx"
-    return "model.onnx"
 
 
 @dataclass
@@ -201,7 +179,7 @@ def load_embedder(
     else:
         if backend.startswith("openvino"):
             _need("openvino", backend)  # before the export, to fail fast
-        graph = exported(net, model, backend=backend, tokenizer=whole)
+        graph = exported(net, model, int8=backend == "onnx-int8")
         forward = compile_graph(graph, backend)
         _leave_kit(where, st, graph.parent)
     return Embedder(st, backend, device, forward, whole)
@@ -306,18 +284,17 @@ def model_digest(net: Any) -> str:
     return h.hexdigest()[:24]
 
 
-def exported(net: Any, model: str, *, backend: str = "onnx", tokenizer: Any = None) -> Path:
-    """The cached ONNX export of ``net`` that ``backend`` runs (:func:`graph_name`: the
-    fp32 ``model.onnx``, or an int8 graph quantised from it; static int8 calibrates with
-    ``tokenizer``), made on first use."""
+def exported(net: Any, model: str, *, int8: bool = False) -> Path:
+    """The cached ONNX export of ``net`` (``model.onnx``, or ``model-int8.onnx`` with
+    dynamic int8 weights), made on first use."""
     import re
 
     label = re.sub(r"[^A-Za-z0-9._-]+", "_", Path(model).name or "model")[:60]
     folder = lateseg_home() / "onnx" / f"{label}-{model_digest(net)}"
-    name = graph_name(backend)
+    name = "model-int8.onnx" if int8 else "model.onnx"
     if (folder / name).is_file():
         return folder / name
-    int8 = name != "model.onnx"
+    backend = "onnx-int8" if int8 else "onnx"
     _need("onnx", backend)
     folder.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=".export-", dir=folder.parent))
@@ -333,15 +310,12 @@ def exported(net: Any, model: str, *, backend: str = "onnx", tokenizer: Any = No
             log.info("quantising %s to int8 (once)", model)
             logging.disable(logging.WARNING)  # its advice to pre-process, on the root logger
             try:
-                if backend == "openvino-int8":
-                    _quantize_static(quantization, tmp / "model.onnx", tmp / name, tokenizer)
-                else:
-                    quantization.quantize_dynamic(
-                        str(tmp / "model.onnx"),
-                        str(tmp / name),
-                        weight_type=quantization.QuantType.QInt8,
-                        per_channel=True,
-                    )
+                quantization.quantize_dynamic(
+                    str(tmp / "model.onnx"),
+                    str(tmp / name),
+                    weight_type=quantization.QuantType.QInt8,
+                    per_channel=True,
+                )
             finally:
                 logging.disable(logging.NOTSET)
         folder.mkdir(exist_ok=True)
@@ -351,61 +325,6 @@ def exported(net: Any, model: str, *, backend: str = "onnx", tokenizer: Any = No
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return folder / name
-
-
-def calibration_rows(tokenizer: Any) -> list[list[int]]:
-    """Token windows of :data:`CALIBRATION` as the late encoder reads documents
-    (``[CLS]`` + up to 126 tokens + ``[SEP]``, every 96 tokens), at most 160."""
-    ids = tokenizer(CALIBRATION.read_text("utf-8"), add_special_tokens=False)["input_ids"]
-    body, step = _CAL_WINDOW - 2, _CAL_STRIDE
-    first, last = tokenizer.cls_token_id, tokenizer.sep_token_id
-    if first is None or last is None:
-        raise ModelError("static int8 calibrates BERT-style encoders ([CLS] ... [SEP])")
-    starts = range(0, max(1, len(ids) - body), step)
-    return [[first, *ids[s : s + body], last] for s in starts][:_CAL_WINDOWS]
-
-
-def _quantize_static(quantization: Any, src: Path, dst: Path, tokenizer: Any) -> None:
-    """Static int8 of the export at ``src`` into ``dst``: QDQ, weights symmetric per
-    channel, activations asymmetric with min/max ranges from :func:`calibration_rows`;
-    the attention products and the feed-forward down-projections stay fp32."""
-    import re
-
-    import onnx
-
-    if tokenizer is None:
-        raise ModelError("static int8 needs the model's tokenizer for its calibration")
-    graph = onnx.load(str(src))
-    weights = {t.name for t in graph.graph.initializer}
-    keep = [
-        n.name
-        for n in graph.graph.node
-        if n.op_type == "MatMul"
-        and (not all(i in weights for i in n.input[1:]) or re.search(_KEEP_FP32, n.name))
-    ]
-    rows = iter(calibration_rows(tokenizer))
-
-    class Reader(quantization.CalibrationDataReader):  # type: ignore[misc,name-defined]
-        def get_next(self) -> dict[str, np.ndarray] | None:
-            row = next(rows, None)
-            if row is None:
-                return None
-            ids = np.asarray([row], dtype=np.int64)
-            return {"input_ids": ids, "attention_mask": np.ones_like(ids)}
-
-    quantization.quantize_static(
-        str(src),
-        str(dst),
-        Reader(),
-        quant_format=quantization.QuantFormat.QDQ,
-        per_channel=True,
-        activation_type=quantization.QuantType.QUInt8,
-        weight_type=quantization.QuantType.QInt8,
-        op_types_to_quantize=["MatMul"],
-        nodes_to_exclude=keep,
-        calibrate_method=quantization.CalibrationMethod.MinMax,
-        extra_options={"ActivationSymmetric": False, "WeightSymmetric": True},
-    )
 
 
 def _export_onnx(net: Any, path: Path) -> None:

@@ -511,7 +511,7 @@ class LateEncoder:
                 own = naive[at : at + len(spans)]
                 at += len(spans)
                 vecs = own if late is None else _normalise(w * late + (1.0 - w) * own)
-            if f is not None:
+            if f is not None and any(f):
                 assert own_fields is not None
                 vecs = vecs.copy()
                 for row, t in enumerate(f):

@@ -247,12 +247,12 @@ class QuickEmbedder:
 def quick_embedder(source: str, backend: str) -> QuickEmbedder | None:
     """A :class:`QuickEmbedder` for the model at ``source`` on the exported ``backend``,
     or None (no kit for it as it is now, or its graph is missing): then load it whole."""
-    from lateseg.encode.backends import compile_graph, graph_name
+    from lateseg.encode.backends import compile_graph
 
     kit = load_kit(source)
     if kit is None:
         return None
-    graph = kit.graph(graph_name(backend))
+    graph = kit.graph("model-int8.onnx" if backend == "onnx-int8" else "model.onnx")
     if graph is None:
         return None
     try:
