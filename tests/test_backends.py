@@ -8,6 +8,7 @@ lateseg computes exactly what sentence-transformers computes for them.
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -328,3 +329,62 @@ def test_a_cold_search_imports_neither_torch_nor_sentence_transformers(sample_in
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert "msa.pdf" in out.stdout
     assert out.stderr.split()[-4:] == ["0", "False", "False", "False"], out.stderr
+
+
+def test_an_int8_index_is_searched_in_int8_and_a_float_one_never(cls_model, tmp_path, monkeypatch):
+    """The manifest keeps the vectors' precision class: a run whose backend makes the other
+    class (queries, new documents) is refused by name, reading or writing."""
+    from lateseg.errors import IndexStoreError
+    from lateseg.index import read_manifest
+    from lateseg.pipeline import Pipeline
+
+    monkeypatch.setenv("LATESEG_HOME", str(tmp_path / "home"))
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "terms.txt").write_text("The Licensee shall pay the fees within thirty days. " * 20)
+    model = str(cls_model)
+    int8, float_ = tmp_path / "int8", tmp_path / "float"
+    with Pipeline.open(int8, embedder=EncoderConfig(model=model, backend="onnx-int8")) as pipe:
+        pipe.ingest([docs], progress=False)
+    with Pipeline.open(float_, embedder=EncoderConfig(model=model, backend="openvino")) as pipe:
+        pipe.ingest([docs], progress=False)
+    assert read_manifest(int8).precision == "int8"
+    assert read_manifest(float_).precision == "float"
+    refused = [(int8, None), (int8, "openvino"), (int8, "torch"), (float_, "onnx-int8")]
+    for folder, backend in refused:
+        with pytest.raises(IndexStoreError, match="onnx-int8"):
+            Pipeline.open(folder, backend=backend, readonly=True)
+    with Pipeline.open(int8, backend="onnx-int8", readonly=True) as pipe:
+        assert pipe.search("when are the fees due?", k=1)
+    for backend in (None, "torch", "onnx"):  # the float backends share the float index
+        with Pipeline.open(float_, backend=backend, readonly=True) as pipe:
+            assert pipe.search("when are the fees due?", k=1)
+    manifest = json.loads((float_ / "manifest.json").read_text())
+    (float_ / "manifest.json").write_text(json.dumps({**manifest, "precision": "int4"}))
+    with pytest.raises(IndexStoreError, match="precision: 'int4'"):
+        Pipeline.open(float_, readonly=True)
+
+
+def test_float_backends_rank_an_index_alike(tmp_path, encoder):
+    """An index made on the default backend (OpenVINO fp32) is ranked the same when its
+    queries are embedded on torch: the float class is one class."""
+    from lateseg.pipeline import Pipeline
+
+    licenses = Path("/usr/share/common-licenses")
+    if not (licenses / "Apache-2.0").is_file():
+        pytest.skip("/usr/share/common-licenses is missing")
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for name in ("Apache-2.0", "MPL-2.0"):
+        (docs / f"{name}.txt").write_text((licenses / name).read_text()[:20000])
+    with Pipeline.open(tmp_path / "idx") as pipe:
+        pipe.encoder = encoder
+        pipe.ingest([docs], progress=False)
+    with Pipeline.open(tmp_path / "idx", backend="torch", readonly=True) as pipe:
+        on_torch = [pipe.search(q, k=10) for q in QUERIES]
+    with Pipeline.open(tmp_path / "idx", readonly=True) as pipe:
+        pipe.encoder = encoder
+        on_default = [pipe.search(q, k=10) for q in QUERIES]
+    for a, b in zip(on_torch, on_default, strict=True):
+        assert [h.chunk_id for h in a] == [h.chunk_id for h in b]
+        assert np.allclose([h.score for h in a], [h.score for h in b], atol=1e-5)

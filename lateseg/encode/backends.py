@@ -66,6 +66,18 @@ def default_backend(device: str) -> str:
     return "openvino"
 
 
+#: What an index's vectors are made with, as far as queries must match them: ``int8``
+#: (``onnx-int8``) or ``float`` (fp32 and bf16: every other backend). Float backends agree
+#: to about 1e-6 in fp32 and 0.5% in bf16; int8 weights move vectors by several percent.
+PRECISIONS = ("float", "int8")
+
+
+def vector_precision(backend: str | None) -> str:
+    """The :data:`PRECISIONS` class of vectors made by ``backend`` (None: the default,
+    which is never int8)."""
+    return "int8" if backend == "onnx-int8" else "float"
+
+
 def check_backend(backend: str | None, device: str | None = None) -> None:
     """Raise :class:`ConfigError` for an unknown backend, or a CPU-only one on a GPU."""
     if backend is None:

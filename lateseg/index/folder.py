@@ -6,7 +6,10 @@ settings decide together (``Pipeline.open`` is this and nothing more).
 * The manifest decides the embedder and the chunker of an existing index; a caller's
   different embedder or chunker is refused (vectors of two models cannot be mixed).
 * ``device``, ``backend`` and ``trust_remote_code`` belong to the run: they never come
-  from, nor go into, the manifest (an index folder is untrusted input).
+  from, nor go into, the manifest (an index folder is untrusted input). What the manifest
+  keeps is the vectors' precision class (``float``, or ``int8`` from ``onnx-int8``): a
+  run whose backend makes the other class is refused by name, since its queries (and new
+  documents) would not match the stored vectors.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ import logging
 import os
 from pathlib import Path
 
+from lateseg.encode.backends import vector_precision
 from lateseg.encode.late import EncoderConfig, LateEncoder
 from lateseg.errors import IndexStoreError
 from lateseg.index import Index, Manifest, read_manifest, write_manifest
@@ -73,6 +77,22 @@ def open_folder(
             f"{path} was built with embedder {manifest.embedder.model!r}, not "
             f"{enc_cfg.model!r}; open it without an embedder or re-index into a new folder"
         )
+    precision = vector_precision(enc_cfg.backend)
+    if manifest is not None and manifest.precision != precision:
+        held = (
+            "int8 vectors (backend onnx-int8)"
+            if manifest.precision == "int8"
+            else ("float vectors (any backend but onnx-int8)")
+        )
+        use = (
+            "backend='onnx-int8' (--backend onnx-int8)"
+            if manifest.precision == "int8"
+            else ("another backend than onnx-int8")
+        )
+        raise IndexStoreError(
+            f"{path} holds {held}; backend {enc_cfg.backend!r} would embed queries and new "
+            f"documents differently. Open it with {use}, or re-index into a new folder"
+        )
     if chunker is None:
         chunker = manifest.chunker if manifest else DynamicChunker()
     elif manifest is not None and chunker.to_dict() != manifest.chunker.to_dict():
@@ -82,7 +102,9 @@ def open_folder(
         )
     encoder = LateEncoder(enc_cfg)
     if manifest is None:
-        manifest = Manifest(enc_cfg, encoder.dim, chunker, vectors or "auto", 2, SEGMENTER_VERSION)
+        manifest = Manifest(
+            enc_cfg, encoder.dim, chunker, vectors or "auto", 2, SEGMENTER_VERSION, precision
+        )
         path.mkdir(parents=True, exist_ok=True)
         write_manifest(path, manifest)
     elif manifest.segmenter < SEGMENTER_VERSION:

@@ -44,7 +44,9 @@ EMBEDDER_FIELDS = (
     "query_prefix",
     "document_prefix",
 )
-TOP_FIELDS = ("format", "version", "embedder", "dim", "chunker", "vectors", "segmenter")
+TOP_FIELDS = (
+    "format", "version", "embedder", "dim", "chunker", "vectors", "segmenter", "precision",
+)  # fmt: skip
 MAX_DIM = 65536
 MAX_SEGMENTER = 1_000_000
 
@@ -59,6 +61,9 @@ class Manifest:
     vectors: str
     version: int
     segmenter: int = 0  # lateseg.segment.SEGMENTER_VERSION the index was created with
+    # The vectors' precision class (lateseg.encode.backends.PRECISIONS): queries and new
+    # documents must be embedded in the same one. Manifests without it hold float vectors.
+    precision: str = "float"
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -67,6 +72,7 @@ class Manifest:
             "chunker": self.chunker.to_dict(),
             "vectors": self.vectors,
             "segmenter": self.segmenter,
+            "precision": self.precision,
         }
 
 
@@ -128,7 +134,12 @@ def parse_manifest(data: Any, *, device: str | None = None) -> Manifest:
     segmenter = data.get("segmenter", 0)
     if not is_int(segmenter) or not 0 <= segmenter <= MAX_SEGMENTER:
         raise ConfigError(f"segmenter: {segmenter!r} is not an integer in [0, {MAX_SEGMENTER}]")
-    return Manifest(embedder, dim, chunker, vectors, version, segmenter)
+    from lateseg.encode.backends import PRECISIONS
+
+    precision = data.get("precision", "float")
+    if precision not in PRECISIONS:
+        raise ConfigError(f"precision: {shown(precision)}; one of {', '.join(PRECISIONS)}")
+    return Manifest(embedder, dim, chunker, vectors, version, segmenter, precision)
 
 
 def _embedder(raw: Any, device: str | None) -> EncoderConfig:
