@@ -121,6 +121,23 @@ def test_retriever_documents_carry_provenance_and_filters_apply():
         retriever.invoke(QUESTION, colour="red")
 
 
+def test_the_retriever_reranks_on_request():
+    """``rerank="generator"`` gives the pipeline's re-ranked hits, per retriever or per
+    call; an unknown re-ranker is refused by name."""
+    retriever = LatesegRetriever(index=sample_index(), k=3, rerank="generator")
+    want = retriever.pipeline.search(QUESTION, 3, rerank="generator")
+    docs = retriever.invoke(QUESTION)
+    assert [(d.metadata["start"], d.metadata["score"]) for d in docs] == [
+        (h.start, pytest.approx(h.score)) for h in want
+    ]
+    plain = LatesegRetriever(pipeline=retriever.pipeline, k=3)
+    assert [d.metadata["start"] for d in plain.invoke(QUESTION, rerank="generator")] == [
+        h.start for h in want
+    ]
+    with pytest.raises(ConfigError, match="rerank"):
+        plain.invoke(QUESTION, rerank="colbert")
+
+
 # -- vector store beyond the standard suite ------------------------------------------------
 def test_vector_store_chunks_long_documents_late_and_filters_by_metadata(tmp_path):
     msa = Pipeline.open(sample_index()).document(str(CONTRACTS / "msa.pdf")).text

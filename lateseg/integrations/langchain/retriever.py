@@ -21,9 +21,11 @@ class LatesegRetriever(BaseRetriever):
 
     Build it from a :class:`~lateseg.Pipeline` (``pipeline=``) or an index folder
     (``index=``). ``mode`` is ``dense`` (default), ``lexical`` or ``hybrid``; ``source``
-    (a glob over file paths) and ``kind`` (``pdf``, ``code``, ``text`` …) filter; each of
-    ``k``, ``mode``, ``source`` and ``kind`` can also be given per call:
-    ``retriever.invoke(q, k=2, kind="pdf")``.
+    (a glob over file paths) and ``kind`` (``pdf``, ``code``, ``text`` …) filter;
+    ``rerank="generator"`` re-ranks the top hits by the local generator's likelihood of
+    the query (:mod:`lateseg.generate.rerank`: better on code and manuals, seconds a query;
+    off by default). Each of ``k``, ``mode``, ``source``, ``kind`` and ``rerank`` can also
+    be given per call: ``retriever.invoke(q, k=2, kind="pdf")``.
     """
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
@@ -33,6 +35,7 @@ class LatesegRetriever(BaseRetriever):
     mode: str = "dense"
     source: str | None = None
     kind: str | None = None
+    rerank: str | None = None
 
     @model_validator(mode="before")
     @classmethod
@@ -54,6 +57,7 @@ class LatesegRetriever(BaseRetriever):
         mode: str | None = None,
         source: str | None = None,
         kind: str | None = None,
+        rerank: str | None = None,
         **kwargs: Any,
     ) -> list[Document]:
         if kwargs:
@@ -64,5 +68,6 @@ class LatesegRetriever(BaseRetriever):
             mode=mode or self.mode,
             source=source if source is not None else self.source,
             kind=kind if kind is not None else self.kind,
+            rerank=rerank if rerank is not None else self.rerank,
         )
         return [hit_document(h) for h in hits]
