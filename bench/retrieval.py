@@ -805,7 +805,7 @@ def ql_scores(question: str, passages: Sequence[str]) -> np.ndarray:
 
 def query_likelihood(ch: Chunked, es: EvalSet) -> Chunked:
     """Lever: the dense top :data:`RERANK_TOP` re-ranked by dense + query likelihood, each
-    standardised over those 20 (:func:`zmix`); the rest keep their dense order."""
+    standardised over them (:func:`zmix`); the rest keep their dense order."""
     spent: list[float] = []
 
     def rescore(i: int, dense: np.ndarray) -> np.ndarray:
@@ -966,7 +966,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument(
         "--rerank-ql",
         action="store_true",
-        help="also the default re-ranked by the generator's query likelihood (slow: ~3 s/query)",
+        help="also the default re-ranked by the generator's query likelihood (slow: 4-6 s/query)",
     )
     ap.add_argument(
         "--backend", default=None, help="embedder backend (default: the library default)"

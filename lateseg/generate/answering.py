@@ -23,6 +23,8 @@ from typing import TYPE_CHECKING, Any
 from lateseg.errors import ConfigError
 from lateseg.generate.extractive import extractive_answer
 from lateseg.generate.question import analyse
+from lateseg.generate.rerank import RERANK_TOP, check_reranker
+from lateseg.generate.rerank import rerank as by_likelihood
 from lateseg.generate.scope import (
     FILE_NAME,
     HEAD_CHARS,
@@ -148,9 +150,6 @@ class Answerer:
         :data:`~lateseg.generate.rerank.RERANK_TOP` re-ranked by the generator's
         likelihood of the question (:func:`~lateseg.generate.rerank.rerank`; seconds a
         query on CPU, opt-in)."""
-        from lateseg.generate.rerank import RERANK_TOP, check_reranker
-        from lateseg.generate.rerank import rerank as by_likelihood
-
         if check_reranker(rerank) is None:
             return self.retriever.search(question, k, **select)
         hits = self.retriever.search(question, max(k, RERANK_TOP), **select)

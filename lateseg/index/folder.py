@@ -28,6 +28,13 @@ from lateseg.segment import SEGMENTER_VERSION, Chunker, DynamicChunker
 
 log = logging.getLogger(__name__)
 
+#: For each precision class (lateseg.encode.backends.PRECISIONS): what an index of it
+#: holds, and how to open it.
+_PRECISION_HINTS = {
+    "int8": ("int8 vectors (backend onnx-int8)", "backend='onnx-int8' (--backend onnx-int8)"),
+    "float": ("float vectors (any backend but onnx-int8)", "another backend than onnx-int8"),
+}
+
 
 def open_folder(
     folder: str | os.PathLike[str],
@@ -79,16 +86,7 @@ def open_folder(
         )
     precision = vector_precision(enc_cfg.backend)
     if manifest is not None and manifest.precision != precision:
-        held = (
-            "int8 vectors (backend onnx-int8)"
-            if manifest.precision == "int8"
-            else ("float vectors (any backend but onnx-int8)")
-        )
-        use = (
-            "backend='onnx-int8' (--backend onnx-int8)"
-            if manifest.precision == "int8"
-            else ("another backend than onnx-int8")
-        )
+        held, use = _PRECISION_HINTS[manifest.precision]
         raise IndexStoreError(
             f"{path} holds {held}; backend {enc_cfg.backend!r} would embed queries and new "
             f"documents differently. Open it with {use}, or re-index into a new folder"

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from lateseg.encode.backends import PRECISIONS
 from lateseg.encode.late import EncoderConfig
 from lateseg.errors import ConfigError, IndexStoreError
 from lateseg.segment import Chunker, chunker_from_dict
@@ -134,8 +135,6 @@ def parse_manifest(data: Any, *, device: str | None = None) -> Manifest:
     segmenter = data.get("segmenter", 0)
     if not is_int(segmenter) or not 0 <= segmenter <= MAX_SEGMENTER:
         raise ConfigError(f"segmenter: {segmenter!r} is not an integer in [0, {MAX_SEGMENTER}]")
-    from lateseg.encode.backends import PRECISIONS
-
     precision = data.get("precision", "float")
     if precision not in PRECISIONS:
         raise ConfigError(f"precision: {shown(precision)}; one of {', '.join(PRECISIONS)}")
