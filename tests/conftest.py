@@ -48,6 +48,20 @@ def encoder():
 
 
 @pytest.fixture(scope="session")
+def fp32_encoder(encoder):
+    """The embedder at exact fp32 on any CPU (``openvino``): the torch model's vectors, for
+    tests that compare with sentence-transformers or torch to 1e-5. The default is bf16
+    where the CPU has it."""
+    from lateseg.encode.late import EncoderConfig, LateEncoder
+
+    if encoder.embedder.backend == "openvino":
+        return encoder
+    enc = LateEncoder(EncoderConfig(backend="openvino"))
+    enc.dim  # noqa: B018 - load the model once for the session
+    return enc
+
+
+@pytest.fixture(scope="session")
 def sample_index(tmp_path_factory, encoder):
     """An index of the bundled sample contracts and codebase (built once)."""
     from lateseg.pipeline import Pipeline

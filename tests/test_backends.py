@@ -68,7 +68,7 @@ def test_queries_and_texts_equal_sentence_transformers_own_cls_pooling(cls_model
 
     st = SentenceTransformer(str(cls_model), device="cpu")
     assert st[1].get_config_dict()["pooling_mode"] == "cls"
-    enc = LateEncoder(EncoderConfig(model=str(cls_model), device="cpu"))
+    enc = LateEncoder(EncoderConfig(model=str(cls_model), backend="openvino"))  # exact fp32
     got = enc.embed_queries(QUERIES)
     want = st.encode(QUERIES, prompt_name="query", normalize_embeddings=True)
     assert np.allclose(got, want, atol=1e-5)
@@ -83,7 +83,7 @@ def test_queries_and_texts_equal_sentence_transformers_own_cls_pooling(cls_model
     assert not np.allclose(got, pooled, atol=1e-3)
 
 
-def test_mean_pooled_models_average_the_texts_tokens_as_late_vectors_do(encoder):
+def test_mean_pooled_models_average_the_texts_tokens_as_late_vectors_do(fp32_encoder):
     """MiniLM pools by mean: queries average the same tokens a late vector averages (the
     text's, without [CLS]/[SEP], which sentence-transformers includes)."""
     from sentence_transformers import SentenceTransformer
@@ -94,7 +94,7 @@ def test_mean_pooled_models_average_the_texts_tokens_as_late_vectors_do(encoder)
     tokens = st.encode(QUERIES, output_value="token_embeddings")
     inner = np.stack([np.asarray(t)[1:-1].mean(axis=0) for t in tokens])
     inner /= np.linalg.norm(inner, axis=1, keepdims=True)
-    got = encoder.embed_queries(QUERIES)
+    got = fp32_encoder.embed_queries(QUERIES)
     assert np.allclose(got, inner, atol=1e-5)
     with_specials = st.encode(QUERIES, normalize_embeddings=True)
     assert not np.allclose(got, with_specials, atol=1e-3)
@@ -104,7 +104,7 @@ def test_explicit_prefix_replaces_the_models_prompt(cls_model):
     from sentence_transformers import SentenceTransformer
 
     st = SentenceTransformer(str(cls_model), device="cpu")
-    enc = LateEncoder(EncoderConfig(model=str(cls_model), device="cpu", query_prefix="q: "))
+    enc = LateEncoder(EncoderConfig(model=str(cls_model), backend="openvino", query_prefix="q: "))
     want = st.encode(QUERIES, prompt="q: ", normalize_embeddings=True)
     assert np.allclose(enc.embed_queries(QUERIES), want, atol=1e-5)
 
@@ -131,7 +131,7 @@ def test_a_model_with_a_dense_head_is_refused(tmp_path):
 def test_cpu_backends_give_the_torch_models_vectors(cls_model, tmp_path, monkeypatch, backend):
     monkeypatch.setenv("LATESEG_HOME", str(tmp_path / "home"))
     monkeypatch.setattr("lateseg.encode.late._LOADED", {})  # export afresh into this home
-    torch_enc = LateEncoder(EncoderConfig(model=str(cls_model), device="cpu"))
+    torch_enc = LateEncoder(EncoderConfig(model=str(cls_model), backend="torch", device="cpu"))
     enc = LateEncoder(EncoderConfig(model=str(cls_model), backend=backend))
     text = "Section 1. Definitions.\n\n" + "The Licensee shall pay the fees. " * 60
     want, got = torch_enc.encode_document(text), enc.encode_document(text)
@@ -171,9 +171,25 @@ def test_a_backend_that_cannot_load_says_what_to_install(
         enc.embed_queries(["x"])
 
 
-def test_the_cpu_default_is_exact_openvino(encoder):
-    """On a CPU the default backend is OpenVINO at fp32: the torch model's vectors."""
-    assert encoder._load().backend == "openvino"
+def test_the_cpu_default_is_openvino_bf16_where_the_cpu_has_it_else_exact_fp32(encoder):
+    """On a CPU the default backend is OpenVINO: bf16 where the CPU computes in bf16
+    (its vectors within 1% of fp32), else fp32; the explicit ``openvino`` is the torch
+    model's vectors anywhere."""
+    from lateseg.encode.backends import cpu_has_bf16
+
+    default = encoder._load().backend
+    assert default == ("openvino-bf16" if cpu_has_bf16() else "openvino")
+    text = (Path("/usr/share/common-licenses") / "Apache-2.0").read_text()[:6000]
+    fp32 = LateEncoder(EncoderConfig(backend="openvino"))
+    a, b = encoder.encode_document(text).vectors, fp32.encode_document(text).vectors
+    cos = (a * b).sum(1) / np.linalg.norm(a, axis=1) / np.linalg.norm(b, axis=1)
+    assert cos.min() > 0.99, cos.min()
+    if default == "openvino":
+        assert np.allclose(a, b, atol=1e-6)
+
+
+def test_openvino_fp32_is_the_torch_models_vectors():
+    encoder = LateEncoder(EncoderConfig(backend="openvino"))
     torch_enc = LateEncoder(EncoderConfig(backend="torch", device="cpu"))
     text = (Path("/usr/share/common-licenses") / "Apache-2.0").read_text()[:6000]
     a, b = encoder.encode_document(text), torch_enc.encode_document(text)
@@ -365,9 +381,9 @@ def test_an_int8_index_is_searched_in_int8_and_a_float_one_never(cls_model, tmp_
         Pipeline.open(float_, readonly=True)
 
 
-def test_float_backends_rank_an_index_alike(tmp_path, encoder):
-    """An index made on the default backend (OpenVINO fp32) is ranked the same when its
-    queries are embedded on torch: the float class is one class."""
+def test_float_backends_rank_an_index_alike(tmp_path, fp32_encoder):
+    """An index made on OpenVINO fp32 is ranked the same when its queries are embedded on
+    torch: the float class is one class (bf16 keeps the top hit: speed_levers.md)."""
     from lateseg.pipeline import Pipeline
 
     licenses = Path("/usr/share/common-licenses")
@@ -378,12 +394,12 @@ def test_float_backends_rank_an_index_alike(tmp_path, encoder):
     for name in ("Apache-2.0", "MPL-2.0"):
         (docs / f"{name}.txt").write_text((licenses / name).read_text()[:20000])
     with Pipeline.open(tmp_path / "idx") as pipe:
-        pipe.encoder = encoder
+        pipe.encoder = fp32_encoder
         pipe.ingest([docs], progress=False)
     with Pipeline.open(tmp_path / "idx", backend="torch", readonly=True) as pipe:
         on_torch = [pipe.search(q, k=10) for q in QUERIES]
     with Pipeline.open(tmp_path / "idx", readonly=True) as pipe:
-        pipe.encoder = encoder
+        pipe.encoder = fp32_encoder
         on_default = [pipe.search(q, k=10) for q in QUERIES]
     for a, b in zip(on_torch, on_default, strict=True):
         assert [h.chunk_id for h in a] == [h.chunk_id for h in b]

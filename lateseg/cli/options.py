@@ -64,8 +64,9 @@ def common(sp: argparse.ArgumentParser) -> None:
         "--backend",
         choices=BACKENDS,
         default=None,
-        help="how the embedder runs (default: torch on a GPU, openvino on a CPU: the same "
-        "vectors, about 2x faster); CPU opt-ins: openvino-bf16, onnx, onnx-int8 (int8 "
+        help="how the embedder runs (default: torch on a GPU; on a CPU openvino-bf16 where "
+        "the CPU has bf16, else openvino: fp32, the torch model's vectors, about 2x "
+        "faster). Opt-ins: openvino (exact fp32 on any CPU), onnx, onnx-int8 (int8 "
         "weights: fastest, lower recall; needs lateseg[onnx]). Exports are made once and "
         "cached under the lateseg home",
     )

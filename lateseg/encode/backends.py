@@ -4,8 +4,12 @@ prompts and normalisation; a backend runs the transformer's forward pass.
 * ``torch``: the model's own PyTorch module, on CPU or CUDA (bf16 on CUDA); the default
   on a GPU.
 * ``openvino``: the ONNX export compiled by OpenVINO at fp32 precision (CPU): the same
-  vectors as torch (to about 1e-6) at 2.2x its forward speed on 2 cores; the CPU default.
-* ``openvino-bf16``: the same in bf16 where the CPU has it (faster, vectors within 0.5%).
+  vectors as torch (to about 1e-6) at 2.2x its forward speed on 2 cores; the CPU default
+  where the CPU has no bf16 (AVX2-only machines).
+* ``openvino-bf16``: the same in bf16 where the CPU has it (AVX-512 bf16 or AMX): vectors
+  within 0.5%, the ingest 1.6x faster; the CPU default there (recall within 0.01 of fp32
+  on every set of ``bench/retrieval.py``, ``bench/results/speed_levers.md``). Elsewhere it
+  runs at fp32.
 * ``onnx``: the fp32 export run by ONNX Runtime (CPU).
 * ``onnx-int8``: the export with dynamic int8 weights, run by ONNX Runtime.
 
@@ -22,6 +26,7 @@ refused: its sentence vectors and its token states would not share a space.
 from __future__ import annotations
 
 import copy
+import functools
 import hashlib
 import logging
 import os
@@ -55,7 +60,8 @@ Forward = Callable[[np.ndarray, np.ndarray], np.ndarray]
 
 
 def default_backend(device: str) -> str:
-    """``torch`` on a GPU; on a CPU ``openvino`` (exact fp32, faster) when it imports."""
+    """``torch`` on a GPU; on a CPU OpenVINO when it imports: ``openvino-bf16`` where the
+    CPU computes in bf16 natively, else ``openvino`` (exact fp32)."""
     if not device.startswith("cpu"):
         return "torch"
     import importlib.util
@@ -63,7 +69,21 @@ def default_backend(device: str) -> str:
     if importlib.util.find_spec("openvino") is None:
         log.warning("openvino is not installed: the embedder runs on torch (slower)")
         return "torch"
-    return "openvino"
+    return "openvino-bf16" if cpu_has_bf16() else "openvino"
+
+
+@functools.cache
+def cpu_has_bf16() -> bool:
+    """Whether OpenVINO's CPU plugin computes in bf16 natively here (AVX-512 bf16 or AMX;
+    False on AVX2-only CPUs, where bf16 would be emulated and slower)."""
+    try:
+        import openvino as ov
+
+        caps = ov.Core().get_property("CPU", "OPTIMIZATION_CAPABILITIES")
+    except Exception as e:  # no usable OpenVINO CPU plugin: not bf16
+        log.debug("OpenVINO CPU capabilities unavailable: %s", e)
+        return False
+    return "BF16" in caps
 
 
 #: What an index's vectors are made with, as far as queries must match them: ``int8``
@@ -254,9 +274,7 @@ def compile_graph(onnx_path: Path, backend: str) -> Forward:
         core = ov.Core()
         # OpenVINO runs fp32 models in bf16 by default where the CPU has bf16: ask for
         # the precision the backend's name promises.
-        bf16 = backend == "openvino-bf16" and "BF16" in core.get_property(
-            "CPU", "OPTIMIZATION_CAPABILITIES"
-        )
+        bf16 = backend == "openvino-bf16" and cpu_has_bf16()
         config = {"INFERENCE_PRECISION_HINT": "bf16" if bf16 else "f32"}
         cache = lateseg_home() / "openvino-cache"
         try:

@@ -58,9 +58,10 @@ class EncoderConfig:
     config has them). Queries and naive vectors are pooled as the model defines it (mean,
     CLS or last token); late vectors mean-pool token embeddings over the chunk.
     ``backend`` runs the transformer (:mod:`lateseg.encode.backends`): None picks
-    ``torch`` on a GPU and ``openvino`` (fp32, the same vectors, faster) on a CPU; the
-    CPU-only ``openvino-bf16``, ``onnx`` and ``onnx-int8`` (int8 weights: fastest, lower
-    recall) are opt-in. Like ``device`` it is the caller's per run, not the index's.
+    ``torch`` on a GPU and, on a CPU, ``openvino-bf16`` where the CPU has bf16, else
+    ``openvino`` (fp32, the same vectors, faster than torch); ``openvino`` (exact fp32
+    anywhere), ``onnx`` and ``onnx-int8`` (int8 weights: fastest, lower recall) are
+    opt-in. Like ``device`` it is the caller's per run, not the index's.
     A forward batch holds at most ``batch_tokens`` tokens, padding included (None:
     :data:`CPU_BATCH_TOKENS` on a CPU, :data:`GPU_BATCH_TOKENS` on a GPU), and at most
     ``batch_size`` sequences; windows of many documents share a batch
