@@ -2,33 +2,27 @@
 
 Each ``run_*`` function returns :class:`PhaseResult` rows; ``lateseg phase …`` and
 ``pipelines/phase_study.py`` write them with :func:`lateseg.phase.harness.write_report`.
-Sizes default to the full study (about 12 minutes on 2 CPU cores in all);
-``reduced=True`` gives the small version the test suite runs (seconds for retrieval and
-KV, about 45 s to train the three toy models it checks).
+Sizes default to the full study (about 12 minutes on 2 CPU cores for retrieval and KV,
+10-15 minutes for the six toy models); ``reduced=True`` gives the small version the test
+suite runs (seconds for retrieval and KV; for the toy, full attention against learned
+gates, shorter training).
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from lateseg.errors import ConfigError
 from lateseg.phase.harness import measure, measure_many
 from lateseg.phase.probes import NeedleProbe, kv_system, retrieval_systems
-from lateseg.phase.stats import PhaseResult, analyse
-from lateseg.phase.toy import VARIANTS, ToyConfig
+from lateseg.phase.stats import PhaseResult
+from lateseg.phase.toy import REDUCED_STEPS, ToyConfig, ToyRow
 
 log = logging.getLogger(__name__)
 
 DEFAULT_TEXT = Path("/usr/share/common-licenses/Apache-2.0")
-# The reduced toy study: the two controls that must be flat and the variant that is
-# periodic, each trained only as long as it needs to learn the task.
-REDUCED_TOY = {
-    "full": ToyConfig(steps=250, batch=32),
-    "dynamic": ToyConfig(steps=250, batch=32),
-    "fixed-uniform": ToyConfig(steps=600, batch=32),
-}
 
 
 def haystack(path: Path | None, chars: int) -> str:
@@ -122,26 +116,24 @@ def run_kv(
 
 def run_toy(
     *,
-    variants: Sequence[str] | None = None,
-    offsets: int = 8,
-    schemes: Sequence[str] = ("prefix", "inside"),
     cache_dir: Path | None = None,
     reduced: bool = False,
-    per_offset: int | None = None,
-) -> list[PhaseResult]:
-    """Tiny LMs trained from scratch on associative recall; period = their stride.
-    ``reduced``: the two controls that must come out flat (full attention, dynamic
-    blocks) and the variant that comes out periodic (uniform gates), each trained only
-    as long as it needs to learn the task, with batches of 32 (about 45 s in all)."""
-    from lateseg.phase.toy import recall_at_offsets, train_variant
+    rows: Sequence[str] | None = None,
+    trials: int | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> list[ToyRow]:
+    """Tiny LMs trained from scratch on needle key-value recall (:mod:`lateseg.phase.toy`):
+    full attention, learned gates at strides 4 and 2, the two ablations and content-defined
+    blocks; the period tested is each model's stride. ``reduced``: full attention against
+    learned gates at stride 4, trained for fewer steps, 2,048 trials."""
+    from lateseg.phase.toy import run_study
 
-    configs = REDUCED_TOY if reduced else dict.fromkeys(VARIANTS, ToyConfig())
-    per_offset = per_offset or (128 if reduced else 256)
-    out = []
-    for variant in variants or list(configs):
-        config = configs.get(variant) or ToyConfig()
-        model = train_variant(variant, config, cache_dir=cache_dir)
-        for scheme in schemes:
-            offs, ok = recall_at_offsets(model, offsets, scheme=scheme, per_offset=per_offset)
-            out.append(analyse(offs, ok, config.stride, system=f"toy {variant}", scheme=scheme))
-    return out
+    if reduced:
+        rows = rows or ("full attention", "learned gates, S=4")
+    return run_study(
+        base=ToyConfig(steps=REDUCED_STEPS) if reduced else ToyConfig(),
+        rows=rows,
+        cache_dir=cache_dir,
+        trials=trials or (2048 if reduced else 16384),
+        progress=progress,
+    )
