@@ -23,8 +23,8 @@ excluded: about 250k tokens; larger files make the run long without changing the
     python bench/throughput.py                                   # both corpora, all rows
     python bench/throughput.py --sets licenses --backends openvino torch
 
-Writes ``bench/results/throughput.{md,json}``. Compare ratios measured in one run; the
-absolute figures move with the machine.
+Writes ``bench/results/throughput.{md,json}`` (``--out STEM``: ``STEM.{md,json}``).
+Compare ratios measured in one run; the absolute figures move with the machine.
 """
 
 from __future__ import annotations
@@ -115,7 +115,10 @@ def peer(texts: list[str]) -> float:
     return timed(run)[1]
 
 
-def encode_stage(paths: list[Path]) -> float:
+def encode_stage(paths: list[Path]) -> tuple[float, dict[str, int]]:
+    """Seconds of the default encode stage, and what its forward passes held: sequences,
+    slots (padding included) and real tokens (counted as they run; a few array sums per
+    batch)."""
     from lateseg.encode.late import LateEncoder
     from lateseg.ingest import load_document
     from lateseg.scale.engines import encode_documents
@@ -124,7 +127,23 @@ def encode_stage(paths: list[Path]) -> float:
     docs = [load_document(p) for p in paths]
     enc, chunker = LateEncoder(), DynamicChunker()
     enc.embed_queries(["warm up"])
-    return timed(lambda: encode_documents(enc, chunker, docs))[1]
+    model = enc.embedder
+    inner = model.forward
+    seen = {"calls": 0, "sequences": 0, "slots": 0, "real": 0}
+
+    def counting(ids: Any, mask: Any) -> Any:
+        seen["calls"] += 1
+        seen["sequences"] += int(ids.shape[0])
+        seen["slots"] += int(ids.size)
+        seen["real"] += int(mask.sum())
+        return inner(ids, mask)
+
+    model.forward = counting  # the loaded model is shared in this process: restored below
+    try:
+        seconds = timed(lambda: encode_documents(enc, chunker, docs))[1]
+    finally:
+        model.forward = inner
+    return seconds, seen
 
 
 def ingest(folder: Path, backend: str, work: Path) -> tuple[float, int]:
@@ -159,7 +178,18 @@ def run_set(name: str, files: int, backends: list[str]) -> dict[str, Any]:
         add("forward alone (torch, 128-token windows)", forward_alone(tokens, "torch"))
         add("RCTS-500 + naive (sentence-transformers, batch 32)", peer(texts))
         add("forward alone (openvino, fp32)", forward_alone(tokens, "openvino"))
-        add("lateseg encode stage (default)", encode_stage(paths))
+        seconds, seen = encode_stage(paths)
+        # Real tokens include each sequence's [CLS] and [SEP]; the document's own tokens
+        # are ``tokens``.
+        add(
+            "lateseg encode stage (default)",
+            seconds,
+            forward_calls=seen["calls"],
+            sequences=seen["sequences"],
+            model_tokens_per_doc_token=round(seen["real"] / tokens, 2),
+            slots_per_doc_token=round(seen["slots"] / tokens, 2),
+            padding_share=round(1 - seen["real"] / max(seen["slots"], 1), 3),
+        )
         for backend in backends:
             seconds, chunks = ingest(work / "corpus", backend, work)
             label = f"default: {backend}" if backend == default_backend("cpu") else backend
@@ -200,6 +230,16 @@ def markdown(report: dict[str, Any]) -> str:
                 f"{r['tokens_per_s']:,} | {r['vs_peer']:.2f}x | {r['vs_forward']:.2f}x | "
                 f"{r['vs_default_forward']:.2f}x |"
             )
+        stage = [r for r in res["rows"] if "padding_share" in r]
+        if stage:
+            r = stage[0]
+            lines += [
+                "",
+                f"Encode stage: {r['forward_calls']:,} forward calls, {r['sequences']:,} "
+                f"sequences; {r['model_tokens_per_doc_token']:.2f} model tokens per document "
+                f"token ({r['slots_per_doc_token']:.2f} with padding); padding share "
+                f"{100 * r['padding_share']:.1f}%.",
+            ]
     return "\n".join(lines) + "\n"
 
 
@@ -212,6 +252,9 @@ def main() -> None:
     ap.add_argument("--files", type=int, default=200, help="standard-library files (200)")
     ap.add_argument("--backends", nargs="+", choices=BACKENDS_DEFAULT, default=None)
     ap.add_argument("--no-write", action="store_true", help="print only")
+    ap.add_argument(
+        "--out", default="throughput", help="results file stem under bench/results (throughput)"
+    )
     args = ap.parse_args()
     sets = args.sets or ["licenses", "stdlib"]
     backends = args.backends or list(BACKENDS_DEFAULT)
@@ -222,8 +265,8 @@ def main() -> None:
     }
     if not args.no_write:
         OUT.mkdir(exist_ok=True)
-        (OUT / "throughput.json").write_text(json.dumps(report, indent=2) + "\n", "utf-8")
-        (OUT / "throughput.md").write_text(markdown(report), "utf-8")
+        (OUT / f"{args.out}.json").write_text(json.dumps(report, indent=2) + "\n", "utf-8")
+        (OUT / f"{args.out}.md").write_text(markdown(report), "utf-8")
     print(markdown(report))
 
 
