@@ -82,11 +82,17 @@ def run(args: argparse.Namespace) -> int:
     else:
         return _toy(args)
     paths = write_report(results, Path(args.out), f"Phase sensitivity: {args.probe} probe")
+    return _show(args, [r.to_dict() for r in results], paths)
+
+
+def _show(args: argparse.Namespace, rows: list[dict], paths: dict, took: str = "") -> int:
+    """Print the report (its markdown, or the rows as JSON with ``--json``) and, on
+    stderr, the files written."""
     if args.json:
-        print(json.dumps([r.to_dict() for r in results], indent=2))
+        print(json.dumps(rows, indent=2))
     else:
         print(paths["markdown"].read_text())
-    print(f"wrote {', '.join(str(p) for p in paths.values())}", file=sys.stderr)
+    print(f"wrote {', '.join(str(p) for p in paths.values())}{took}", file=sys.stderr)
     return EXIT_OK
 
 
@@ -118,9 +124,4 @@ def _toy(args: argparse.Namespace) -> int:
     paths = write_toy_report(
         rows, Path(args.out), {"seconds": round(seconds, 1), "reduced": args.reduced}
     )
-    if args.json:
-        print(json.dumps([r.to_dict() for r in rows], indent=2))
-    else:
-        print(paths["markdown"].read_text())
-    print(f"wrote {', '.join(str(p) for p in paths.values())} in {seconds:.0f} s", file=sys.stderr)
-    return EXIT_OK
+    return _show(args, [r.to_dict() for r in rows], paths, f" in {seconds:.0f} s")
