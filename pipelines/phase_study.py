@@ -51,7 +51,7 @@ def role(system: str, period: int) -> str:
         return "positive" if int(stride.group(1)) == period else "other"
     if "full" in s:
         return "negative"
-    if "lateseg" in s or s == "toy dynamic":
+    if "lateseg" in s:
         return "lateseg"
     return "other"
 
@@ -92,10 +92,11 @@ def main(argv: list[str] | None = None) -> int:
         elif probe == "toy":
             rows = study.run_toy(reduced=args.reduced, cache_dir=lateseg_home() / "phase-toy")
             results = [row.result for row in rows]
-            write_toy_report(rows, out, {"reduced": args.reduced})
         else:
             ap.error(f"unknown probe {probe!r}")
         seconds = time.perf_counter() - t0
+        if probe == "toy":  # the same files as `lateseg phase toy --out OUT`
+            write_toy_report(rows, out, {"seconds": round(seconds, 1), "reduced": args.reduced})
         write_report(
             results,
             out / probe,

@@ -171,7 +171,9 @@ def test_a_backend_that_cannot_load_says_what_to_install(
         enc.embed_queries(["x"])
 
 
-def test_the_cpu_default_is_openvino_bf16_where_the_cpu_has_it_else_exact_fp32(encoder):
+def test_the_cpu_default_is_openvino_bf16_where_the_cpu_has_it_else_exact_fp32(
+    encoder, fp32_encoder
+):
     """On a CPU the default backend is OpenVINO: bf16 where the CPU computes in bf16
     (its vectors within 1% of fp32), else fp32; the explicit ``openvino`` is the torch
     model's vectors anywhere."""
@@ -180,16 +182,15 @@ def test_the_cpu_default_is_openvino_bf16_where_the_cpu_has_it_else_exact_fp32(e
     default = encoder._load().backend
     assert default == ("openvino-bf16" if cpu_has_bf16() else "openvino")
     text = (Path("/usr/share/common-licenses") / "Apache-2.0").read_text()[:6000]
-    fp32 = LateEncoder(EncoderConfig(backend="openvino"))
-    a, b = encoder.encode_document(text).vectors, fp32.encode_document(text).vectors
+    a, b = encoder.encode_document(text).vectors, fp32_encoder.encode_document(text).vectors
     cos = (a * b).sum(1) / np.linalg.norm(a, axis=1) / np.linalg.norm(b, axis=1)
     assert cos.min() > 0.99, cos.min()
     if default == "openvino":
         assert np.allclose(a, b, atol=1e-6)
 
 
-def test_openvino_fp32_is_the_torch_models_vectors():
-    encoder = LateEncoder(EncoderConfig(backend="openvino"))
+def test_openvino_fp32_is_the_torch_models_vectors(fp32_encoder):
+    encoder = fp32_encoder
     torch_enc = LateEncoder(EncoderConfig(backend="torch", device="cpu"))
     text = (Path("/usr/share/common-licenses") / "Apache-2.0").read_text()[:6000]
     a, b = encoder.encode_document(text), torch_enc.encode_document(text)

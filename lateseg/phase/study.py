@@ -1,7 +1,9 @@
 """The phase study: retrieval, KV-compression and toy-model probes with their controls.
 
-Each ``run_*`` function returns :class:`PhaseResult` rows; ``lateseg phase …`` and
-``pipelines/phase_study.py`` write them with :func:`lateseg.phase.harness.write_report`.
+``run_retrieval`` and ``run_kv`` return :class:`PhaseResult` rows, which ``lateseg phase …``
+and ``pipelines/phase_study.py`` write with :func:`lateseg.phase.harness.write_report`;
+``run_toy`` returns :class:`~lateseg.phase.toy.ToyRow` rows (each with its
+:class:`PhaseResult`), written by :func:`lateseg.phase.toy.write_toy_report`.
 Sizes default to the full study (about 12 minutes on 2 CPU cores for retrieval and KV,
 10-15 minutes for the six toy models); ``reduced=True`` gives the small version the test
 suite runs (seconds for retrieval and KV; for the toy, full attention against learned

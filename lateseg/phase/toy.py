@@ -279,18 +279,10 @@ class ToyLM:
     def block_slots(self, x: Any) -> tuple[Any, Any, Any]:
         """Per position: its block, its slot in the block, and whether the block is full
         (``stride`` tokens)."""
-        import torch
-
-        c = self.config
-        blocks = block_ids(c, self.variant, x)
-        t = x.shape[1]
-        nb = int(blocks.max()) + 1
-        idx = torch.arange(t, device=x.device)
-        member = blocks[:, None, :] == torch.arange(nb, device=x.device)[None, :, None]
-        start = torch.where(member, idx, t).min(dim=2).values  # [B, nb]
-        size = member.sum(dim=2)
-        slot = idx[None, :] - start.gather(1, blocks)
-        return blocks, slot, size.gather(1, blocks) == c.stride
+        blocks = block_ids(self.config, self.variant, x)
+        member, slot, _ = _layout(blocks)
+        size = member.sum(dim=2)  # [B, nb]
+        return blocks, slot, size.gather(1, blocks) == self.config.stride
 
     def _compressed(
         self, q: Any, k: Any, v: Any, layer: Any, li: int, xn: Any, blocks: Any
@@ -299,12 +291,9 @@ class ToyLM:
 
         c = self.config
         b, nh, t, dh = q.shape
-        nb = int(blocks.max()) + 1
         idx = torch.arange(t, device=q.device)
-        member = blocks[:, None, :] == torch.arange(nb, device=q.device)[None, :, None]
-        start = torch.where(member, idx, t).min(dim=2).values  # [B, nb]
-        end = torch.where(member, idx, -1).max(dim=2).values  # [B, nb]
-        slot = (idx[None, :] - start.gather(1, blocks)).clamp(max=c.stride - 1)
+        member, slot, end = _layout(blocks)
+        slot = slot.clamp(max=c.stride - 1)
         if self.variant == "fixed-uniform":
             g = torch.zeros(b, nh, t, device=q.device)
         else:
@@ -322,6 +311,20 @@ class ToyLM:
         logits = (q @ keys.transpose(-1, -2)) / math.sqrt(dh)
         logits = logits.masked_fill(~mask, float("-inf"))
         return torch.softmax(logits, dim=-1) @ vals, w.sum(dim=2)  # [B, H, T]: own gate
+
+
+def _layout(blocks: Any) -> tuple[Any, Any, Any]:
+    """For block ids ``[B, T]``: membership ``[B, nb, T]``, each position's slot in its
+    block ``[B, T]`` and each block's last position ``[B, nb]``."""
+    import torch
+
+    t = blocks.shape[1]
+    idx = torch.arange(t, device=blocks.device)
+    nb = int(blocks.max()) + 1
+    member = blocks[:, None, :] == torch.arange(nb, device=blocks.device)[None, :, None]
+    start = torch.where(member, idx, t).min(dim=2).values  # [B, nb]
+    end = torch.where(member, idx, -1).max(dim=2).values  # [B, nb]
+    return member, idx[None, :] - start.gather(1, blocks), end
 
 
 def _rope(x: Any, pos: Any) -> Any:
