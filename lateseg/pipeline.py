@@ -68,8 +68,11 @@ class Pipeline:
         readonly: bool = False,
         trust_remote_code: bool = False,
         backend: str | None = None,
+        cache_dir: str | os.PathLike[str] | None = None,
     ) -> Pipeline:
-        """Create or open the index folder ``folder`` (policy: :mod:`lateseg.index.folder`).
+        """Create or open the index at ``folder`` (policy: :mod:`lateseg.index.folder`): a
+        folder, or a ``postgresql://`` URL (a shared index; ``cache_dir`` is this machine's
+        folder for its vector cache, by default under the lateseg home).
 
         A new index records the embedder and chunker in its manifest; an existing one is
         reopened with them (a different embedder raises :class:`IndexStoreError`).
@@ -81,16 +84,10 @@ class Pipeline:
         for compatibility and does nothing).
         """
         path, index, encoder, chunker = open_folder(
-            folder,
-            embedder=embedder,
-            chunker=chunker,
-            device=device,
-            vectors=vectors,
-            create=create,
-            readonly=readonly,
-            trust_remote_code=trust_remote_code,
-            backend=backend,
-        )
+            folder, embedder=embedder, chunker=chunker, device=device, vectors=vectors,
+            create=create, readonly=readonly, trust_remote_code=trust_remote_code,
+            backend=backend, cache_dir=cache_dir,
+        )  # fmt: skip
         return cls(path, encoder, chunker, index, generator or DEFAULT_GENERATOR)
 
     def ingest(
@@ -116,18 +113,10 @@ class Pipeline:
         writer, in file order.
         """
         return ingest_paths(
-            self.index,
-            self.encoder,
-            self.chunker,
-            paths,
-            progress=progress,
-            password=password,
-            workers=workers,
-            walk_config=walk_config,
-            prune=prune,
-            engine=engine,
-            address=address,
-        )
+            self.index, self.encoder, self.chunker, paths, progress=progress,
+            password=password, workers=workers, walk_config=walk_config, prune=prune,
+            engine=engine, address=address,
+        )  # fmt: skip
 
     def add_documents(self, docs: Iterable[Document]) -> int:
         """Index documents made in memory: each is encoded whole, chunked and stored under its
@@ -197,22 +186,11 @@ class Pipeline:
         quoted, copied or generated; scoped to the documents it names; KV compression,
         sparse prefill, context, the support check's fallback, re-ranking)."""
         return self._answerer.ask(
-            question,
-            k,
-            answer=answer,
-            extractive=extractive,
-            mode=mode,
-            source=source,
-            kind=kind,
-            include_toc=include_toc,
-            context=context,
-            kv_budget=kv_budget,
-            kv_method=kv_method,
-            prefill=prefill,
-            stream=stream,
-            fallback=fallback,
+            question, k, answer=answer, extractive=extractive, mode=mode, source=source,
+            kind=kind, include_toc=include_toc, context=context, kv_budget=kv_budget,
+            kv_method=kv_method, prefill=prefill, stream=stream, fallback=fallback,
             rerank=rerank,
-        )
+        )  # fmt: skip
 
     def ask_many(
         self,
@@ -229,15 +207,9 @@ class Pipeline:
         """Answer several questions from one context, prefilled and compressed once
         (:meth:`Answerer.ask_many`)."""
         return self._answerer.ask_many(
-            questions,
-            document=document,
-            k=k,
-            mode=mode,
-            kv_budget=kv_budget,
-            kv_method=kv_method,
-            prefill=prefill,
-            stream=stream,
-        )
+            questions, document=document, k=k, mode=mode, kv_budget=kv_budget,
+            kv_method=kv_method, prefill=prefill, stream=stream,
+        )  # fmt: skip
 
     def document_hits(self, source: str | os.PathLike[str]) -> list[Hit]:
         """Every chunk of the document ``source``, in text order (score 1)."""

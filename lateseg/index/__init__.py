@@ -29,9 +29,10 @@ from typing import Any
 import numpy as np
 
 from lateseg.errors import IndexStoreError, InvariantError
+from lateseg.index.base import Change, Store
 from lateseg.index.cache import CacheError, is_cache_file, load_cache, save_cache
 from lateseg.index.manifest import Manifest, read_manifest, write_manifest
-from lateseg.index.store import Change, DocStore
+from lateseg.index.store import DocStore
 from lateseg.index.vectors import APPROX_THRESHOLD, PQ_MIN_TRAIN, VectorIndex, check_policy
 from lateseg.types import DOC_ID, DOC_ID_LENGTH, Chunk, Document
 
@@ -56,14 +57,27 @@ Reencode = Callable[[Document], tuple[list[Chunk], np.ndarray]]
 
 
 class Index:
-    """Docstore + vector cache of one folder. ``writable=False`` never writes (a folder
-    that cannot be written opens that way too)."""
+    """Store + vector cache. ``writable=False`` never writes (a folder that cannot be
+    written opens that way too).
 
-    def __init__(self, folder: Path, manifest: Manifest, *, writable: bool = True) -> None:
+    ``folder`` holds the vector cache (and, for the SQLite store, everything: the store
+    is then ``folder/docstore.sqlite``); ``store`` is another :class:`~lateseg.index.base.Store`
+    (PostgreSQL), whose cache lives in ``folder`` on this machine."""
+
+    def __init__(
+        self,
+        folder: Path,
+        manifest: Manifest,
+        *,
+        writable: bool = True,
+        store: Store | None = None,
+    ) -> None:
         self.folder = folder
         self.manifest = manifest
         self.dim = manifest.dim
-        self.store = DocStore(folder / "docstore.sqlite", writable=writable)
+        self.store: Store = store or DocStore(folder / "docstore.sqlite", writable=writable)
+        #: Where the index is, for messages: a folder, or a URL without its password.
+        self.location = self.store.location
         #: Encodes documents again during a migration (set by the Pipeline).
         self.reencode: Reencode | None = None
         self._wanted_policy: str | None = None
@@ -274,7 +288,7 @@ class Index:
         self.vectors = self._rebuild(kind)
         self.save()
         self.manifest = dataclasses.replace(self.manifest, dim=self.dim, version=2)
-        write_manifest(self.folder, self.manifest)
+        self.store.write_manifest(self.manifest)
 
     def set_policy(self, policy: str) -> None:
         """Keep ``policy`` as the vector policy: written to the manifest (and applied to
@@ -287,7 +301,7 @@ class Index:
         if policy != self.manifest.vectors:
             m = self.manifest
             self.manifest = dataclasses.replace(m, vectors=policy)
-            write_manifest(self.folder, self.manifest)
+            self.store.write_manifest(self.manifest)
         self._wanted_policy = None
 
     def lock(self) -> None:
@@ -296,8 +310,12 @@ class Index:
             return
         if self.store.readonly:
             raise IndexStoreError(
-                f"{self.folder} is read-only here; it can be searched, not written"
+                f"{self.location} is read-only here; it can be searched, not written"
             )
+        if self.store.concurrent_writers:  # the store orders the writes itself
+            self.folder.mkdir(parents=True, exist_ok=True)
+            self._lock_file = _NO_LOCK
+            return
         try:
             f = open(self.folder / "write.lock", "w")  # noqa: SIM115 - held until unlock()
         except OSError as e:
@@ -312,7 +330,9 @@ class Index:
         self._lock_file = f
 
     def unlock(self) -> None:
-        if self._lock_file is not None:
+        if self._lock_file is _NO_LOCK:
+            self._lock_file = None
+        elif self._lock_file is not None:
             fcntl.flock(self._lock_file, fcntl.LOCK_UN)
             self._lock_file.close()
             self._lock_file = None
@@ -352,7 +372,7 @@ class Index:
     def _idle(self) -> bool:
         """Whether no other process is writing (this one holds the lock, or the lock is
         free: tried on a read-only descriptor, never creating the lock file)."""
-        if self._lock_file is not None:
+        if self._lock_file is not None or self.store.concurrent_writers:
             return True
         try:
             f = open(self.folder / "write.lock", "rb")  # noqa: SIM115 - closed below
@@ -399,10 +419,10 @@ class Index:
     def stats(self) -> dict[str, Any]:
         self.refresh()
         docs, chunks = self.store.counts()
-        files = ("docstore.sqlite", "docstore.sqlite-wal", VECTORS)
         state = self.store.log_state()
         return {
             "folder": str(self.folder),
+            "location": self.location,
             "format": 1 if self.store.legacy else 2,
             "documents": docs,
             "chunks": chunks,
@@ -413,9 +433,7 @@ class Index:
             "changes": state.seq,
             "cache_changes_behind": None if self._disk_seq is None else state.seq - self._disk_seq,
             "documents_by_kind": self.store.kinds(),
-            "bytes": {
-                f: (self.folder / f).stat().st_size for f in files if (self.folder / f).is_file()
-            },
+            "bytes": self._bytes(),
         }
 
     def compact(self, vectors: str | None = None) -> dict[str, Any]:
@@ -425,7 +443,7 @@ class Index:
         Returns the folder's size in bytes before and after, and the vector index kind."""
 
         def size() -> int:
-            return sum(p.stat().st_size for p in self.folder.iterdir() if p.is_file())
+            return sum(self._bytes().values())
 
         before = size()
         with self.writer(), self._mutex:
@@ -439,9 +457,19 @@ class Index:
             self._disk_seq = None  # saved when the writer closes
         return {"bytes_before": before, "bytes_after": size(), "vectors": self.vectors.kind}
 
+    def _bytes(self) -> dict[str, int]:
+        """The store's size on disk and the cache file's."""
+        out = self.store.disk_bytes()
+        if self.path.is_file():
+            out[VECTORS] = self.path.stat().st_size
+        return out
+
     def close(self) -> None:
         self.unlock()
         self.store.close()
+
+
+_NO_LOCK = object()  # the lock "held" on a store that orders concurrent writers itself
 
 
 class Writer:
@@ -488,7 +516,12 @@ class Writer:
 
     def _applied(self, change: Change, vectors: np.ndarray) -> None:
         index = self.index
-        assert index._seq is not None and change.seq == index._seq + 1
+        assert index._seq is not None
+        if change.seq != index._seq + 1:
+            # Another writer's changes came in between (a store with concurrent
+            # writers): catch up from the log, which holds this change too.
+            index.refresh()
+            return
         index.vectors.remove(change.removed.tolist())
         index.vectors.add(list(range(change.first_id, change.first_id + change.added)), vectors)
         index._seq = change.seq

@@ -21,8 +21,11 @@ from pathlib import Path
 
 from lateseg.encode.backends import vector_precision
 from lateseg.encode.late import EncoderConfig, LateEncoder
+from lateseg.encode.models import lateseg_home
 from lateseg.errors import IndexStoreError
 from lateseg.index import Index, Manifest, read_manifest, write_manifest
+from lateseg.index.base import Store
+from lateseg.index.postgres import is_store_url
 from lateseg.index.vectors import check_policy
 from lateseg.segment import SEGMENTER_VERSION, Chunker, DynamicChunker
 
@@ -47,13 +50,50 @@ def open_folder(
     readonly: bool = False,
     trust_remote_code: bool = False,
     backend: str | None = None,
+    cache_dir: str | os.PathLike[str] | None = None,
 ) -> tuple[Path, Index, LateEncoder, Chunker]:
-    """The folder's absolute path, its index, the encoder and the chunker it is built
-    with (see ``Pipeline.open`` for the arguments). A new index's manifest is written
-    here; an existing folder is never modified by opening it."""
+    """The folder's absolute path (for a ``postgresql://`` index: this machine's cache
+    folder), its index, the encoder and the chunker it is built with (see
+    ``Pipeline.open`` for the arguments). A new index's manifest is written here; an
+    existing index is never modified by opening it."""
     if vectors is not None:
         check_policy(vectors)
-    path = Path(folder).expanduser().resolve()
+    store: Store | None = None
+    if is_store_url(folder):
+        from lateseg.index.postgres import PgStore
+
+        store = PgStore(str(folder), writable=not readonly, create=create and not readonly)
+        try:
+            manifest = store.read_manifest(device=device)
+            path = _cache_folder(store, cache_dir)
+        except BaseException:
+            store.close()
+            raise
+        if manifest is None and (not create or readonly):
+            store.close()
+            raise IndexStoreError(f"no index at {store.location} yet (it has no manifest)")
+    else:
+        if cache_dir is not None:
+            raise IndexStoreError(
+                "cache_dir (--cache-dir) is for a postgresql:// index; a folder index keeps "
+                "its cache in the folder"
+            )
+        path = Path(folder).expanduser().resolve()
+        manifest = _folder_manifest(path, device, create and not readonly)
+    try:
+        return _open(
+            path, store, manifest, embedder, chunker, device, vectors, readonly,
+            trust_remote_code, backend,
+        )  # fmt: skip
+    except BaseException:
+        if store is not None:
+            store.close()
+        raise
+
+
+def _folder_manifest(path: Path, device: str | None, create: bool) -> Manifest | None:
+    """The folder's manifest; None for a new index (an empty or missing folder, when
+    ``create``)."""
     if path.exists() and not path.is_dir():
         raise IndexStoreError(f"{path} exists and is not a folder")
     manifest = read_manifest(path, device=device) if path.is_dir() else None
@@ -63,10 +103,37 @@ def open_folder(
                 f"{path} is a non-empty folder without a lateseg manifest; "
                 "choose an empty or new folder for the index"
             )
-        if not create or readonly:
+        if not create:
             raise IndexStoreError(
                 f"no index at {path}; create it with `lateseg ingest PATH --index {path}`"
             )
+    return manifest
+
+
+def _cache_folder(store: Store, cache_dir: str | os.PathLike[str] | None) -> Path:
+    """Where this machine keeps the vector cache of a server's index: ``cache_dir``, or
+    a folder named by the index's identity under the lateseg home."""
+    if cache_dir is not None:
+        return Path(cache_dir).expanduser().resolve()
+    index_id = store.index_id()
+    if not index_id.isalnum() or len(index_id) > 64:
+        raise IndexStoreError(f"{store.location} has a damaged index ID")
+    return lateseg_home() / "caches" / index_id
+
+
+def _open(
+    path: Path,
+    store: Store | None,
+    manifest: Manifest | None,
+    embedder: str | EncoderConfig | None,
+    chunker: Chunker | None,
+    device: str | None,
+    vectors: str | None,
+    readonly: bool,
+    trust_remote_code: bool,
+    backend: str | None,
+) -> tuple[Path, Index, LateEncoder, Chunker]:
+    where = store.location if store is not None else path
     if isinstance(embedder, str):
         enc_cfg = EncoderConfig(model=embedder, device=device)
     elif embedder is not None:
@@ -81,21 +148,21 @@ def open_folder(
         enc_cfg = dataclasses.replace(enc_cfg, backend=backend)
     if manifest is not None and manifest.embedder.model != enc_cfg.model:
         raise IndexStoreError(
-            f"{path} was built with embedder {manifest.embedder.model!r}, not "
+            f"{where} was built with embedder {manifest.embedder.model!r}, not "
             f"{enc_cfg.model!r}; open it without an embedder or re-index into a new folder"
         )
     precision = vector_precision(enc_cfg.backend)
     if manifest is not None and manifest.precision != precision:
         held, use = _PRECISION_HINTS[manifest.precision]
         raise IndexStoreError(
-            f"{path} holds {held}; backend {enc_cfg.backend!r} would embed queries and new "
+            f"{where} holds {held}; backend {enc_cfg.backend!r} would embed queries and new "
             f"documents differently. Open it with {use}, or re-index into a new folder"
         )
     if chunker is None:
         chunker = manifest.chunker if manifest else DynamicChunker()
     elif manifest is not None and chunker.to_dict() != manifest.chunker.to_dict():
         raise IndexStoreError(
-            f"{path} was built with chunker {manifest.chunker.to_dict()}; re-index into "
+            f"{where} was built with chunker {manifest.chunker.to_dict()}; re-index into "
             "a new folder to use another"
         )
     encoder = LateEncoder(enc_cfg)
@@ -103,18 +170,21 @@ def open_folder(
         manifest = Manifest(
             enc_cfg, encoder.dim, chunker, vectors or "auto", 2, SEGMENTER_VERSION, precision
         )
-        path.mkdir(parents=True, exist_ok=True)
-        write_manifest(path, manifest)
+        if store is None:
+            path.mkdir(parents=True, exist_ok=True)
+            write_manifest(path, manifest)
+        else:
+            store.write_manifest(manifest)
     elif manifest.segmenter < SEGMENTER_VERSION:
         (log.info if readonly else log.warning)(
             "%s was created by an older segmenter (%d < %d): its documents keep the structure "
             "they were ingested with (tables of contents as clauses, older section labels) "
             "until their files change; re-index into a new folder for current citations",
-            path,
+            where,
             manifest.segmenter,
             SEGMENTER_VERSION,
         )
-    index = Index(path, manifest, writable=not readonly)
+    index = Index(path, manifest, writable=not readonly, store=store)
     if vectors is not None and vectors != index.policy:
         index.set_policy(vectors)
     return path, index, encoder, chunker

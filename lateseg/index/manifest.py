@@ -90,16 +90,22 @@ def read_manifest(folder: Path, *, device: str | None = None) -> Manifest | None
         return None
     except OSError as e:
         raise IndexStoreError(f"{path} is not readable: {e.strerror or e}") from None
+    return decode_manifest(raw, str(path), device=device)
+
+
+def decode_manifest(raw: bytes, where: str, *, device: str | None = None) -> Manifest:
+    """A manifest from its stored bytes (a file's, a database row's), validated; raises
+    :class:`IndexStoreError` naming ``where`` and the first bad field."""
     if len(raw) > MAX_MANIFEST_BYTES:
-        raise IndexStoreError(f"{path} is over {MAX_MANIFEST_BYTES:,} bytes: not a manifest")
+        raise IndexStoreError(f"{where} is over {MAX_MANIFEST_BYTES:,} bytes: not a manifest")
     try:
         data = json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
     except (UnicodeDecodeError, ValueError) as e:
-        raise IndexStoreError(f"{path} is not a readable manifest: {e}") from None
+        raise IndexStoreError(f"{where} is not a readable manifest: {e}") from None
     try:
         return parse_manifest(data, device=device)
     except ConfigError as e:
-        raise IndexStoreError(f"{path}: {e}") from None
+        raise IndexStoreError(f"{where}: {e}") from None
 
 
 def _no_constant(name: str) -> Any:
@@ -172,13 +178,17 @@ def _section(name: str, raw: Any, build: Any) -> Any:
         raise ConfigError(f"{name}: {e}") from None
 
 
-def write_manifest(folder: Path, manifest: Manifest | dict[str, Any]) -> None:
-    """Replace the manifest atomically (a temporary file renamed over it)."""
+def manifest_json(manifest: Manifest | dict[str, Any]) -> str:
+    """The manifest as stored: JSON with the format and version."""
     body = manifest.to_dict() if isinstance(manifest, Manifest) else dict(manifest)
     body = {k: v for k, v in body.items() if k not in ("format", "version")}
-    tmp = folder / "manifest.json.tmp"
-    tmp.write_text(
-        json.dumps({"format": FORMAT, "version": FORMAT_VERSION, **body}, indent=2, sort_keys=True),
-        "utf-8",
+    return json.dumps(
+        {"format": FORMAT, "version": FORMAT_VERSION, **body}, indent=2, sort_keys=True
     )
+
+
+def write_manifest(folder: Path, manifest: Manifest | dict[str, Any]) -> None:
+    """Replace the manifest atomically (a temporary file renamed over it)."""
+    tmp = folder / "manifest.json.tmp"
+    tmp.write_text(manifest_json(manifest), "utf-8")
     os.replace(tmp, folder / "manifest.json")

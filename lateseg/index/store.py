@@ -20,7 +20,6 @@ import sqlite3
 import uuid
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -28,6 +27,20 @@ from urllib.parse import quote
 import numpy as np
 
 from lateseg.errors import IndexStoreError, IngestError
+from lateseg.index.base import (
+    Change,
+    LogState,
+    batches,
+    box_blob_fits,
+    decode_boxes,
+    encode_boxes,
+    id_array,
+    matrix,
+    query_words,
+    span_mismatches,
+    vector_blobs,
+)
+from lateseg.index.manifest import Manifest, read_manifest, write_manifest
 from lateseg.types import Chunk, Document, LineBox, Span
 
 log = logging.getLogger(__name__)
@@ -79,7 +92,7 @@ INSERT OR IGNORE INTO counters VALUES ('log_start', 1);
 INSERT OR IGNORE INTO counters VALUES ('vectors', 0);
 """
 
-# Where each stretch of a PDF's text was drawn (types.LineBox rows packed as _BOX), for
+# Where each stretch of a PDF's text was drawn (types.LineBox rows packed as base.BOX), for
 # highlights on the page. Added beside schema 2 (an index without the table has no
 # geometry; lateseg before it ignores the table, and the cascade keeps it in step).
 LINE_BOXES = """
@@ -88,10 +101,6 @@ CREATE TABLE IF NOT EXISTS line_boxes (
     boxes BLOB NOT NULL
 );
 """
-_BOX = np.dtype(
-    [("page", "<i4"), ("x0", "<f4"), ("y0", "<f4"), ("x1", "<f4"), ("y1", "<f4"),
-     ("start", "<i4"), ("end", "<i4")]
-)  # fmt: skip
 
 # BM25 over chunk text (SQLite FTS5, Porter stemming), kept in step with `chunks` by
 # triggers inside the same transactions; deletes cascading from `documents` fire them too.
@@ -107,51 +116,24 @@ CREATE TRIGGER IF NOT EXISTS chunks_fts_delete AFTER DELETE ON chunks BEGIN
 END;
 """
 
-# Words too common to rank by (a query's other words decide).
-_STOPWORDS = (
-    "a an and any are as at be by can do does for from has have how i in is it its may "
-    "must of on or shall should so than that the their then there these this those to "
-    "under upon was what when where which who whom why will with would"
-)
-STOPWORDS = frozenset(_STOPWORDS.split())
-
 
 def fts_query(text: str) -> str | None:
     """An FTS5 query matching any content word of ``text`` (quoted: no operators are
     taken from user input), or None when there is none."""
-    words = [w for w in re.findall(r"\w+", text.lower()) if w not in STOPWORDS]
-    if not words:
-        return None
-    return " OR ".join(f'"{w}"' for w in dict.fromkeys(words))
-
-
-@dataclass(frozen=True)
-class Change:
-    """One committed write: chunk IDs ``[first_id, first_id + added)`` were added and
-    ``removed`` were removed, as change number ``seq``."""
-
-    seq: int
-    first_id: int
-    added: int
-    removed: np.ndarray  # int64
-
-
-@dataclass(frozen=True)
-class LogState:
-    """Where the change log stands: the last change, the first one still kept, and how
-    many vectors the docstore holds."""
-
-    seq: int
-    log_start: int
-    vectors: int
+    words = query_words(text)
+    return " OR ".join(f'"{w}"' for w in words) if words else None
 
 
 class DocStore:
     """Documents, chunks and vectors, keyed by integer chunk IDs that are also the FAISS
     IDs. ``writable=False`` (or a folder that cannot be written) opens read-only."""
 
+    #: One writer at a time: :class:`lateseg.index.Index` takes the folder's lock.
+    concurrent_writers = False
+
     def __init__(self, path: Path, *, writable: bool = True) -> None:
         self.path = path
+        self.location = str(path.parent)
         self.readonly = not writable or not _can_write(path)
         try:
             self.db = self._connect()
@@ -257,10 +239,10 @@ class DocStore:
             if not self.has_fts:  # an index from before lexical search: index it now
                 self.db.execute("INSERT INTO chunks_fts(chunks_fts) VALUES ('rebuild')")
             ids = [r[0] for r in self.db.execute("SELECT id FROM chunks ORDER BY id")]
-            found_ids, matrix = vectors(ids)
+            found_ids, found = vectors(ids)
             self.db.executemany(
                 "INSERT OR REPLACE INTO vectors VALUES (?, ?)",
-                ((int(i), v.tobytes()) for i, v in zip(found_ids, matrix, strict=True)),
+                ((int(i), v.tobytes()) for i, v in zip(found_ids, found, strict=True)),
             )
             lacking = sorted(
                 {
@@ -282,6 +264,19 @@ class DocStore:
     def close(self) -> None:
         self.db.close()
 
+    # -- the manifest: ``manifest.json`` beside the docstore -----------------------
+    def read_manifest(self, *, device: str | None = None) -> Manifest | None:
+        return read_manifest(self.path.parent, device=device)
+
+    def write_manifest(self, manifest: Manifest) -> None:
+        write_manifest(self.path.parent, manifest)
+
+    def disk_bytes(self) -> dict[str, int]:
+        """The docstore's files and their sizes."""
+        names = (self.path.name, self.path.name + "-wal")
+        files = [self.path.with_name(n) for n in names]
+        return {f.name: f.stat().st_size for f in files if f.is_file()}
+
     # -- the change log ------------------------------------------------------------
     def index_id(self) -> str:
         row = self.db.execute("SELECT value FROM meta WHERE key='index_id'").fetchone()
@@ -299,7 +294,7 @@ class DocStore:
             "SELECT seq, first_id, added, removed FROM changes WHERE seq > ? ORDER BY seq",
             (seq,),
         )
-        return [Change(int(s), int(f), int(a), _ids(r)) for s, f, a, r in rows]
+        return [Change(int(s), int(f), int(a), id_array(r)) for s, f, a, r in rows]
 
     def forget_changes(self, upto: int) -> None:
         """Drop the change log up to change ``upto`` (a saved cache holds them)."""
@@ -322,14 +317,14 @@ class DocStore:
         """``(found_ids, [n, dim] float32)`` of the IDs among ``ids`` that have vectors."""
         found: list[int] = []
         parts: list[bytes] = []
-        for batch in _batches(list(ids), 900):
+        for batch in batches(list(ids), 900):
             marks = ",".join("?" * len(batch))
             for cid, blob in self.db.execute(
                 f"SELECT chunk_id, vector FROM vectors WHERE chunk_id IN ({marks})", batch
             ):
                 found.append(int(cid))
                 parts.append(blob)
-        return np.asarray(found, dtype=np.int64), _matrix(parts, dim)
+        return np.asarray(found, dtype=np.int64), matrix(parts, dim)
 
     def iter_vectors(
         self, dim: int, batch: int = 20_000
@@ -346,7 +341,7 @@ class DocStore:
             last = int(rows[-1][0])
             yield (
                 np.asarray([r[0] for r in rows], dtype=np.int64),
-                _matrix([r[1] for r in rows], dim),
+                matrix([r[1] for r in rows], dim),
             )
 
     # -- writes (the caller holds the index's write lock) ---------------------------
@@ -382,7 +377,7 @@ class DocStore:
         """
         if len(vectors) != len(chunks):
             raise IndexStoreError(f"{len(chunks)} chunks but {len(vectors)} vectors")
-        blobs = [np.ascontiguousarray(v, dtype=np.float32).tobytes() for v in vectors]
+        blobs = vector_blobs(vectors)
         with self._tx():
             row = self.db.execute(
                 "SELECT path FROM documents WHERE source=?", (doc.source,)
@@ -423,9 +418,9 @@ class DocStore:
             )
             if doc.lines:
                 _script(self.db, LINE_BOXES)  # an index made before the table
-                boxes = np.array([tuple(b) for b in doc.lines], dtype=_BOX)
                 self.db.execute(
-                    "INSERT OR REPLACE INTO line_boxes VALUES (?, ?)", (doc.id, boxes.tobytes())
+                    "INSERT OR REPLACE INTO line_boxes VALUES (?, ?)",
+                    (doc.id, encode_boxes(doc.lines)),
                 )
             return self._log(first, len(chunks), old, had)
 
@@ -516,12 +511,10 @@ class DocStore:
                     )
                 except sqlite3.DatabaseError as e:
                     out.append(f"text index out of step with chunks: {e}")
-        bad = 0
-        for doc_id, text in self.db.execute("SELECT id, text FROM documents"):
-            for start, end, chunk in self.db.execute(
-                'SELECT start, "end", text FROM chunks WHERE doc_id=?', (doc_id,)
-            ):
-                bad += text[start:end] != chunk
+        bad = span_mismatches(
+            (text, self.db.execute('SELECT start, "end", text FROM chunks WHERE doc_id=?', (i,)))
+            for i, text in self.db.execute("SELECT id, text FROM documents")
+        )
         if bad:
             out.append(f"{bad} chunks whose text differs from their document's span")
         if self.legacy:
@@ -657,26 +650,11 @@ class DocStore:
         ).fetchone()
         if size is None:
             return None
-        if (size[0] or 0) > _BOX.itemsize * (text_length + 1):  # a box covers >= 1 char
+        if not box_blob_fits(size[0], text_length):
             log.warning("line boxes of %s are damaged (more boxes than characters)", doc_id)
             return None
         row = self.db.execute("SELECT boxes FROM line_boxes WHERE doc_id=?", (doc_id,)).fetchone()
-        blob = row[0] if row else None
-        if not isinstance(blob, bytes) or len(blob) % _BOX.itemsize:
-            log.warning("line boxes of %s are damaged (not whole rows); ignored", doc_id)
-            return None
-        a = np.frombuffer(blob, dtype=_BOX)
-        coords = np.stack([a["x0"], a["y0"], a["x1"], a["y1"]]) if len(a) else np.zeros((4, 0))
-        if len(a) and (
-            not np.isfinite(coords).all()
-            or (a["page"] < 1).any()
-            or (a["start"] < 0).any()
-            or (a["end"] < a["start"]).any()
-            or (a["end"] > text_length).any()
-        ):
-            log.warning("line boxes of %s are damaged (pages, boxes or offsets); ignored", doc_id)
-            return None
-        return [LineBox(*r) for r in a.tolist()]
+        return decode_boxes(row[0] if row else None, text_length, doc_id, log.warning)
 
     def document(self, source: str) -> Document | None:
         row = self.db.execute(
@@ -691,7 +669,7 @@ class DocStore:
     def documents_by_id(self, doc_ids: Sequence[str]) -> list[Document]:
         """The stored Documents with these IDs (those present)."""
         sources = []
-        for batch in _batches(list(doc_ids), 900):
+        for batch in batches(list(doc_ids), 900):
             marks = ",".join("?" * len(batch))
             sources += [
                 r[0]
@@ -780,27 +758,6 @@ def _can_write(path: Path) -> bool:
     if path.exists():
         return os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)
     return os.access(path.parent, os.W_OK)
-
-
-def _ids(blob: bytes) -> np.ndarray:
-    if len(blob) % 8:
-        raise IndexStoreError("a change-log row is damaged (removed IDs are not int64)")
-    return np.frombuffer(blob, dtype=np.int64).copy()
-
-
-def _matrix(blobs: Sequence[bytes], dim: int) -> np.ndarray:
-    if not blobs:
-        return np.zeros((0, dim), dtype=np.float32)
-    if any(len(b) != 4 * dim for b in blobs):
-        raise IndexStoreError(
-            f"a stored vector is not {dim} float32 values; run `lateseg index verify`"
-        )
-    return np.frombuffer(b"".join(blobs), dtype=np.float32).reshape(len(blobs), dim).copy()
-
-
-def _batches(items: list[Any], size: int) -> Iterator[list[Any]]:
-    for i in range(0, len(items), size):
-        yield items[i : i + size]
 
 
 def _document_filter(source: str | None, kind: str | None) -> tuple[str, list[Any]]:
