@@ -8,7 +8,7 @@ QUESTION ?= How many days' notice must the Client give to terminate the Master S
 
 TESTDATA := .cache/testdata
 
-.PHONY: install install-gpu demo test lint clean testdata browser
+.PHONY: install install-gpu demo test lint clean testdata browser postgres
 
 install: $(STAMP)
 
@@ -59,7 +59,15 @@ browser:
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null 2>&1; } || \
 		echo "make: chromium could not be installed; the browser test will skip"
 
-test: install testdata browser
+# Debian's PostgreSQL server for the shared-index tests (tests/pg_cluster.py starts a
+# throwaway cluster in a temporary folder; they skip, saying why, where it is missing).
+postgres:
+	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null 2>&1 || \
+		{ apt-get update -qq >/dev/null 2>&1 && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null 2>&1; } || \
+		echo "make: postgresql could not be installed; the PostgreSQL tests will skip"
+
+test: install testdata browser postgres
 	$(BIN)/ruff check lateseg tests pipelines data bench
 	$(BIN)/mypy
 	HF_HUB_OFFLINE=1 $(BIN)/pytest -q

@@ -107,3 +107,16 @@ def serving(app, host: str = "127.0.0.1"):
     finally:
         srv.should_exit = True
         thread.join(10)
+
+
+@pytest.fixture(scope="session")
+def postgres():
+    """A throwaway PostgreSQL server for the session (``pg_cluster``), or skip saying why
+    none can run here."""
+    from pg_cluster import Cluster, why_not
+
+    reason = why_not()
+    if reason:
+        pytest.skip(reason)
+    with Cluster() as cluster:
+        yield cluster

@@ -4,7 +4,7 @@
 open between commands, as a notebook or a server would::
 
     {"op": "ping"}                         -> null (once the imports are done)
-    {"op": "open", "index": DIR}           -> null
+    {"op": "open", "index": DIR, "cache_dir": null} -> null (DIR: or a postgresql:// URL)
     {"op": "ingest", "paths": [...], "prune": false} -> {"added": [...], ...}
     {"op": "remove", "sources": [...]}     -> [removed sources]
     {"op": "search", "query": Q, "k": 5, "mode": "dense"} -> [[source, start, end, score]]
@@ -55,7 +55,7 @@ def serve() -> None:
         nonlocal pipe
         op = cmd["op"]
         if op == "open":
-            pipe = Pipeline.open(cmd["index"])
+            pipe = Pipeline.open(cmd["index"], cache_dir=cmd.get("cache_dir"))
             return None
         if op == "close":
             if pipe is not None:
@@ -92,7 +92,7 @@ def zygote() -> None:
             if pid == 0:  # the child: ingest, then leave without running atexit hooks
                 code = 1
                 try:
-                    with Pipeline.open(cmd["index"]) as pipe:
+                    with Pipeline.open(cmd["index"], cache_dir=cmd.get("cache_dir")) as pipe:
                         pipe.ingest(cmd["paths"], progress=False, workers=0)
                     code = 0
                 finally:

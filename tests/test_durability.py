@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import select
 import shutil
 import signal
 import subprocess
@@ -46,9 +47,22 @@ class Worker:
         self("ping")  # ready: its imports are done
 
     def __call__(self, op: str, **args: Any) -> Any:
-        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.send(op, **args)
+        return self.receive()
+
+    def send(self, op: str, **args: Any) -> None:
+        """Send a command without waiting for its answer (:meth:`receive`)."""
+        assert self.proc.stdin is not None
         self.proc.stdin.write(json.dumps({"op": op, **args}) + "\n")
         self.proc.stdin.flush()
+
+    def answered(self) -> bool:
+        """Whether an answer is waiting to be received."""
+        assert self.proc.stdout is not None
+        return bool(select.select([self.proc.stdout], [], [], 0)[0])
+
+    def receive(self) -> Any:
+        assert self.proc.stdout is not None
         line = self.proc.stdout.readline()
         assert line, f"the worker exited ({self.proc.poll()})"
         reply = json.loads(line)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from lateseg.cli.options import EXIT_OK, EXIT_PARTIAL
+from lateseg.cli.options import EXIT_OK, EXIT_PARTIAL, index_location
 from lateseg.index.vectors import POLICIES
 
 
@@ -21,7 +21,7 @@ def add(sub: argparse._SubParsersAction) -> None:
         "also replaces a damaged or foreign vectors.faiss).",
     )
     idx.add_argument("action", choices=("stats", "verify", "compact"))
-    idx.add_argument("--index", required=True, metavar="DIR", help="index folder")
+    index_location(idx, "index folder")
     idx.add_argument("--json", action="store_true", help="print machine-readable JSON")
     idx.add_argument(
         "--vectors",
@@ -37,7 +37,10 @@ def add(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from lateseg.pipeline import Pipeline
 
-    with Pipeline.open(args.index, create=False, readonly=args.action != "compact") as pipe:
+    readonly = args.action != "compact"
+    with Pipeline.open(
+        args.index, create=False, readonly=readonly, cache_dir=args.cache_dir
+    ) as pipe:
         if args.action == "stats":
             out: dict[str, object] = pipe.index.stats()
         elif args.action == "verify":

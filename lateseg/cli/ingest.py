@@ -109,6 +109,7 @@ def run(args: argparse.Namespace) -> int:
         vectors=args.vectors,
         trust_remote_code=args.trust_remote_code,
         backend=args.backend,
+        cache_dir=args.cache_dir,
     ) as pipe:
         walk = WalkConfig(
             max_bytes=int(args.max_file_mb * 1_000_000),

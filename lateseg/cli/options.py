@@ -48,12 +48,27 @@ def source_glob(pattern: str) -> str:
     return os.path.join(os.getcwd(), pattern)
 
 
-def common(sp: argparse.ArgumentParser) -> None:
+def index_location(sp: argparse.ArgumentParser, help: str) -> None:
+    """``--index`` (a folder, or a postgresql:// URL) and ``--cache-dir``."""
     sp.add_argument(
         "--index",
         required=True,
+        metavar="DIR|URL",
+        help=f"{help}; or a PostgreSQL index shared by many writers and machines: "
+        "postgresql://USER[:PASSWORD]@HOST[:PORT]/DB (made there if it has none)",
+    )
+    sp.add_argument(
+        "--cache-dir",
         metavar="DIR",
-        help="index folder (created by ingest if missing; search and ask never create one)",
+        default=None,
+        help="for a postgresql:// index: this machine's folder for its vector cache "
+        "(default: under the lateseg home, named by the index)",
+    )
+
+
+def common(sp: argparse.ArgumentParser) -> None:
+    index_location(
+        sp, "index folder (created by ingest if missing; search and ask never create one)"
     )
     sp.add_argument(
         "--device",

@@ -107,6 +107,7 @@ def run(args: argparse.Namespace) -> int:
         readonly=True,
         trust_remote_code=args.trust_remote_code,
         backend=args.backend,
+        cache_dir=args.cache_dir,
     ) as pipe:
         if not pipe.sources():
             raise LatesegError(f"the index {args.index} is empty; run `lateseg ingest` first")

@@ -9,7 +9,7 @@ import os
 import socket
 from pathlib import Path
 
-from lateseg.cli.options import EXIT_OK, count, megabytes
+from lateseg.cli.options import EXIT_OK, count, index_location, megabytes
 from lateseg.errors import ConfigError
 
 log = logging.getLogger(__name__)
@@ -26,7 +26,7 @@ def add(sub: argparse._SubParsersAction) -> None:
         "every request. Documents are addressed by ID; only the files the index holds "
         "(checked by hash) and the upload folder are ever read.",
     )
-    sp.add_argument("--index", required=True, metavar="DIR", help="index folder (made if missing)")
+    index_location(sp, "index folder (made if missing)")
     sp.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     sp.add_argument("--port", type=int, default=8765, help="port (default 8765)")
     sp.add_argument(
@@ -108,7 +108,7 @@ def add(sub: argparse._SubParsersAction) -> None:
         "editors). Tools: search(query, k, kind, source), ask(question, k, answer), "
         "read(source, start, end); results carry the file, page, clause path and offsets.",
     )
-    mp.add_argument("--index", required=True, metavar="DIR", help="index folder")
+    index_location(mp, "index folder")
     mp.add_argument("--generator", default=None, help="causal LM name or folder")
     mp.add_argument(
         "--no-generate", action="store_true", help="answer by quoting only (no generator)"
@@ -161,7 +161,7 @@ def run(args: argparse.Namespace) -> int:
 
         serve_stdio(
             args.index, generator=args.generator, max_k=args.max_k,
-            generate=not args.no_generate,
+            generate=not args.no_generate, cache_dir=args.cache_dir,
         )  # fmt: skip
         return EXIT_OK
     token = read_token(args.token_file)
@@ -176,11 +176,14 @@ def run(args: argparse.Namespace) -> int:
     from lateseg.serve.jobs import DEFAULT_TYPES, Jobs, Limits
     from lateseg.serve.service import Service
 
-    folder = Path(args.upload_dir or f"{Path(args.index).resolve()}.uploads")
     service = Service(
         args.index, generator=args.generator, queue=args.queue,
-        answer_seconds=args.answer_seconds, uploads=folder,
+        answer_seconds=args.answer_seconds, cache_dir=args.cache_dir,
+        uploads=Path(args.upload_dir) if args.upload_dir else None,
     )  # fmt: skip
+    if service.uploads is None:  # beside the folder (a server's index: beside its cache)
+        service.uploads = Path(f"{service.folder}.uploads")
+    folder = service.uploads
     jobs = None
     if args.uploads:
         types = DEFAULT_TYPES
@@ -196,7 +199,10 @@ def run(args: argparse.Namespace) -> int:
             types,
             quota=int(args.upload_quota_mb * 2**20),
         )
-        jobs = Jobs(folder, service.folder, limits, indexed_as=service.indexed_as)
+        jobs = Jobs(
+            folder, service.location, limits, indexed_as=service.indexed_as,
+            cache_dir=args.cache_dir,
+        )  # fmt: skip
     service.preload(generator=not args.no_generate)  # /api/health says loading until done
     hosts = [*args.allow_host, args.host]
     app = create_app(service, jobs, token, allow_hosts=hosts, docs=args.docs)

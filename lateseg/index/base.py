@@ -120,12 +120,14 @@ class Integrity(Protocol):
 
 class Store(ChangeLog, Rows, Lexical, Integrity, Protocol):
     """A whole store. ``location`` names it in messages (a path, a URL without its
-    password); ``readonly`` stores refuse every write; ``concurrent_writers`` says whether
-    several processes may write at once (else :class:`~lateseg.index.Index` takes a
-    folder lock). ``legacy`` is an index from before vectors lived in the store (SQLite
-    only; migrated by ``migrate`` on its first write)."""
+    password), ``name`` in short (the folder's or the database's name). ``readonly``
+    stores refuse every write; ``concurrent_writers`` says whether several processes may
+    write at once (else :class:`~lateseg.index.Index` takes a folder lock). ``legacy``
+    is an index from before vectors lived in the store (SQLite only; migrated by
+    ``migrate`` on its first write)."""
 
     location: str
+    name: str
     readonly: bool
     concurrent_writers: bool
 

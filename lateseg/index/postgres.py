@@ -152,6 +152,7 @@ class PgStore:
     def __init__(self, url: str, *, writable: bool = True, create: bool = True) -> None:
         self.url = url
         self.location = shown_url(url)
+        self.name = urlsplit(url).path.strip("/") or "postgres"
         self.readonly = not writable
         self._pg = _psycopg()
         self._snapshots = 0
@@ -712,18 +713,21 @@ def _document_filter(source: str | None, kind: str | None) -> tuple[str, list[An
     ``?``, ``[...]``, case-sensitive) and a kind."""
     sql, args = "", []
     if source is not None:
-        sql += " AND d.source ~ %s"
-        args.append(glob_regex(source))
+        regex = glob_regex(source)
+        sql += " AND FALSE" if regex is None else " AND d.source ~ %s"
+        args += [] if regex is None else [regex]
     if kind is not None:
         sql += " AND d.kind = %s"
         args.append(kind)
     return sql, args
 
 
-def glob_regex(glob: str) -> str:
+def glob_regex(glob: str) -> str | None:
     """A POSIX regular expression (PostgreSQL's ``~``) matching what SQLite's ``GLOB``
-    matches: ``*`` any text, ``?`` one character, ``[abc]``/``[a-z]``/``[^abc]`` one of
-    a set; everything else literally, the whole string."""
+    matches, or None where GLOB matches nothing (a set never closed, or one that holds
+    no character). ``*`` is any text, ``?`` one character, ``[...]`` one of a set
+    (``a-z`` ranges by code point, ``^`` first inverts, ``]`` first is a member);
+    everything else is literal, and the whole name must match."""
     out, i = ["^"], 0
     while i < len(glob):
         ch = glob[i]
@@ -731,26 +735,52 @@ def glob_regex(glob: str) -> str:
             out.append(".*")
         elif ch == "?":
             out.append(".")
-        elif ch == "[" and (end := _class_end(glob, i)) > 0:
-            body = glob[i + 1 : end]
-            negate = body.startswith("^")
-            body = body[1:] if negate else body
-            members = "".join("\\" + c if c in "\\[]^" else c for c in body)
-            out.append(f"[{'^' if negate else ''}{members}]")
-            i = end
+        elif ch == "[":
+            parsed = _glob_set(glob, i + 1)
+            if parsed is None:
+                return None
+            part, i = parsed
+            if part is None:
+                return None
+            out.append(part)
         else:
-            out.append(ch if ch.isalnum() or ch in " _/-" else "\\" + ch)
+            out.append(_literal(ch))
         i += 1
     return "".join(out) + "$"
 
 
-def _class_end(glob: str, start: int) -> int:
-    """The index of the ``]`` closing the set opened at ``start`` (a ``]`` first in the
-    set is a member), or -1 when it is not closed (the ``[`` is then literal)."""
-    i = start + 1
-    if i < len(glob) and glob[i] == "^":
-        i += 1
+def _glob_set(glob: str, i: int) -> tuple[str | None, int] | None:
+    """The set starting at ``glob[i]`` (after its ``[``), read as SQLite reads it: the
+    bracket expression (None: it holds no character) and the index of its ``]``; None
+    when it is never closed."""
+    invert = i < len(glob) and glob[i] == "^"
+    i += invert
+    members: list[str] = []
     if i < len(glob) and glob[i] == "]":
+        members.append("\\]")
         i += 1
-    end = glob.find("]", i)
-    return end
+    prior = ""
+    while i < len(glob) and glob[i] != "]":
+        c = glob[i]
+        if c == "-" and prior and i + 1 < len(glob) and glob[i + 1] != "]":
+            hi = glob[i + 1]
+            if prior <= hi:
+                members[-1] = f"{_literal(prior)}-{_literal(hi)}"
+            # (a reversed range holds nothing: the lone prior character stays)
+            prior = ""
+            i += 2
+            continue
+        members.append(_literal(c))
+        prior = c
+        i += 1
+    if i >= len(glob):
+        return None
+    if not members:
+        return (".", i) if invert else (None, i)
+    return f"[{'^' if invert else ''}{''.join(members)}]", i
+
+
+def _literal(ch: str) -> str:
+    """``ch`` matched literally, in or out of a bracket expression (a backslash before
+    a character that is not a letter or digit is that character)."""
+    return ch if ch.isalnum() else "\\" + ch

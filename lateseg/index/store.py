@@ -134,6 +134,7 @@ class DocStore:
     def __init__(self, path: Path, *, writable: bool = True) -> None:
         self.path = path
         self.location = str(path.parent)
+        self.name = path.parent.name
         self.readonly = not writable or not _can_write(path)
         try:
             self.db = self._connect()

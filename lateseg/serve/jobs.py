@@ -245,16 +245,20 @@ class Jobs:
     def __init__(
         self,
         folder: Path,
-        index: Path,
+        index: Path | str,
         limits: Limits,
         open_writer: Any | None = None,
         indexed_as: Callable[[str], str | None] | None = None,
+        cache_dir: str | None = None,
     ) -> None:
-        """``indexed_as(sha256)``: the source of an indexed file with that content, or
-        None (uploads of it are duplicates)."""
+        """``index``: the folder or ``postgresql://`` URL uploads are ingested into
+        (``cache_dir``: that server index's cache folder here); ``indexed_as(sha256)``:
+        the source of an indexed file with that content, or None (uploads of it are
+        duplicates)."""
         self.folder = Path(folder).resolve()
         self.folder.mkdir(parents=True, exist_ok=True)
         self.index = index
+        self.cache_dir = cache_dir
         self.limits = limits
         self.indexed_as = indexed_as or (lambda _: None)
         self._open_writer = open_writer
@@ -366,7 +370,9 @@ class Jobs:
             from lateseg.pipeline import Pipeline
 
             job.event("loading", message="loading the model…")
-            opener = self._open_writer or (lambda: Pipeline.open(self.index))
+            opener = self._open_writer or (
+                lambda: Pipeline.open(self.index, cache_dir=self.cache_dir)
+            )
             self._writer = opener()
         for path in job.files:
             report = self._writer.ingest([path], progress=False, workers=0)

@@ -95,11 +95,15 @@ def build(service: Service, max_k: int = MCP_MAX_K) -> Any:
 
 
 def serve_stdio(
-    index: str, generator: str | None = None, max_k: int = MCP_MAX_K, generate: bool = True
+    index: str,
+    generator: str | None = None,
+    max_k: int = MCP_MAX_K,
+    generate: bool = True,
+    cache_dir: str | None = None,
 ) -> None:
     """Run the MCP server on stdin/stdout until the client closes it; the models are
     loaded first (the generator too, with ``generate``), so the first call is fast."""
-    service = Service(index, generator=generator, queue=0)
+    service = Service(index, generator=generator, queue=0, cache_dir=cache_dir)
     service.preload(generator=generate, wait=True)
     try:
         build(service, max_k).run("stdio")

@@ -23,6 +23,7 @@ from typing import Any
 
 from lateseg.errors import ConfigError, LatesegError
 from lateseg.generate.answering import answer_mode
+from lateseg.index.postgres import is_store_url
 from lateseg.kv.compress import KVConfig
 from lateseg.serve.limits import (
     DEFAULT_ZOOM,
@@ -154,6 +155,7 @@ class Service:
         answer_seconds: float = 120.0,
         encoder: Any = None,
         uploads: Path | None = None,
+        cache_dir: str | None = None,
     ) -> None:
         """``encoder``: a loaded embedder to use instead of loading the index's (the
         same model; tests share one); ``uploads``: the folder uploads are kept in (its
@@ -162,12 +164,15 @@ class Service:
 
         if queue < 0:
             raise ConfigError(f"queue={queue}; give 0 or more waiting answers")
-        folder = Path(folder)
-        if not folder.exists():  # a new, empty index the upload page can fill
+        #: What a writer opens: the folder, or the server's URL.
+        self.location: Path | str = folder if is_store_url(folder) else Path(folder)
+        self.cache_dir = cache_dir
+        if not is_store_url(folder) and not Path(folder).exists():
+            # a new, empty index the upload page can fill
             Pipeline.open(folder, device=device, backend=backend).close()
         self.pipe = Pipeline.open(
-            folder, create=False, readonly=True, generator=generator, device=device,
-            backend=backend,
+            self.location, create=False, readonly=True, generator=generator, device=device,
+            backend=backend, cache_dir=cache_dir,
         )  # fmt: skip
         self.folder = self.pipe.folder
         self.lock = threading.RLock()
@@ -351,7 +356,7 @@ class Service:
             documents = len(self.pipe.sources())
         return {
             "status": "ready" if self.ready.is_set() else "loading",
-            "index": self.folder.name,
+            "index": self.pipe.index.store.name,
             "documents": documents,
             "chunks": count,
             "answers_in_queue": self._waiting,
