@@ -27,7 +27,10 @@ from conftest import ROOT, license_file
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from lateseg.encode.models import lateseg_home
+from lateseg.errors import IndexStoreError
 from lateseg.index import Index, read_manifest
+from lateseg.index.postgres import PgStore
 from lateseg.pipeline import Pipeline
 
 NAMES = ["Apache-2.0", "BSD", "CC0-1.0"]
@@ -89,7 +92,9 @@ def zygote():
     w.close()
 
 
-def _ingest_in_child(zygote: Worker, index: Path, paths: list[Path], kill_after: float | None):
+def _ingest_in_child(
+    zygote: Worker, index: Path | str, paths: list[Path], kill_after: float | None
+) -> int:
     """Ingest in a forked process, killed with SIGKILL after ``kill_after`` seconds
     (None: let it finish); returns its exit status (negative: the killing signal)."""
     pid = zygote("fork-ingest", index=str(index), paths=[str(p) for p in paths])
@@ -99,8 +104,11 @@ def _ingest_in_child(zygote: Worker, index: Path, paths: list[Path], kill_after:
     return zygote("wait", pid=pid)
 
 
-def _problems(index: Path) -> list[str]:
+def _problems(index: Path | str) -> list[str]:
     """``index verify`` as the CLI runs it, on a read-only open: nothing repaired first."""
+    if isinstance(index, str):  # a postgresql:// index
+        with Pipeline.open(index, create=False, readonly=True) as pipe:
+            return pipe.index.problems()
     manifest = read_manifest(index)
     assert manifest is not None
     idx = Index(index, manifest, writable=False)
@@ -108,6 +116,40 @@ def _problems(index: Path) -> list[str]:
         return idx.problems()
     finally:
         idx.close()
+
+
+def _created(index: Path | str) -> bool:
+    """Whether the index exists (a killed ingest may die before it is made)."""
+    if isinstance(index, Path):
+        return (index / "docstore.sqlite").exists()
+    try:
+        store = PgStore(index, writable=False)
+    except IndexStoreError:
+        return False
+    try:
+        return store.read_manifest() is not None
+    finally:
+        store.close()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def new_index(request, tmp_path_factory):
+    """Makes new, empty index locations on each backend: a folder, or a database of the
+    session's PostgreSQL server (whose caches, under the lateseg home, go at the end)."""
+    made = []
+
+    def make() -> Path | str:
+        if request.param == "sqlite":
+            return tmp_path_factory.mktemp("idx") / "idx"
+        made.append(request.getfixturevalue("postgres").database())
+        return made[-1]
+
+    yield make
+    for url in made:
+        if _created(url):
+            store = PgStore(url, writable=False)
+            shutil.rmtree(lateseg_home() / "caches" / store.index_id(), ignore_errors=True)
+            store.close()
 
 
 def _state(pipe: Pipeline) -> dict[str, list[tuple[int, int, str, np.ndarray]]]:
@@ -167,16 +209,16 @@ def reference(corpus, zygote, tmp_path_factory):
 
 
 def test_an_ingest_killed_at_ten_random_points_verifies_clean_at_once(
-    corpus, reference, zygote, tmp_path, encoder
+    corpus, reference, zygote, new_index, encoder
 ):
     expected, took = reference
     rng = random.Random(15)
     killed = 0
     for seed in range(10):
-        index = tmp_path / f"idx{seed}"
+        index = new_index()
         status = _ingest_in_child(zygote, index, [corpus], rng.uniform(0.05, 0.8) * took)
         killed += status == -signal.SIGKILL
-        if not (index / "docstore.sqlite").exists():
+        if not _created(index):
             continue  # killed before it created the index
         assert _problems(index) == [], seed  # no reopen, no repair in between
         with Pipeline.open(index) as pipe:
@@ -189,11 +231,11 @@ def test_an_ingest_killed_at_ten_random_points_verifies_clean_at_once(
 
 
 def test_a_long_lived_writer_never_writes_back_a_stale_copy(
-    corpus, server, zygote, tmp_path, encoder
+    corpus, server, zygote, new_index, encoder
 ):
     """The sequence that lost documents: process A keeps the index open, process B
     ingests p1, then A ingests p2."""
-    index = tmp_path / "idx"
+    index = new_index()
     parts = sorted(corpus.glob("*.txt"))
     p0, p1, p2 = parts[0], parts[1], parts[2]
     server("open", index=str(index))
@@ -211,9 +253,9 @@ def test_a_long_lived_writer_never_writes_back_a_stale_copy(
 
 
 def test_a_long_lived_reader_sees_another_process_write_without_reopening(
-    corpus, server, zygote, tmp_path, encoder
+    corpus, server, zygote, tmp_path, new_index, encoder
 ):
-    index = tmp_path / "idx"
+    index = new_index()
     first = sorted(corpus.glob("*.txt"))[0]
     with Pipeline.open(index) as pipe:
         pipe.encoder = encoder
@@ -237,9 +279,9 @@ def test_a_long_lived_reader_sees_another_process_write_without_reopening(
 
 
 def test_readers_during_an_ingest_never_fail_nor_see_a_chunk_without_its_vector(
-    corpus, zygote, tmp_path, encoder
+    corpus, zygote, new_index, encoder
 ):
-    index = tmp_path / "idx"
+    index = new_index()
     Pipeline.open(index).close()  # create it, so readers can open from the start
     pid = zygote("fork-ingest", index=str(index), paths=[str(corpus)])
     long_lived = Pipeline.open(index)
@@ -306,13 +348,13 @@ FIRST = st.dictionaries(st.sampled_from(FILES), st.integers(0, len(TOPICS) - 1),
 )
 @given(first=FIRST, ops=st.lists(OPS, min_size=3, max_size=8))
 def test_random_writes_from_two_processes_with_kills_match_a_fresh_ingest(
-    first, ops, server, zygote, tmp_path_factory, encoder
+    first, ops, server, zygote, tmp_path_factory, new_index, encoder
 ):
     """Files ``first`` are written and ingested by the worker, then ``ops`` run: writes
     and deletes on disk, ingests (with and without prune) and removals from either
     process, reopens, and ingests killed at a random moment (each completed afterwards)."""
     base = tmp_path_factory.mktemp("prop")
-    folder, index = base / "files", base / "idx"
+    folder, index = base / "files", new_index()
     folder.mkdir()
     disk: dict[str, str] = {}
     model: dict[str, str] = {}  # what the index must hold: name -> text
@@ -373,7 +415,7 @@ def test_random_writes_from_two_processes_with_kills_match_a_fresh_ingest(
                 (folder / name).write_text(model[name])
             elif (folder / name).exists():
                 (folder / name).unlink()
-        with Pipeline.open(base / "fresh") as fresh:
+        with Pipeline.open(new_index()) as fresh:
             fresh.encoder = encoder
             fresh.ingest([folder], progress=False, workers=0)
             for query in ("termination notice", "cheese caves", "arbitration law"):
