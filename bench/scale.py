@@ -8,11 +8,20 @@
 3. vector memory per million chunks: exact (flat), HNSW and IVF-PQ, from serialized
    index sizes at ``--vectors`` vectors of 384 dimensions.
 
+4. with ``--stores``, instead of the above: each store (SQLite in a folder, PostgreSQL on a
+   throwaway local server started here, ``tests/pg_cluster.py``, fsync on) loaded with
+   ``--chunks`` synthetic chunks (random 384-d vectors, text of words drawn from real text)
+   through the index's own writer: rows/s with one writer and with two writer processes
+   at once (PostgreSQL), the time a cold cache takes to catch up (no cache file: rebuilt
+   from the store), and search latency p50/p95 (dense and lexical, through the
+   Retriever, query vectors given) → ``bench/results/scale_stores.{json,md}``.
+
 Then ``bench/results/scale.md`` puts these together with the encoder's GPU throughput
 (``bench/results/encoder_h200.json``, measured on an H200 in bf16) into an estimate for
 one billion tokens.
 
     python bench/scale.py [--files 60] [--vectors 200000]
+    python bench/scale.py --stores [--chunks 1000000]
 """
 
 from __future__ import annotations
@@ -20,6 +29,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
 import sysconfig
 import tempfile
@@ -133,12 +143,214 @@ def vector_memory(n: int, dim: int = 384) -> list[dict[str, Any]]:
     return out
 
 
+# -- the stores at a million chunks ---------------------------------------------------
+DOC_CHUNKS = 100  # chunks per synthetic document (one transaction each)
+LICENSES = Path("/usr/share/common-licenses")
+
+
+def _synthetic(n_docs: int, first: int, seed: int, dim: int = 384) -> Any:
+    """Documents of DOC_CHUNKS chunks of random words, with random unit
+    vectors: ``(doc, chunks, vectors)`` one document at a time."""
+    from lateseg.types import Chunk, Document
+
+    # Words drawn from real running text (Debian's licence texts), so their frequencies
+    # are a natural language's and the lexical index sees common and rare words.
+    texts = [p.read_text(errors="replace") for p in sorted(LICENSES.glob("*")) if p.is_file()]
+    words = re.findall(r"[A-Za-z]{2,}", " ".join(texts)) or [f"w{i}" for i in range(50_000)]
+    rng = np.random.default_rng(seed)
+    for d in range(first, first + n_docs):
+        picks = rng.integers(0, len(words), size=(DOC_CHUNKS, 90))
+        texts = [" ".join(words[i] for i in row) + "." for row in picks]
+        text = " ".join(texts)
+        doc = Document(f"/synthetic/{d:07d}.txt", text, "text")
+        chunks, pos = [], 0
+        for t in texts:
+            chunks.append(Chunk(doc.id, pos, pos + len(t), t))
+            pos += len(t) + 1
+        vecs = rng.standard_normal((DOC_CHUNKS, dim)).astype(np.float32)
+        vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
+        yield doc, chunks, vecs
+
+
+def _load(
+    location: Any, cache: Path | None, n_docs: int, first: int, seed: int
+) -> tuple[int, float]:
+    """Write ``n_docs`` synthetic documents through the index's writer: chunks written,
+    and the seconds spent in the writer (making the synthetic rows is not counted)."""
+    from lateseg import Pipeline
+
+    cache = cache if isinstance(location, str) else None  # a folder holds its own cache
+    with Pipeline.open(location, vectors="flat", cache_dir=cache) as pipe:
+        written, writing = 0, 0.0
+        with pipe.index.writer() as w:
+            for doc, chunks, vecs in _synthetic(n_docs, first, seed):
+                t0 = time.perf_counter()  # the writer's time, not making the rows
+                written += w.add(doc, "x", chunks, vecs)
+                writing += time.perf_counter() - t0
+    return written, writing
+
+
+def _load_in_process(args: tuple[Any, ...]) -> tuple[int, float]:
+    return _load(*args)
+
+
+def _percentiles(times: list[float]) -> dict[str, float]:
+    ms = np.asarray(times) * 1000
+    return {"p50_ms": round(float(np.percentile(ms, 50)), 2),
+            "p95_ms": round(float(np.percentile(ms, 95)), 2)}  # fmt: skip
+
+
+def store_scale(location: Any, cache: Path, n_chunks: int, two_writers: bool) -> dict[str, Any]:
+    """Load one store and measure it (see the module's docstring, item 4)."""
+    import multiprocessing
+
+    from lateseg import Pipeline
+    from lateseg.index import VECTORS
+    from lateseg.index.retrieval import Retriever
+
+    out: dict[str, Any] = {}
+    n_docs = n_chunks // DOC_CHUNKS
+    where = cache if isinstance(location, str) else None  # a folder holds its own cache
+    Pipeline.open(location, vectors="flat", cache_dir=where).close()  # the manifest
+    if two_writers:  # half by two processes at once, the rest by one
+        half = n_docs // 2
+        t0 = time.perf_counter()
+        ctx = multiprocessing.get_context("spawn")
+        with ctx.Pool(2) as pool:
+            jobs = [(location, cache.with_name(cache.name + str(i)), half // 2,
+                     i * (half // 2), 100 + i) for i in range(2)]  # fmt: skip
+            parts = pool.map(_load_in_process, jobs)
+        dt = time.perf_counter() - t0
+        done = sum(n for n, _ in parts)
+        # Both write at once; each one's writer seconds, the longer of the two.
+        busy = max(w for _, w in parts)
+        out["two_writers"] = {"chunks": done, "wall_s": round(dt, 1), "writer_s": round(busy, 1),
+                              "chunks_per_s": round(done / busy)}  # fmt: skip
+        print("two writers", out["two_writers"], flush=True)
+        first, rest = 2 * (half // 2), n_docs - 2 * (half // 2)
+    else:
+        first, rest = 0, n_docs
+    t0 = time.perf_counter()
+    done, busy = _load(location, cache, rest, first, 7)
+    dt = time.perf_counter() - t0
+    out["one_writer"] = {"chunks": done, "wall_s": round(dt, 1), "writer_s": round(busy, 1),
+                         "chunks_per_s": round(done / busy)}  # fmt: skip
+    print("one writer", out["one_writer"], flush=True)
+    with Pipeline.open(location, readonly=True, cache_dir=where) as pipe:
+        out["chunks"] = pipe.index.store.counts()[1]
+        out["store_bytes"] = sum(pipe.index.store.disk_bytes().values())
+    (cache / VECTORS).unlink()
+    t0 = time.perf_counter()
+    with Pipeline.open(location, readonly=True, cache_dir=where) as pipe:
+        out["cold_cache_s"] = round(time.perf_counter() - t0, 1)  # rebuilt from the store
+        rng = np.random.default_rng(1)
+        queries = rng.standard_normal((200, 384)).astype(np.float32)
+        queries /= np.linalg.norm(queries, axis=1, keepdims=True)
+        it = iter(queries)
+        retriever = Retriever(pipe.index, lambda _q: next(it)[None, :])
+        retriever.search("warm up", 5)
+        dense = []
+        for _ in range(199):
+            t0 = time.perf_counter()
+            retriever.search("q", 5)
+            dense.append(time.perf_counter() - t0)
+        out["dense"] = _percentiles(dense)
+        words = [next(_synthetic(1, 0, 3))[1][i].text.split()[:3] for i in range(50)]
+        lexical = []
+        for ws in words:
+            t0 = time.perf_counter()
+            retriever.search(" ".join(ws), 5, mode="lexical")
+            lexical.append(time.perf_counter() - t0)
+        out["lexical"] = _percentiles(lexical)
+    print(out, flush=True)
+    return out
+
+
+def stores(n_chunks: int) -> dict[str, Any]:
+    import sys
+
+    sys.path.insert(0, str(ROOT / "tests"))
+    from pg_cluster import Cluster
+
+    result: dict[str, Any] = {"chunks": n_chunks, "cpus": os.cpu_count(), "cpu": _cpu()}
+    with tempfile.TemporaryDirectory(dir=os.environ.get("LATESEG_BENCH_TMP")) as tmp:
+        folder = Path(tmp) / "idx"
+        result["sqlite"] = store_scale(folder, folder, n_chunks, two_writers=False)
+        shutil.rmtree(folder)
+        with Cluster(durable=True) as cluster:
+            url = cluster.database()
+            result["postgresql"] = store_scale(url, Path(tmp) / "pgcache", n_chunks, True)
+    lite, pg = result["sqlite"], result["postgresql"]
+    result["pg_over_sqlite"] = {
+        "dense_p50": round(pg["dense"]["p50_ms"] / lite["dense"]["p50_ms"], 2),
+        "lexical_p50": round(pg["lexical"]["p50_ms"] / lite["lexical"]["p50_ms"], 2),
+    }
+    return result
+
+
+def _cpu() -> str:
+    flags = set()
+    with open("/proc/cpuinfo") as f:
+        for line in f:
+            if line.startswith("flags"):
+                flags = set(line.split(":", 1)[1].split())
+                break
+    keep = sorted(f for f in flags if f.startswith(("avx2", "avx512", "amx")))
+    return " ".join(keep)
+
+
+def write_stores_md(r: dict[str, Any], path: Path) -> None:
+    rows = []
+    for name in ("sqlite", "postgresql"):
+        s = r[name]
+        two = s.get("two_writers")
+        rows.append(
+            f"| {name} | {s['one_writer']['chunks_per_s']:,} | {two['chunks_per_s']:,} | "
+            if two
+            else f"| {name} | {s['one_writer']['chunks_per_s']:,} | n/a (one writer at a time) | "
+        )
+        rows[-1] += (
+            f"{s['cold_cache_s']} | {s['dense']['p50_ms']} / {s['dense']['p95_ms']} | "
+            f"{s['lexical']['p50_ms']} / {s['lexical']['p95_ms']} | "
+            f"{s['store_bytes'] / 1e9:.2f} |"
+        )
+    path.write_text(
+        f"# The stores at {r['chunks']:,} chunks\n\n"
+        f"`python bench/scale.py --stores --chunks {r['chunks']}` (`scale_stores.json`), "
+        f"{r['cpus']} CPUs ({r['cpu']}). Synthetic chunks of 90 words drawn from "
+        "Debian's licence texts with random 384-d unit vectors, 100 per document, "
+        "written through `Index.writer()` (rows, vectors, change log; the FAISS cache "
+        "kept flat and saved as ingest saves "
+        "it). PostgreSQL 15 runs on this machine (a throwaway cluster, fsync on, default "
+        "settings, a Unix socket); SQLite is the folder index. Search goes through the "
+        "Retriever with given query vectors (no model), k = 5, over 199 dense and 50 "
+        "lexical queries; both stores search the same flat FAISS cache, so the difference "
+        "is the store's share (the change-log check and the rows of the hits).\n\n"
+        "| store | chunks/s, one writer | chunks/s, two writers at once | cold cache "
+        "catch-up (s) | dense p50 / p95 (ms) | lexical p50 / p95 (ms) | store on disk "
+        "(GB) |\n|---|---:|---:|---:|---:|---:|---:|\n" + "\n".join(rows) + "\n\n"
+        f"PostgreSQL over SQLite, p50: dense {r['pg_over_sqlite']['dense_p50']}x, lexical "
+        f"{r['pg_over_sqlite']['lexical_p50']}x. Lexical ranking differs by store (SQLite: "
+        "FTS5 BM25; PostgreSQL: ts_rank over a GIN-indexed tsvector).\n"
+    )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--files", type=int, default=60, help="standard-library modules added")
     ap.add_argument("--vectors", type=int, default=200_000)
     ap.add_argument("--out", type=Path, default=OUT / "scale.json")
+    ap.add_argument(
+        "--stores", action="store_true", help="measure SQLite and PostgreSQL instead (item 4)"
+    )
+    ap.add_argument("--chunks", type=int, default=1_000_000, help="--stores: chunks loaded")
     args = ap.parse_args()
+    if args.stores:
+        r = stores(args.chunks)
+        (OUT / "scale_stores.json").write_text(json.dumps(r, indent=1) + "\n")
+        write_stores_md(r, OUT / "scale_stores.md")
+        print((OUT / "scale_stores.md").read_text())
+        return
     import ray
 
     result: dict[str, Any] = {"cpus": os.cpu_count()}

@@ -86,6 +86,7 @@ class Index:
         self._seq: int | None = None  # the last change the in-memory cache includes
         self._disk_seq: int | None = None  # the last change the file on disk includes
         self.notice: str | None = None  # why the cache was rebuilt, if it was
+        self._pinned = threading.local()  # inside caught_up(): no further refreshes
         self.vectors = self._load()
 
     # -- the cache -------------------------------------------------------------------
@@ -177,7 +178,9 @@ class Index:
 
     def refresh(self) -> None:
         """Bring the cache up to the docstore's last committed change (cheap when
-        nothing changed: one read of the counters)."""
+        nothing changed: one read of the counters; none inside :meth:`caught_up`)."""
+        if getattr(self._pinned, "on", False):
+            return
         with self._mutex:
             if self.store.legacy:
                 if self.store.reread_version() and not self.store.legacy:
@@ -195,6 +198,21 @@ class Index:
                     self._seq = state.seq
             if not usable or len(self.vectors) != state.vectors:
                 self.vectors = self._load()
+
+    @contextmanager
+    def caught_up(self) -> Iterator[None]:
+        """Refresh once, then read without checking the log again in this thread until
+        the block ends: the several reads of one search see the state at its start (one
+        round trip to a server's log instead of one per read)."""
+        self.refresh()
+        if getattr(self._pinned, "on", False):
+            yield
+            return
+        self._pinned.on = True
+        try:
+            yield
+        finally:
+            self._pinned.on = False
 
     def search(self, queries: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
         """Scores and chunk IDs ``[q, k]`` from the up-to-date cache (ID -1: none)."""

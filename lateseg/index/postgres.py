@@ -393,16 +393,22 @@ class PgStore:
                     path,
                 ),
             )
+            # Binary COPY: no escaping of text and vectors on either side (the vectors'
+            # text form would double their size and be parsed back by the server).
             with db.cursor().copy(
                 'COPY lateseg_chunks (id, doc_id, ord, start, "end", text, section, page) '
-                "FROM STDIN"
+                "FROM STDIN (FORMAT BINARY)"
             ) as copy:
+                copy.set_types(["int8", "text", "int4", "int4", "int4", "text", "text", "int4"])
                 for i, c in enumerate(chunks):
                     section = None if c.section is None else _text(c.section)
                     copy.write_row(
                         (first + i, doc.id, i, c.start, c.end, _text(c.text), section, c.page)
                     )
-            with db.cursor().copy("COPY lateseg_vectors (chunk_id, vector) FROM STDIN") as copy:
+            with db.cursor().copy(
+                "COPY lateseg_vectors (chunk_id, vector) FROM STDIN (FORMAT BINARY)"
+            ) as copy:
+                copy.set_types(["int8", "bytea"])
                 for i, blob in enumerate(blobs):
                     copy.write_row((first + i, blob))
             if doc.lines:

@@ -92,18 +92,19 @@ class Retriever:
             raise ConfigError(f"mode={mode!r}; choose one of {', '.join(SEARCH_MODES)}")
         if len(weights) != 2 or min(weights) < 0 or max(weights) == 0:
             raise ConfigError(f"weights={weights} must be two non-negative numbers, not both 0")
-        if self.index.count() == 0:  # brought up to date with other processes' writes
-            return []
-        q = self._embed_query(query) if mode != "lexical" else None
-        want = k if where is None else max(4 * k, 32)
-        while True:  # asks for more until k hits are left once the filters took theirs
-            found, more = self._ranked(query, q, mode, want, source, kind, weights)
-            hits = self._hits(found, include_toc)
-            if where is not None:
-                hits = where(hits)
-            if len(hits) >= k or not more:
-                return hits[:k]
-            want *= 4
+        with self.index.caught_up():  # other processes' writes, once for this search
+            if self.index.count() == 0:
+                return []
+            q = self._embed_query(query) if mode != "lexical" else None
+            want = k if where is None else max(4 * k, 32)
+            while True:  # asks for more until k hits are left once the filters took theirs
+                found, more = self._ranked(query, q, mode, want, source, kind, weights)
+                hits = self._hits(found, include_toc)
+                if where is not None:
+                    hits = where(hits)
+                if len(hits) >= k or not more:
+                    return hits[:k]
+                want *= 4
 
     def _ranked(
         self,
