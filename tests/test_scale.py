@@ -100,3 +100,31 @@ def test_engine_and_address_are_checked(tmp_path):
             pipe.ingest([ROOT / "data" / "contracts"], engine="spark")
         with pytest.raises(ConfigError, match="address= is for engine='ray'"):
             pipe.ingest([ROOT / "data" / "contracts"], address="10.0.0.1:6379")
+
+
+def test_ray_workers_write_a_postgresql_index_themselves(cluster, postgres, tmp_path):
+    """With a postgresql:// index the Ray actors write their documents themselves (the
+    driver writes none) and the index holds what the local engine builds into a folder."""
+    paths = _corpus(tmp_path)
+    with Pipeline.open(tmp_path / "local", backend="openvino") as pipe:
+        local = pipe.ingest(paths, progress=False)
+    url = postgres.database()
+    with Pipeline.open(url, backend="openvino", cache_dir=tmp_path / "cache") as pipe:
+        driver_writes = []
+        write = pipe.index.store.replace_document
+        pipe.index.store.replace_document = lambda *a, **k: (
+            driver_writes.append(1) or write(*a, **k)
+        )  # type: ignore[method-assign]
+        report = pipe.ingest(paths, progress=False, engine="ray")
+        assert driver_writes == []
+        assert sorted(report.added) == sorted(local.added) and report.chunks == local.chunks
+        assert sorted(p for p, _ in report.failed) == sorted(p for p, _ in local.failed)
+        assert pipe.index.count() == local.chunks  # the driver's cache caught up
+        assert pipe.index.problems() == []
+        with Pipeline.open(tmp_path / "local", backend="openvino") as lite:
+            for source in lite.sources():
+                a = {(h.start, h.end, h.text) for h in lite.document_hits(source)}
+                assert {(h.start, h.end, h.text) for h in pipe.document_hits(source)} == a
+            query = "How many days' notice to terminate for convenience?"
+            want = [(h.source, h.start, round(h.score, 4)) for h in lite.search(query, 5)]
+            assert [(h.source, h.start, round(h.score, 4)) for h in pipe.search(query, 5)] == want

@@ -14,7 +14,6 @@ import argparse
 import errno
 import logging
 import os
-import sqlite3
 import sys
 from collections.abc import Sequence
 
@@ -29,6 +28,7 @@ from lateseg.cli.options import (
     EXIT_USAGE,
 )
 from lateseg.errors import LatesegError
+from lateseg.index.base import store_disk_full
 
 __all__ = [
     "EXIT_BROKEN_PIPE",
@@ -80,7 +80,7 @@ def disk_full(error: BaseException) -> bool:
         seen.add(id(e))
         if isinstance(e, OSError) and e.errno in (errno.ENOSPC, errno.EDQUOT):
             return True
-        if isinstance(e, sqlite3.Error) and "disk is full" in str(e):
+        if store_disk_full(e):
             return True
         e = e.__cause__ or e.__context__
     return False

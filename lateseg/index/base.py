@@ -132,6 +132,12 @@ class Store(ChangeLog, Rows, Lexical, Integrity, Protocol):
     concurrent_writers: bool
 
     @property
+    def url(self) -> str | None:
+        """The server's address with its credentials (None: a file): what a worker that
+        writes into the store itself connects to."""
+        ...
+
+    @property
     def legacy(self) -> bool: ...
     def reread_version(self) -> bool: ...
     def migrate(
@@ -227,6 +233,14 @@ def vector_blobs(vectors: np.ndarray) -> list[bytes]:
 def batches(items: list[Any], size: int) -> Iterator[list[Any]]:
     for i in range(0, len(items), size):
         yield items[i : i + size]
+
+
+def store_disk_full(error: BaseException) -> bool:
+    """Whether a store's error says its disk is full (SQLite's "database or disk is
+    full", PostgreSQL's SQLSTATE 53100), without importing either driver."""
+    if type(error).__module__.startswith("sqlite3") and "disk is full" in str(error):
+        return True
+    return getattr(error, "sqlstate", None) == "53100"
 
 
 def span_mismatches(documents: Iterable[tuple[str, Iterable[tuple[int, int, str]]]]) -> int:

@@ -16,6 +16,7 @@ Both run :func:`encode_document`, so their indexes agree.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
@@ -38,8 +39,20 @@ CHARS_PER_TOKEN = 4
 
 #: A document's chunks and their vectors ``[n, dim]``, as the index stores them.
 Encoded = tuple[list[Chunk], np.ndarray]
-#: What an engine yields per job: the parse result and the encoding, its error, or None.
-Outcome = tuple["Parsed", "Encoded | str | None"]
+
+
+@dataclass(frozen=True)
+class Written:
+    """A document an engine's worker wrote into the index itself (a store with concurrent
+    writers): ``chunks`` chunks, as change ``seq`` of the log."""
+
+    chunks: int
+    seq: int
+
+
+#: What an engine yields per job: the parse result and the encoding (or what a worker
+#: wrote), its error, or None.
+Outcome = tuple["Parsed", "Encoded | Written | str | None"]
 EMPTY = "empty: the file has no text"
 
 
@@ -183,8 +196,10 @@ def make_engine(
     *,
     workers: int | None = None,
     address: str | None = None,
+    store_url: str | None = None,
 ) -> Engine:
-    """The engine called ``name`` (one of :data:`ENGINES`)."""
+    """The engine called ``name`` (one of :data:`ENGINES`); ``store_url``: a server's
+    index that Ray's workers write into themselves."""
     if name not in ENGINES:
         raise ConfigError(f"engine={name!r}; choose one of {', '.join(ENGINES)}")
     if address is not None and name != "ray":
@@ -192,5 +207,5 @@ def make_engine(
     if name == "ray":
         from lateseg.scale.ray_engine import RayIngest
 
-        return RayIngest(encoder.config, chunker, address)
+        return RayIngest(encoder.config, chunker, address, store_url=store_url)
     return LocalEngine(encoder, chunker, workers)

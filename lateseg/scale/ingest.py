@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from lateseg.errors import IngestError, LatesegError
-from lateseg.scale.engines import encode_document, make_engine
+from lateseg.scale.engines import Written, encode_document, make_engine
 from lateseg.types import Document, IngestReport
 
 if TYPE_CHECKING:
@@ -47,7 +47,11 @@ def ingest_paths(
 ) -> IngestReport:
     """Add or update every supported file under ``paths`` in ``index`` (see
     ``Pipeline.ingest`` for the options)."""
-    runner = make_engine(engine, encoder, chunker, workers=workers, address=address)
+    # On a store that takes many writers, Ray's actors write their documents themselves.
+    shared = index.store.url if index.store.concurrent_writers and engine == "ray" else None
+    runner = make_engine(
+        engine, encoder, chunker, workers=workers, address=address, store_url=shared
+    )
     from tqdm.auto import tqdm
 
     from lateseg.ingest.folder import walk
@@ -91,10 +95,13 @@ def ingest_paths(
                         raise IngestError(parsed.error or "not parsed")
                     if encoded is None or isinstance(encoded, str):  # the engine's error
                         raise IngestError(encoded or "not encoded")
-                    chunks, vecs = encoded
-                    report.chunks += writer.add(
-                        parsed.doc, parsed.digest, chunks, vecs, os.fsencode(job.path)
-                    )
+                    if isinstance(encoded, Written):  # a worker wrote it into the store
+                        report.chunks += encoded.chunks
+                    else:
+                        chunks, vecs = encoded
+                        report.chunks += writer.add(
+                            parsed.doc, parsed.digest, chunks, vecs, os.fsencode(job.path)
+                        )
                 except LatesegError as e:
                     log.warning("failed %s: %s", parsed.source, e)
                     report.failed.append((parsed.source, str(e)))
@@ -102,6 +109,7 @@ def ingest_paths(
                 (report.added if job.known_hash is None else report.updated).append(parsed.source)
                 report.pages += _pages(parsed.doc)
                 bar.set_postfix(pages=report.pages, chunks=report.chunks, refresh=False)
+        index.refresh()  # the workers' writes, into the cache this writer saves
     log.info("ingest: %s", report.summary())
     return report
 

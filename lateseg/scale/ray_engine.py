@@ -1,5 +1,6 @@
 """Ingest on a Ray cluster: parsing in Ray tasks, late encoding and chunking on a pool of
-Ray actors (Ray Data ``map_batches``), the index written by the calling process alone.
+Ray actors (Ray Data ``map_batches``), the index written by the calling process alone
+(a folder index), or by the actors themselves (a PostgreSQL index).
 
 The driver lists the files (and knows which are unchanged); a Ray Data pipeline then
 parses each file in a task (``map``) and encodes it in an actor that loaded the encoder
@@ -9,6 +10,12 @@ come back in file order (``preserve_order``), and :meth:`Pipeline.ingest` writes
 into the index exactly as it writes its own, with the same durability rules: one writer,
 one transaction per document, vectors saved as the local engine saves them. So the index equals the
 local engine's: the same chunks with the same IDs, vectors equal to float rounding.
+
+With a ``postgresql://`` index (a store that takes concurrent writers), each actor writes
+the documents it encoded itself, one transaction per document, and hands the driver only
+what it wrote (:class:`~lateseg.scale.engines.Written`): vectors no longer travel back
+through the object store, and the driver stays the coordinator (the listing, the known
+hashes, the report) while its cache catches up from the change log.
 
 Needs ``pip install 'lateseg[ray]'`` on the driver and on every node, with lateseg and
 its models installed the same way there (``make install`` on each node).
@@ -24,9 +31,9 @@ from dataclasses import replace
 from typing import Any
 
 from lateseg.encode.late import EncoderConfig
-from lateseg.errors import ConfigError
+from lateseg.errors import ConfigError, LatesegError
 from lateseg.ingest.parallel import Parsed, ParseJob, parse
-from lateseg.scale.engines import Outcome, encode_parsed
+from lateseg.scale.engines import Outcome, Written, encode_parsed
 from lateseg.segment import Chunker
 
 log = logging.getLogger(__name__)
@@ -54,7 +61,13 @@ def _parse_row(row: dict[str, Any]) -> dict[str, Any]:
 class _Encoder:
     """Ray Data actor: loads the encoder once, then encodes batches of parsed files."""
 
-    def __init__(self, config: EncoderConfig, chunker: dict[str, Any], threads: int) -> None:
+    def __init__(
+        self,
+        config: EncoderConfig,
+        chunker: dict[str, Any],
+        threads: int,
+        store_url: str | None = None,
+    ) -> None:
         import torch
 
         from lateseg.encode.late import LateEncoder
@@ -63,11 +76,34 @@ class _Encoder:
         torch.set_num_threads(threads)  # Ray's default (OMP_NUM_THREADS) would be 1
         self.encoder = LateEncoder(config)
         self.chunker = chunker_from_dict(chunker)
+        self.store_url = store_url
+        self.store: Any = None
 
     def __call__(self, batch: dict[str, Any]) -> dict[str, Any]:
         parsed: list[Parsed] = [pickle.loads(blob) for blob in batch["parsed"]]
-        out = [pickle.dumps(r) for r in encode_parsed(self.encoder, self.chunker, parsed)]
+        results: list[Any] = encode_parsed(self.encoder, self.chunker, parsed)
+        if self.store_url is not None:
+            results = [self._write(p, r) for p, r in zip(parsed, results, strict=True)]
+        out = [pickle.dumps(r) for r in results]
         return {"i": batch["i"], "parsed": batch["parsed"], "encoded": out}
+
+    def _write(self, parsed: Parsed, result: Any) -> Any:
+        """Write one encoded document into the shared index: what was written, or the
+        error as text (the driver reports it and goes on)."""
+        if not isinstance(result, tuple) or parsed.doc is None or parsed.digest is None:
+            return result
+        from lateseg.index.postgres import PgStore
+
+        chunks, vecs = result
+        try:
+            if self.store is None:
+                self.store = PgStore(self.store_url or "", create=False)
+            change = self.store.replace_document(
+                parsed.doc, parsed.digest, chunks, vecs, os.fsencode(parsed.path)
+            )
+        except LatesegError as e:
+            return str(e)
+        return Written(len(chunks), change.seq)
 
 
 class RayIngest:
@@ -84,7 +120,9 @@ class RayIngest:
         *,
         actors: int | None = None,
         batch_size: int = 4,
+        store_url: str | None = None,
     ) -> None:
+        """``store_url``: a ``postgresql://`` index the actors write into themselves."""
         if actors is not None and actors < 1:
             raise ConfigError(f"actors={actors} must be at least 1")
         if batch_size < 1:
@@ -94,6 +132,7 @@ class RayIngest:
         self.address = address
         self.actors = actors
         self.batch_size = batch_size
+        self.store_url = store_url
 
     def _connect(self) -> bool:
         """Connect to (or start) the cluster; True when this call started Ray."""
@@ -154,7 +193,12 @@ class RayIngest:
                 .map(_parse_row, num_cpus=PARSE_CPUS)
                 .map_batches(
                     _Encoder,
-                    fn_constructor_args=(config, self.chunker, max(1, round(actor_cpus))),
+                    fn_constructor_args=(
+                        config,
+                        self.chunker,
+                        max(1, round(actor_cpus)),
+                        self.store_url,
+                    ),
                     compute=ActorPoolStrategy(size=actors),
                     batch_size=self.batch_size,
                     num_cpus=actor_cpus,
