@@ -16,12 +16,17 @@
    from the store), and search latency p50/p95 (dense and lexical, through the
    Retriever, query vectors given) → ``bench/results/scale_stores.{json,md}``.
 
+5. with ``--ray-writers``: Ray ingest of the ``--files`` corpus into a PostgreSQL index
+   whose encoder actors write their own documents, with 1, 2 and 4 actors, and into a
+   folder (the driver writes) → ``bench/results/scale_ray_writers.json``.
+
 Then ``bench/results/scale.md`` puts these together with the encoder's GPU throughput
 (``bench/results/encoder_h200.json``, measured on an H200 in bf16) into an estimate for
 one billion tokens.
 
     python bench/scale.py [--files 60] [--vectors 200000]
     python bench/scale.py --stores [--chunks 1000000]
+    python bench/scale.py --ray-writers [--files 60]
 """
 
 from __future__ import annotations
@@ -55,12 +60,18 @@ def corpus(n_files: int, folder: Path) -> list[Path]:
     return [ROOT / "data" / "contracts", ROOT / "data" / "sample_repo", folder]
 
 
-def ingest(paths: list[Path], index: Path, engine: str) -> dict[str, Any]:
+def ingest(
+    paths: list[Path],
+    index: Any,
+    engine: str,
+    workers: int | None = None,
+    cache: Path | None = None,
+) -> dict[str, Any]:
     from lateseg import Pipeline
 
-    with Pipeline.open(index) as pipe:
+    with Pipeline.open(index, cache_dir=cache) as pipe:
         t0 = time.perf_counter()
-        report = pipe.ingest(paths, progress=False, engine=engine)
+        report = pipe.ingest(paths, progress=False, engine=engine, workers=workers)
         dt = time.perf_counter() - t0
         tokens = sum(
             len(pipe.encoder.tokenize(pipe.index.store.document(s).text))
@@ -68,6 +79,7 @@ def ingest(paths: list[Path], index: Path, engine: str) -> dict[str, Any]:
         )
     return {
         "engine": engine,
+        "workers": workers,
         "files": len(report.added),
         "chunks": report.chunks,
         "tokens": tokens,
@@ -335,6 +347,58 @@ def write_stores_md(r: dict[str, Any], path: Path) -> None:
     )
 
 
+def ray_writers(n_files: int) -> dict[str, Any]:
+    """Ray ingest into a PostgreSQL index whose actors write their documents themselves,
+    with 1, 2 and 4 encoder actors, beside Ray into a folder (the driver writes)."""
+    import sys
+
+    import ray
+
+    sys.path.insert(0, str(ROOT / "tests"))
+    from pg_cluster import Cluster
+
+    result: dict[str, Any] = {"cpus": os.cpu_count(), "cpu": _cpu(), "runs": []}
+    with tempfile.TemporaryDirectory() as tmp, Cluster(durable=True) as cluster:
+        paths = corpus(n_files, Path(tmp) / "stdlib")
+        ray.init(num_cpus=os.cpu_count(), include_dashboard=False, log_to_driver=False)
+        try:
+            ingest(paths[:1], Path(tmp) / "warm", "ray")  # workers' imports, the model files
+            for actors in (1, 2, 4):
+                run = ingest(paths, cluster.database(), "ray", actors, Path(tmp) / f"c{actors}")
+                result["runs"].append({"store": "postgresql (actors write)", **run})
+                print(result["runs"][-1], flush=True)
+            run = ingest(paths, Path(tmp) / "folder", "ray", 1)
+            result["runs"].append({"store": "folder (the driver writes)", **run})
+            print(result["runs"][-1], flush=True)
+        finally:
+            ray.shutdown()
+    return result
+
+
+def write_ray_writers_md(r: dict[str, Any], files: int, path: Path) -> None:
+    rows = "\n".join(
+        f"| {x['store']} | {x['workers']} | {x['seconds']} | {x['chunks_per_s']} | "
+        f"{x['tokens_per_s']:,} |"
+        for x in r["runs"]
+    )
+    first = r["runs"][0]
+    path.write_text(
+        "# Ray ingest with the actors writing a PostgreSQL index\n\n"
+        f"`python bench/scale.py --ray-writers --files {files}` (`scale_ray_writers.json`), "
+        f"one local Ray cluster of {r['cpus']} CPUs ({r['cpu']}), the PostgreSQL server on "
+        f"the same machine (fsync on). Corpus: {first['files']} files, {first['chunks']:,} "
+        f"chunks, {first['tokens']:,} document tokens (the sample data and {files} "
+        "standard-library modules). Each run is a new index, after a warm-up ingest of one "
+        "folder.\n\n"
+        "| index | encoder actors | seconds | chunks/s | tokens/s |\n"
+        "|---|---:|---:|---:|---:|\n" + rows + "\n\n"
+        "On 2 cores more actors only divide the same CPUs (each actor gets "
+        "fewer threads; Ray's own processes and the server share them too): the "
+        "numbers say what the actors' own writes cost, not what more machines give. "
+        "Written by the actors, the vectors no longer travel back to the driver.\n"
+    )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--files", type=int, default=60, help="standard-library modules added")
@@ -344,7 +408,17 @@ def main() -> None:
         "--stores", action="store_true", help="measure SQLite and PostgreSQL instead (item 4)"
     )
     ap.add_argument("--chunks", type=int, default=1_000_000, help="--stores: chunks loaded")
+    ap.add_argument(
+        "--ray-writers",
+        action="store_true",
+        help="measure Ray ingest into PostgreSQL with 1, 2 and 4 actors writing instead",
+    )
     args = ap.parse_args()
+    if args.ray_writers:
+        r = ray_writers(args.files)
+        (OUT / "scale_ray_writers.json").write_text(json.dumps(r, indent=1) + "\n")
+        write_ray_writers_md(r, args.files, OUT / "scale_ray_writers.md")
+        return
     if args.stores:
         r = stores(args.chunks)
         (OUT / "scale_stores.json").write_text(json.dumps(r, indent=1) + "\n")

@@ -106,11 +106,12 @@ class Pipeline:
 
         Unchanged files (same content hash) are not parsed again; skipped and failed files
         are reported with their reasons and the others go on. ``workers``: parse
-        processes (None: automatic, 0: none); ``progress``: a bar (None: on a terminal);
-        ``prune``: remove the indexed documents under ``paths`` that the walk no longer
-        yields (``report.removed``, with reasons). ``engine="ray"`` parses and encodes
-        on the Ray cluster at ``address`` (``lateseg[ray]``); this process stays the only
-        writer, in file order.
+        processes (None: automatic, 0: none; Ray: encoder actors); ``progress``: a bar
+        (None: on a terminal); ``prune``: remove the indexed documents under ``paths``
+        that the walk no longer yields (``report.removed``, with reasons).
+        ``engine="ray"`` parses and encodes on the Ray cluster at ``address``
+        (``lateseg[ray]``); this process writes in file order, or, on a PostgreSQL
+        index, the actors write what they encoded themselves.
         """
         return ingest_paths(
             self.index, self.encoder, self.chunker, paths, progress=progress,

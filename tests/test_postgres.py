@@ -11,6 +11,7 @@ import random
 import subprocess
 import sys
 import time
+from urllib.parse import urlsplit
 
 import numpy as np
 import pytest
@@ -276,3 +277,44 @@ def test_the_cli_on_a_postgresql_index(postgres, tmp_path):
     done = cli("index", "stats", "--index", url, "--json", *cache)
     stats = json.loads(done.stdout)
     assert stats["documents"] == 1 and stats["location"] == url
+
+
+def test_langchain_serve_and_compact_on_postgresql(postgres, tmp_path, encoder):
+    """The LangChain vector store writes a server's index, ``serve`` (another machine's
+    cache) answers from it, and ``compact`` leaves it verifying clean."""
+    from fastapi.testclient import TestClient
+    from langchain_core.documents import Document as LCDocument
+
+    from lateseg.integrations.langchain import LatesegVectorStore
+    from lateseg.serve.app import create_app
+    from lateseg.serve.service import Service
+
+    url = postgres.database()
+    text = "# Escrow\n\nThe Escrow Agent shall release the deposit within nine (9) days."
+    pipe = Pipeline.open(url, cache_dir=tmp_path / "a")
+    pipe.encoder = encoder
+    store = LatesegVectorStore(index=pipe)
+    try:
+        store.add_documents(
+            [LCDocument(page_content=text, id="escrow-1"),
+             LCDocument(page_content="A short note about lunch.", id="note")]
+        )  # fmt: skip
+        assert store.similarity_search("when is the deposit released", k=1)[0].id == "escrow-1"
+        store.delete(["note"])
+    finally:
+        store.close()
+    service = Service(url, cache_dir=str(tmp_path / "b"), encoder=encoder)
+    try:
+        client = TestClient(create_app(service), base_url="http://127.0.0.1:8765")
+        hits = client.get("/api/search", params={"q": "when is the deposit released"}).json()
+        assert hits["hits"][0]["text"].endswith("nine (9) days.")
+        assert len(hits["hits"]) == 1  # the note is gone
+        health = client.get("/api/health").json()
+        assert health["index"] == urlsplit(url).path.strip("/")
+        assert health["documents"] == 1
+    finally:
+        service.close()
+    with Pipeline.open(url, cache_dir=tmp_path / "a") as pipe:
+        sizes = pipe.index.compact()
+        assert sizes["bytes_after"] > 0 and sizes["vectors"] == "flat"
+        assert pipe.index.problems() == []

@@ -13,12 +13,14 @@ def add(sub: argparse._SubParsersAction) -> None:
     idx = sub.add_parser(
         "index",
         help="inspect or maintain an index: stats, verify, compact",
-        description="stats: counts, kinds and file sizes. verify: check, changing "
-        "nothing, that SQLite and the text index are intact, chunk texts match their "
-        "documents, every chunk has its vector in the docstore, and the vector cache "
-        "(vectors.faiss) matches the docstore vector for vector (exit 3 if not). "
-        "compact: reclaim space and rebuild the vector cache from the docstore (which "
-        "also replaces a damaged or foreign vectors.faiss).",
+        description="stats: counts, kinds and sizes. verify: check, changing nothing, "
+        "that the store is intact (a folder: SQLite and its text index; a postgresql:// "
+        "index: its counters and change log), chunk texts match their documents, every "
+        "chunk has its vector in the store, and the vector cache (vectors.faiss; for a "
+        "server's index, this machine's copy in --cache-dir) matches the store vector for "
+        "vector (exit 3 if not). compact: reclaim space (SQLite VACUUM; PostgreSQL VACUUM "
+        "ANALYZE) and rebuild the vector cache from the store (which also replaces a "
+        "damaged or foreign vectors.faiss).",
     )
     idx.add_argument("action", choices=("stats", "verify", "compact"))
     index_location(idx, "index folder")

@@ -72,7 +72,8 @@ def add(sub: argparse._SubParsersAction) -> None:
         type=workers,
         default=None,
         help="processes that parse files (default: none on 2 cores or fewer, else one per "
-        "core but one, for 16+ files; 0: none)",
+        "core but one, for 16+ files; 0: none); with --engine ray, the encoder actors "
+        "(default: one per GPU, else one per two CPUs of the cluster)",
     )
     ing.add_argument(
         "--max-file-mb",

@@ -136,7 +136,10 @@ class Index:
         assert reason is not None
         if reason.reason != "missing" or self.store.log_state().vectors:
             self.notice = f"{reason}; rebuilt the vector cache from the docstore"
-            log.warning("%s", self.notice)
+            # A server's index seen first from this machine (or this cache folder) has
+            # no cache here yet: expected, not a fault.
+            first_here = reason.reason == "missing" and self.store.concurrent_writers
+            (log.info if first_here else log.warning)("%s", self.notice)
         self._disk_seq = None
         return self._rebuild()
 

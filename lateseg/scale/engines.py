@@ -207,5 +207,7 @@ def make_engine(
     if name == "ray":
         from lateseg.scale.ray_engine import RayIngest
 
-        return RayIngest(encoder.config, chunker, address, store_url=store_url)
+        return RayIngest(
+            encoder.config, chunker, address, actors=workers or None, store_url=store_url
+        )
     return LocalEngine(encoder, chunker, workers)
