@@ -318,3 +318,29 @@ def test_langchain_serve_and_compact_on_postgresql(postgres, tmp_path, encoder):
         sizes = pipe.index.compact()
         assert sizes["bytes_after"] > 0 and sizes["vectors"] == "flat"
         assert pipe.index.problems() == []
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_two_files_whose_names_show_alike_are_refused_on_both_stores(backend, request, tmp_path):
+    """A file named ``caf\\xe9.txt`` in Latin-1 bytes shows as the literal name
+    ``caf\\\\xe9.txt`` of another file: the second write is refused, the first kept."""
+    from lateseg.errors import IngestError
+    from lateseg.index.store import DocStore
+
+    if backend == "sqlite":
+        store = DocStore(tmp_path / "docstore.sqlite")
+    else:
+        store = PgStore(request.getfixturevalue("postgres").database())
+    try:
+        doc = Document("/d/caf\\xe9.txt", "Opens at seven.", "text")
+        chunk = [Chunk(doc.id, 0, 15, "Opens at seven.")]
+        store.replace_document(doc, "h1", chunk, np.ones((1, 4), np.float32), b"/d/caf\xe9.txt")
+        with pytest.raises(IngestError, match="rename one"):
+            store.replace_document(
+                doc, "h2", chunk, np.ones((1, 4), np.float32), b"/d/caf\\xe9.txt"
+            )
+        assert store.file_hash(doc.source) == "h1" and store.log_state().seq == 1
+        store.replace_document(doc, "h3", chunk, np.ones((1, 4), np.float32), b"/d/caf\xe9.txt")
+        assert store.file_hash(doc.source) == "h3"  # the same file again: replaced
+    finally:
+        store.close()

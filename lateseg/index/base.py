@@ -15,6 +15,7 @@ vector and ID blobs).
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
@@ -23,8 +24,8 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from lateseg.errors import IndexStoreError
-from lateseg.types import Chunk, Document, LineBox
+from lateseg.errors import IndexStoreError, IngestError
+from lateseg.types import Chunk, Document, LineBox, Span
 
 
 @dataclass(frozen=True)
@@ -233,6 +234,32 @@ def vector_blobs(vectors: np.ndarray) -> list[bytes]:
 def batches(items: list[Any], size: int) -> Iterator[list[Any]]:
     for i in range(0, len(items), size):
         yield items[i : i + size]
+
+
+def check_same_file(source: str, stored: Any, path: bytes | None) -> None:
+    """Refuse to replace ``source``'s document with another file's whose name only shows
+    the same (``stored``: the indexed file's name as bytes, or None)."""
+    if stored is not None and path is not None and bytes(stored) != path:
+        raise IngestError(f"its name shows as {source!r}, like another indexed file's; rename one")
+
+
+def document_from_row(row: Sequence[Any]) -> Document:
+    """A stored Document from its row ``(id, source, kind, text, structure JSON, meta
+    JSON)``."""
+    spans = tuple(Span.from_dict(d) for d in json.loads(row[4]))
+    return Document(row[1], row[3], row[2], spans, json.loads(row[5]), id=row[0])
+
+
+def document_summary(row: Sequence[Any]) -> dict[str, Any]:
+    """``document_rows``' entry from ``(id, source, kind, meta JSON, chunk count, text of
+    a single-chunk document or None)``."""
+    return {
+        "source": row[1],
+        "kind": row[2],
+        "meta": json.loads(row[3]),
+        "chunks": int(row[4]),
+        "text": row[5],
+    }
 
 
 def store_disk_full(error: BaseException) -> bool:

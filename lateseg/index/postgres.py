@@ -34,12 +34,15 @@ from urllib.parse import urlsplit, urlunsplit
 
 import numpy as np
 
-from lateseg.errors import IndexStoreError, IngestError
+from lateseg.errors import IndexStoreError
 from lateseg.index.base import (
     Change,
     LogState,
     box_blob_fits,
+    check_same_file,
     decode_boxes,
+    document_from_row,
+    document_summary,
     encode_boxes,
     id_array,
     matrix,
@@ -48,7 +51,7 @@ from lateseg.index.base import (
     vector_blobs,
 )
 from lateseg.index.manifest import MAX_MANIFEST_BYTES, Manifest, decode_manifest, manifest_json
-from lateseg.types import Chunk, Document, LineBox, Span
+from lateseg.types import Chunk, Document, LineBox
 
 log = logging.getLogger(__name__)
 
@@ -372,10 +375,7 @@ class PgStore:
             row = db.execute(
                 "SELECT path FROM lateseg_documents WHERE source=%s", (_text(doc.source),)
             ).fetchone()
-            if row is not None and path is not None and row[0] is not None and row[0] != path:
-                raise IngestError(
-                    f"its name shows as {doc.source!r}, like another indexed file's; rename one"
-                )
+            check_same_file(doc.source, row[0] if row else None, path)
             old, had = self._removing(db, [doc.source])
             first = counters["next_chunk_id"]
             db.execute("DELETE FROM lateseg_documents WHERE source=%s", (_text(doc.source),))
@@ -590,7 +590,7 @@ class PgStore:
             "SELECT id, source, kind, text, structure, meta FROM lateseg_documents WHERE source=%s",
             (_text(source),),
         )
-        return _document(rows[0]) if rows else None
+        return document_from_row(rows[0]) if rows else None
 
     def documents_by_id(self, doc_ids: Sequence[str]) -> list[Document]:
         rows = self._all(
@@ -598,7 +598,7 @@ class PgStore:
             "WHERE id = ANY(%s) ORDER BY source",
             (list(doc_ids),),
         )
-        return [_document(r) for r in rows]
+        return [document_from_row(r) for r in rows]
 
     def document_rows(self, doc_ids: Sequence[str]) -> dict[str, dict[str, Any]]:
         ids = list(dict.fromkeys(doc_ids))
@@ -611,16 +611,7 @@ class PgStore:
             "GROUP BY doc_id) n ON n.doc_id = d.id",
             (ids,),
         )
-        return {
-            r[0]: {
-                "source": r[1],
-                "kind": r[2],
-                "meta": json.loads(r[3]),
-                "chunks": int(r[4]),
-                "text": r[5],
-            }
-            for r in rows
-        }
+        return {r[0]: document_summary(r) for r in rows}
 
     def sources(self) -> list[str]:
         rows = self._all('SELECT source FROM lateseg_documents ORDER BY source COLLATE "C"')
@@ -707,11 +698,6 @@ def _text(value: str) -> str:
     """Text as PostgreSQL stores it: NUL is the one character it refuses, shown as
     U+FFFD (one character for one, so every offset stays)."""
     return value.replace("\0", "\ufffd") if "\0" in value else value
-
-
-def _document(row: Sequence[Any]) -> Document:
-    spans = tuple(Span.from_dict(d) for d in json.loads(row[4]))
-    return Document(row[1], row[3], row[2], spans, json.loads(row[5]), id=row[0])
 
 
 def _document_filter(source: str | None, kind: str | None) -> tuple[str, list[Any]]:

@@ -23,13 +23,16 @@ from typing import Any
 
 import numpy as np
 
-from lateseg.errors import IndexStoreError, IngestError
+from lateseg.errors import IndexStoreError
 from lateseg.index.base import (
     Change,
     LogState,
     batches,
     box_blob_fits,
+    check_same_file,
     decode_boxes,
+    document_from_row,
+    document_summary,
     encode_boxes,
     id_array,
     matrix,
@@ -38,7 +41,7 @@ from lateseg.index.base import (
 from lateseg.index.sqlite_integrity import SqliteIntegrity
 from lateseg.index.sqlite_lexical import SqliteLexical, fts_query
 from lateseg.index.sqlite_schema import LINE_BOXES, SCHEMA_VERSION, _script
-from lateseg.types import Chunk, Document, LineBox, Span
+from lateseg.types import Chunk, Document, LineBox
 
 log = logging.getLogger(__name__)
 
@@ -147,10 +150,7 @@ class DocStore(SqliteLexical, SqliteIntegrity):
             row = self.db.execute(
                 "SELECT path FROM documents WHERE source=?", (doc.source,)
             ).fetchone()
-            if row is not None and path is not None and row[0] is not None and row[0] != path:
-                raise IngestError(
-                    f"its name shows as {doc.source!r}, like another indexed file's; rename one"
-                )
+            check_same_file(doc.source, row[0] if row else None, path)
             old = self.chunk_ids_of_source(doc.source)
             had = self._vector_count(doc.source)
             first = self._counters()["next_chunk_id"]
@@ -320,10 +320,7 @@ class DocStore(SqliteLexical, SqliteIntegrity):
             "SELECT id, source, kind, text, structure, meta FROM documents WHERE source=?",
             (source,),
         ).fetchone()
-        if row is None:
-            return None
-        spans = tuple(Span.from_dict(d) for d in json.loads(row[4]))
-        return Document(row[1], row[3], row[2], spans, json.loads(row[5]), id=row[0])
+        return None if row is None else document_from_row(row)
 
     def documents_by_id(self, doc_ids: Sequence[str]) -> list[Document]:
         """The stored Documents with these IDs (those present)."""
@@ -352,16 +349,7 @@ class DocStore(SqliteLexical, SqliteIntegrity):
             f"ON n.doc_id = d.id WHERE d.id IN ({marks})",
             ids,
         )
-        return {
-            r[0]: {
-                "source": r[1],
-                "kind": r[2],
-                "meta": json.loads(r[3]),
-                "chunks": int(r[4]),
-                "text": r[5],
-            }
-            for r in rows
-        }
+        return {r[0]: document_summary(r) for r in rows}
 
     def sources(self) -> list[str]:
         return [r[0] for r in self.db.execute("SELECT source FROM documents ORDER BY source")]
