@@ -55,7 +55,9 @@ def index_location(sp: argparse.ArgumentParser, help: str) -> None:
         required=True,
         metavar="DIR|URL",
         help=f"{help}; or a PostgreSQL index shared by many writers and machines: "
-        "postgresql://USER[:PASSWORD]@HOST[:PORT]/DB (made there if it has none)",
+        "postgresql://USER@HOST[:PORT]/DB (made there if it has none; give the password "
+        "in PGPASSWORD or ~/.pgpass, which libpq reads, rather than in the URL, which "
+        "other users can see in the process list)",
     )
     sp.add_argument(
         "--cache-dir",
