@@ -267,7 +267,8 @@ def store_scale(location: Any, cache: Path, n_chunks: int, two_writers: bool) ->
             retriever.search("q", 5)
             dense.append(time.perf_counter() - t0)
         out["dense"] = _percentiles(dense)
-        words = [next(_synthetic(1, 0, 3))[1][i].text.split()[:3] for i in range(50)]
+        _, chunks, _ = next(_synthetic(1, 0, 3))  # one document's words, made once
+        words = [c.text.split()[:3] for c in chunks[:50]]
         lexical = []
         for ws in words:
             t0 = time.perf_counter()

@@ -44,10 +44,9 @@ Encoded = tuple[list[Chunk], np.ndarray]
 @dataclass(frozen=True)
 class Written:
     """A document an engine's worker wrote into the index itself (a store with concurrent
-    writers): ``chunks`` chunks, as change ``seq`` of the log."""
+    writers): how many chunks it wrote."""
 
     chunks: int
-    seq: int
 
 
 #: What an engine yields per job: the parse result and the encoding (or what a worker

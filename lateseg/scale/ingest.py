@@ -109,7 +109,8 @@ def ingest_paths(
                 (report.added if job.known_hash is None else report.updated).append(parsed.source)
                 report.pages += _pages(parsed.doc)
                 bar.set_postfix(pages=report.pages, chunks=report.chunks, refresh=False)
-        index.refresh()  # the workers' writes, into the cache this writer saves
+        if shared:
+            index.refresh()  # the workers' writes, into the cache this writer saves
     log.info("ingest: %s", report.summary())
     return report
 

@@ -98,12 +98,12 @@ class _Encoder:
         try:
             if self.store is None:
                 self.store = PgStore(self.store_url or "", create=False)
-            change = self.store.replace_document(
+            self.store.replace_document(
                 parsed.doc, parsed.digest, chunks, vecs, os.fsencode(parsed.path)
             )
         except LatesegError as e:
             return str(e)
-        return Written(len(chunks), change.seq)
+        return Written(len(chunks))
 
 
 class RayIngest:
