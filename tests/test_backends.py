@@ -366,7 +366,7 @@ def test_an_int8_index_is_searched_in_int8_and_a_float_one_never(cls_model, tmp_
     with Pipeline.open(float_, embedder=EncoderConfig(model=model, backend="openvino")) as pipe:
         pipe.ingest([docs], progress=False)
     assert read_manifest(int8).precision == "int8"
-    assert read_manifest(float_).precision == "float"
+    assert read_manifest(float_).precision == "fp32"
     refused = [(int8, None), (int8, "openvino"), (int8, "torch"), (float_, "onnx-int8")]
     for folder, backend in refused:
         with pytest.raises(IndexStoreError, match="onnx-int8"):
@@ -380,6 +380,47 @@ def test_an_int8_index_is_searched_in_int8_and_a_float_one_never(cls_model, tmp_
     (float_ / "manifest.json").write_text(json.dumps({**manifest, "precision": "int4"}))
     with pytest.raises(IndexStoreError, match="precision: 'int4'"):
         Pipeline.open(float_, readonly=True)
+
+
+def test_an_index_is_searched_in_the_precision_it_was_built_in(cls_model, tmp_path, monkeypatch):
+    """The manifest records fp32 or bf16. A run that leaves the backend to lateseg embeds
+    an fp32 index at fp32 even where the CPU default is bf16: queries then equal exact
+    fp32 queries. A bf16 index keeps the default, and an older ``float`` index too."""
+    from lateseg.encode.backends import cpu_has_bf16
+    from lateseg.index import read_manifest
+    from lateseg.pipeline import Pipeline
+
+    monkeypatch.setenv("LATESEG_HOME", str(tmp_path / "home"))
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "terms.txt").write_text("The Licensee shall pay the fees within thirty days. " * 20)
+    model = str(cls_model)
+    built = {}
+    for backend in ("openvino", "openvino-bf16"):
+        built[backend] = folder = tmp_path / backend
+        with Pipeline.open(folder, embedder=EncoderConfig(model=model, backend=backend)) as pipe:
+            pipe.ingest([docs], progress=False)
+    bf16 = cpu_has_bf16()
+    assert read_manifest(built["openvino"]).precision == "fp32"
+    assert read_manifest(built["openvino-bf16"]).precision == ("bf16" if bf16 else "fp32")
+    exact = LateEncoder(EncoderConfig(model=model, backend="openvino")).embed_queries(QUERIES)
+    default = LateEncoder(EncoderConfig(model=model)).embed_queries(QUERIES)
+    assert bf16 == (not np.allclose(default, exact, atol=1e-6))  # bf16 moves vectors here
+
+    with Pipeline.open(built["openvino"], readonly=True) as pipe:  # the backend left open
+        assert np.allclose(pipe.encoder.embed_queries(QUERIES), exact, atol=1e-6)
+        assert pipe.search("when are the fees due?", k=1)
+        assert pipe.index.stats()["vector_precision"] == "fp32"
+    with Pipeline.open(built["openvino-bf16"], readonly=True) as pipe:
+        assert np.allclose(pipe.encoder.embed_queries(QUERIES), default, atol=1e-6)
+    # a backend the caller names is kept: the float formats may be read across
+    with Pipeline.open(built["openvino"], backend="openvino-bf16", readonly=True) as pipe:
+        assert np.allclose(pipe.encoder.embed_queries(QUERIES), default, atol=1e-6)
+    # an index from before the formats were told apart: the run's default, as before
+    manifest = json.loads((built["openvino"] / "manifest.json").read_text())
+    (built["openvino"] / "manifest.json").write_text(json.dumps({**manifest, "precision": "float"}))
+    with Pipeline.open(built["openvino"], readonly=True) as pipe:
+        assert np.allclose(pipe.encoder.embed_queries(QUERIES), default, atol=1e-6)
 
 
 def test_float_backends_rank_an_index_alike(tmp_path, fp32_encoder):

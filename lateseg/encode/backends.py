@@ -40,7 +40,12 @@ from typing import Any
 
 import numpy as np
 
-from lateseg.encode.models import lateseg_home, quiet_transformers, resolve_embedder
+from lateseg.encode.models import (
+    cuda_possible,
+    lateseg_home,
+    quiet_transformers,
+    resolve_embedder,
+)
 from lateseg.errors import ConfigError, ModelError
 
 log = logging.getLogger(__name__)
@@ -86,16 +91,32 @@ def cpu_has_bf16() -> bool:
     return "BF16" in caps
 
 
-#: What an index's vectors are made with, as far as queries must match them: ``int8``
-#: (``onnx-int8``) or ``float`` (fp32 and bf16: every other backend). Float backends agree
-#: to about 1e-6 in fp32 and 0.5% in bf16; int8 weights move vectors by several percent.
-PRECISIONS = ("float", "int8")
+#: What an index's vectors are made in, as its manifest records it: ``fp32``, ``bf16``
+#: (OpenVINO bf16 on a CPU that has it; torch on a GPU) or ``int8`` (``onnx-int8``).
+#: ``float`` is an index from before fp32 and bf16 were told apart. int8 and the float
+#: formats never mix: int8 weights move vectors by several percent. fp32 and bf16 differ
+#: by rounding (about 0.5%), so a run follows its index's format where it can
+#: (:func:`lateseg.index.folder.open_folder`) and may read the other where it cannot.
+PRECISIONS = ("fp32", "bf16", "int8", "float")
 
 
-def vector_precision(backend: str | None) -> str:
-    """The :data:`PRECISIONS` class of vectors made by ``backend`` (None: the default,
-    which is never int8)."""
-    return "int8" if backend == "onnx-int8" else "float"
+def precision_class(precision: str) -> str:
+    """``int8`` or ``float``: the two classes of :data:`PRECISIONS` that never mix."""
+    return "int8" if precision == "int8" else "float"
+
+
+def vector_precision(backend: str | None, device: str | None = None) -> str:
+    """The :data:`PRECISIONS` entry of vectors made by ``backend`` (None: the default) on
+    ``device`` (None: CUDA where it may be available, else the CPU), told without loading
+    a model or importing torch."""
+    if backend == "onnx-int8":
+        return "int8"
+    gpu = cuda_possible() if device is None else not device.startswith("cpu")
+    if backend is None:
+        backend = "torch" if gpu else default_backend("cpu")
+    if backend == "torch":
+        return "bf16" if gpu else "fp32"  # the torch forward runs bf16 on CUDA
+    return "bf16" if backend == "openvino-bf16" and cpu_has_bf16() else "fp32"
 
 
 def check_backend(backend: str | None, device: str | None = None) -> None:

@@ -61,7 +61,9 @@ class EncoderConfig:
     ``torch`` on a GPU and, on a CPU, ``openvino-bf16`` where the CPU has bf16, else
     ``openvino`` (fp32, the same vectors, faster than torch); ``openvino`` (exact fp32
     anywhere), ``onnx`` and ``onnx-int8`` (int8 weights: fastest, lower recall) are
-    opt-in. Like ``device`` it is the caller's per run, not the index's.
+    opt-in. Like ``device`` it is the caller's per run, not the index's, with one
+    exception: left as None, it is ``openvino`` for an index whose vectors are fp32 on a
+    CPU whose default is bf16 (:mod:`lateseg.index.folder`).
     A forward batch holds at most ``batch_tokens`` tokens, padding included (None:
     :data:`CPU_BATCH_TOKENS` on a CPU, :data:`GPU_BATCH_TOKENS` on a GPU), and at most
     ``batch_size`` sequences; windows of many documents share a batch

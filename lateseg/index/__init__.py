@@ -450,6 +450,7 @@ class Index:
             "vectors": len(self.vectors),
             "vector_index": self.vectors.kind,
             "vector_policy": self.policy,
+            "vector_precision": self.manifest.precision,
             "removed_not_compacted": self.vectors.tombstones(),
             "changes": state.seq,
             "cache_changes_behind": None if self._disk_seq is None else state.seq - self._disk_seq,

@@ -7,9 +7,12 @@ settings decide together (``Pipeline.open`` is this and nothing more).
   different embedder or chunker is refused (vectors of two models cannot be mixed).
 * ``device``, ``backend`` and ``trust_remote_code`` belong to the run: they never come
   from, nor go into, the manifest (an index folder is untrusted input). What the manifest
-  keeps is the vectors' precision class (``float``, or ``int8`` from ``onnx-int8``): a
-  run whose backend makes the other class is refused by name, since its queries (and new
-  documents) would not match the stored vectors.
+  keeps is the vectors' precision (``fp32``, ``bf16``, ``int8`` from ``onnx-int8``, or
+  ``float`` from before fp32 and bf16 were told apart): a run whose backend makes the
+  other class (int8 against float) is refused by name, since its queries (and new
+  documents) would not match the stored vectors. A run that leaves the backend to
+  lateseg embeds an fp32 index at fp32 on a CPU whose default is bf16, so an index is
+  searched in the precision it was built in; the one thing an index can choose is that.
 """
 
 from __future__ import annotations
@@ -19,9 +22,9 @@ import logging
 import os
 from pathlib import Path
 
-from lateseg.encode.backends import vector_precision
+from lateseg.encode.backends import precision_class, vector_precision
 from lateseg.encode.late import EncoderConfig, LateEncoder
-from lateseg.encode.models import lateseg_home
+from lateseg.encode.models import cuda_possible, lateseg_home
 from lateseg.errors import IndexStoreError
 from lateseg.index import Index, Manifest, read_manifest, write_manifest
 from lateseg.index.base import Store
@@ -151,13 +154,9 @@ def _open(
             f"{where} was built with embedder {manifest.embedder.model!r}, not "
             f"{enc_cfg.model!r}; open it without an embedder or re-index into a new folder"
         )
-    precision = vector_precision(enc_cfg.backend)
-    if manifest is not None and manifest.precision != precision:
-        held, use = _PRECISION_HINTS[manifest.precision]
-        raise IndexStoreError(
-            f"{where} holds {held}; backend {enc_cfg.backend!r} would embed queries and new "
-            f"documents differently. Open it with {use}, or re-index into a new folder"
-        )
+    precision = vector_precision(enc_cfg.backend, enc_cfg.device)
+    if manifest is not None:
+        enc_cfg, precision = _follow_precision(where, manifest.precision, enc_cfg, precision)
     if chunker is None:
         chunker = manifest.chunker if manifest else DynamicChunker()
     elif manifest is not None and chunker.to_dict() != manifest.chunker.to_dict():
@@ -188,3 +187,33 @@ def _open(
     if vectors is not None and vectors != index.policy:
         index.set_policy(vectors)
     return path, index, encoder, chunker
+
+
+def _follow_precision(
+    where: object, held: str, enc_cfg: EncoderConfig, made: str
+) -> tuple[EncoderConfig, str]:
+    """The run's encoder configuration and the precision it embeds in, for an index that
+    holds ``held`` vectors: the other class (int8 against float) is refused by name; a
+    run that left the backend to lateseg embeds an fp32 index at fp32 where the CPU
+    default would be bf16, so queries and new documents match the stored vectors."""
+    if precision_class(held) != precision_class(made):
+        stored, use = _PRECISION_HINTS[precision_class(held)]
+        raise IndexStoreError(
+            f"{where} holds {stored}; backend {enc_cfg.backend!r} would embed queries and new "
+            f"documents differently. Open it with {use}, or re-index into a new folder"
+        )
+    if held not in ("fp32", "bf16") or held == made:
+        return enc_cfg, made
+    if held == "fp32" and enc_cfg.backend is None and made == "bf16" and _cpu_run(enc_cfg):
+        log.info("%s holds fp32 vectors: embedding at fp32 (backend openvino)", where)
+        return dataclasses.replace(enc_cfg, backend="openvino"), "fp32"
+    # bf16 vectors on a CPU without bf16, or a backend the caller chose: the float
+    # formats differ by rounding (bench/results/backend_mixing.json: the top-5 set of
+    # 109-110 of 110 questions is unchanged)
+    log.info("%s holds %s vectors; this run embeds in %s", where, held, made)
+    return enc_cfg, made
+
+
+def _cpu_run(enc_cfg: EncoderConfig) -> bool:
+    device = enc_cfg.device
+    return not cuda_possible() if device is None else device.startswith("cpu")

@@ -62,8 +62,9 @@ class Manifest:
     vectors: str
     version: int
     segmenter: int = 0  # lateseg.segment.SEGMENTER_VERSION the index was created with
-    # The vectors' precision class (lateseg.encode.backends.PRECISIONS): queries and new
-    # documents must be embedded in the same one. Manifests without it hold float vectors.
+    # The vectors' precision (lateseg.encode.backends.PRECISIONS): queries and new
+    # documents must be embedded in the same class. Manifests without it hold float
+    # vectors of either format.
     precision: str = "float"
 
     def to_dict(self) -> dict[str, Any]:
