@@ -77,10 +77,15 @@ print(json.dumps(out))
 def cpu() -> str:
     info = Path("/proc/cpuinfo").read_text() if Path("/proc/cpuinfo").exists() else ""
     model = re.search(r"model name\s*:\s*(.+)", info)
+    # family and model tell apart CPUs sold under one name ("AMD EPYC": Zen 3 is family
+    # 25 model 1, Zen 4 family 25 model 17), whose speeds differ
+    family = re.search(r"cpu family\s*:\s*(\d+)", info)
+    number = re.search(r"^model\s*:\s*(\d+)", info, re.M)
+    name = model.group(1).strip() if model else "unknown CPU"
+    if family and number:
+        name += f" (family {family.group(1)} model {number.group(1)})"
     flags = sorted(set(re.findall(r"\b(avx512[a-z_0-9]*|avx2|amx[a-z_]*)\b", info)))
-    return f"{model.group(1).strip() if model else 'unknown CPU'}, {os.cpu_count()} CPUs; " + (
-        " ".join(flags) or "no AVX2"
-    )
+    return f"{name}, {os.cpu_count()} CPUs; " + (" ".join(flags) or "no AVX2")
 
 
 def timed(cmd: list[str], env: dict[str, str]) -> float:

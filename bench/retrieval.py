@@ -147,12 +147,15 @@ def find_squashed(text: str, gold: str) -> tuple[int, int] | None:
     return where[i], where[i + len(g) - 1] + 1
 
 
-def sample_qa_set(path: Path) -> EvalSet:
+def sample_qa_set(path: Path, name: str = "sample_qa") -> EvalSet:
+    """Questions over the bundled sample contracts and codebase, each with the gold text
+    it is answered from (``sample_qa``, 24; ``contracts``, 56 more over the same
+    contracts, written for the answer bench: a larger set for prose at the same cost)."""
     pdfs = sorted((DATA / "contracts").glob("*.pdf"))
     code = sorted((DATA / "sample_repo").rglob("*.py"))
     docs = load_corpus(pdfs + code, root=DATA / "sample_repo")
     by_source = {str(Path(d.source).relative_to(DATA)): i for i, d in enumerate(docs)}
-    es = EvalSet("sample_qa", docs, [])
+    es = EvalSet(name, docs, [])
     for rec in read_jsonl(path):
         i = by_source.get(rec["source"])
         span = find_squashed(docs[i].text, rec["gold"]) if i is not None else None
@@ -200,6 +203,7 @@ def stdlib_holdout_set(path: Path) -> EvalSet:
 
 SETS: dict[str, tuple[str, Callable[[Path], EvalSet]]] = {
     "sample_qa": ("sample_qa.jsonl", sample_qa_set),
+    "contracts": ("contracts_qa.jsonl", lambda p: sample_qa_set(p, "contracts")),
     "licenses": ("licenses_qa.jsonl", licenses_set),
     "stdlib": ("stdlib_code.jsonl", stdlib_set),
     "stdlib_holdout": ("stdlib_holdout.jsonl", stdlib_holdout_set),

@@ -9,7 +9,9 @@ excluded, every other cost included:
   overlap) over the read files, then ``SentenceTransformer.encode`` of the chunks
   (batch 32): the pipeline users would pick instead;
 * ``lateseg encode stage``: late + dynamic encoding of the parsed documents
-  (``encode_documents``: windows, forward, segmentation, pooling, the naive part);
+  (``encode_documents``: windows, forward, segmentation, pooling, the naive part), with
+  the model tokens it reads per document token, its padding share, and the bound those
+  passes put on any fp32 encode: the fp32 forward's rate divided by them;
 * ``lateseg ingest (BACKEND)``: ``Pipeline.ingest`` into a new index (parse in worker
   processes, encode, segment, write SQLite and FAISS), once per backend; the row of the
   CPU default (``openvino-bf16`` where the CPU has bf16, else ``openvino``) says so.
@@ -22,6 +24,7 @@ excluded: about 250k tokens; larger files make the run long without changing the
 
     python bench/throughput.py                                   # both corpora, all rows
     python bench/throughput.py --sets licenses --backends openvino torch
+    python bench/throughput.py --sets licenses --repeats 3   # medians, with the spread
 
 Writes ``bench/results/throughput.{md,json}`` (``--out STEM``: ``STEM.{md,json}``).
 Compare ratios measured in one run; the absolute figures move with the machine.
@@ -77,7 +80,12 @@ def corpus(name: str, files: int, into: Path) -> list[Path]:
     return out
 
 
-def forward_alone(texts_tokens: int, backend: str, budget: int = 4096, window: int = 128) -> float:
+WINDOW = 128  # document tokens per window of the forward-alone rows
+
+
+def forward_alone(
+    texts_tokens: int, backend: str, budget: int = 4096, window: int = WINDOW
+) -> float:
     """Seconds the bare forward pass needs for ``texts_tokens`` tokens, from a timed run of
     full batches (at least 3 s)."""
     import numpy as np
@@ -151,6 +159,7 @@ def ingest(folder: Path, backend: str, work: Path) -> tuple[float, int]:
     from lateseg.pipeline import Pipeline
 
     index = work / f"index-{backend}"
+    shutil.rmtree(index, ignore_errors=True)  # a new index each time: nothing unchanged
     with Pipeline.open(index, embedder=EncoderConfig(backend=backend)) as pipe:
         pipe.encoder.embed_queries(["warm up"])  # load (and export) outside the timing
         report, seconds = timed(lambda: pipe.ingest([folder], progress=False))
@@ -158,7 +167,11 @@ def ingest(folder: Path, backend: str, work: Path) -> tuple[float, int]:
         return seconds, pipe.index.count()
 
 
-def run_set(name: str, files: int, backends: list[str]) -> dict[str, Any]:
+def run_set(name: str, files: int, backends: list[str], repeats: int = 1) -> dict[str, Any]:
+    """Every row ``repeats`` times, interleaved round by round (drift on a shared machine
+    hits every row alike); each row's seconds are the median of its runs."""
+    import statistics
+
     from lateseg.encode.backends import default_backend
     from lateseg.encode.late import LateEncoder
 
@@ -169,39 +182,55 @@ def run_set(name: str, files: int, backends: list[str]) -> dict[str, Any]:
         enc = LateEncoder()
         tokens = sum(len(enc.tokenize(t)) for t in texts)
         print(f"[{name}] {len(paths)} files, {tokens:,} tokens", flush=True)
-        rows: list[dict[str, Any]] = []
+        rows: dict[str, dict[str, Any]] = {}
 
         def add(system: str, seconds: float, **extra: Any) -> None:
-            rows.append({"system": system, "seconds": round(seconds, 2), **extra})
+            row = rows.setdefault(system, {"system": system, "runs": [], **extra})
+            row["runs"].append(round(seconds, 2))
             print(f"  {system}: {seconds:.1f} s = {tokens / seconds:,.0f} tok/s", flush=True)
 
-        add("forward alone (torch, 128-token windows)", forward_alone(tokens, "torch"))
-        add("RCTS-500 + naive (sentence-transformers, batch 32)", peer(texts))
-        add("forward alone (openvino, fp32)", forward_alone(tokens, "openvino"))
-        seconds, seen = encode_stage(paths)
-        # Real tokens include each sequence's [CLS] and [SEP]; the document's own tokens
-        # are ``tokens``.
-        add(
-            "lateseg encode stage (default)",
-            seconds,
-            forward_calls=seen["calls"],
-            sequences=seen["sequences"],
-            model_tokens_per_doc_token=round(seen["real"] / tokens, 2),
-            slots_per_doc_token=round(seen["slots"] / tokens, 2),
-            padding_share=round(1 - seen["real"] / max(seen["slots"], 1), 3),
-        )
-        for backend in backends:
-            seconds, chunks = ingest(work / "corpus", backend, work)
-            label = f"default: {backend}" if backend == default_backend("cpu") else backend
-            add(f"lateseg ingest ({label})", seconds, chunks=chunks)
-    peer_s = rows[1]["seconds"]
-    forward_s, default_s = rows[0]["seconds"], rows[2]["seconds"]
-    for r in rows:
+        for round_ in range(repeats):
+            if repeats > 1:
+                print(f" round {round_ + 1} of {repeats}", flush=True)
+            add("forward alone (torch, 128-token windows)", forward_alone(tokens, "torch"))
+            add("RCTS-500 + naive (sentence-transformers, batch 32)", peer(texts))
+            add("forward alone (openvino, fp32)", forward_alone(tokens, "openvino"))
+            seconds, seen = encode_stage(paths)
+            # Real tokens include each sequence's [CLS] and [SEP]; the document's own
+            # tokens are ``tokens``.
+            add(
+                "lateseg encode stage (default)",
+                seconds,
+                forward_calls=seen["calls"],
+                sequences=seen["sequences"],
+                model_tokens_per_doc_token=round(seen["real"] / tokens, 2),
+                slots_per_doc_token=round(seen["slots"] / tokens, 2),
+                padding_share=round(1 - seen["real"] / max(seen["slots"], 1), 3),
+            )
+            for backend in backends:
+                seconds, chunks = ingest(work / "corpus", backend, work)
+                label = f"default: {backend}" if backend == default_backend("cpu") else backend
+                add(f"lateseg ingest ({label})", seconds, chunks=chunks)
+    out = list(rows.values())
+    for r in out:
+        r["seconds"] = round(statistics.median(r["runs"]), 2)
+    # The bound: the fp32 forward's model tokens per second (its windows carry two
+    # special tokens each) over the model tokens the encode reads per document token.
+    fp32_model_rate = tokens / out[2]["seconds"] * (WINDOW + 2) / WINDOW
+    bound = fp32_model_rate / (out[3]["model_tokens_per_doc_token"])
+    out[3]["fp32_bound_tokens_per_s"] = round(bound)
+    out[3]["fp32_bound_vs_peer"] = round(bound * out[1]["seconds"] / tokens, 2)
+    peer_s = out[1]["seconds"]
+    forward_s, default_s = out[0]["seconds"], out[2]["seconds"]
+    for r in out:
         r["tokens_per_s"] = round(tokens / r["seconds"])
         r["vs_peer"] = round(peer_s / r["seconds"], 2)
         r["vs_forward"] = round(forward_s / r["seconds"], 2)
         r["vs_default_forward"] = round(default_s / r["seconds"], 2)
-    return {"files": len(paths), "tokens": tokens, "rows": rows}
+        # each run against the peer's run of the same round
+        pairs = zip(out[1]["runs"], r["runs"], strict=True)
+        r["vs_peer_runs"] = [round(p / x, 2) for p, x in pairs]
+    return {"files": len(paths), "tokens": tokens, "repeats": repeats, "rows": out}
 
 
 def markdown(report: dict[str, Any]) -> str:
@@ -225,11 +254,20 @@ def markdown(report: dict[str, Any]) -> str:
             "|---|---:|---:|---:|---:|---:|---:|",
         ]
         for r in res["rows"]:
+            runs = r.get("vs_peer_runs", [])
+            spread = f" ({min(runs):.2f}-{max(runs):.2f})" if len(runs) > 1 else ""
             lines.append(
                 f"| {r['system']} | {r.get('chunks', '')} | {r['seconds']:.1f} | "
-                f"{r['tokens_per_s']:,} | {r['vs_peer']:.2f}x | {r['vs_forward']:.2f}x | "
+                f"{r['tokens_per_s']:,} | {r['vs_peer']:.2f}x{spread} | {r['vs_forward']:.2f}x | "
                 f"{r['vs_default_forward']:.2f}x |"
             )
+        if res.get("repeats", 1) > 1:
+            lines += [
+                "",
+                f"Each row ran {res['repeats']} times, round by round; seconds are the "
+                "median, and `vs peer` gives in brackets the lowest and highest ratio of a "
+                "run to the peer's run of the same round.",
+            ]
         stage = [r for r in res["rows"] if "padding_share" in r]
         if stage:
             r = stage[0]
@@ -239,6 +277,12 @@ def markdown(report: dict[str, Any]) -> str:
                 f"sequences; {r['model_tokens_per_doc_token']:.2f} model tokens per document "
                 f"token ({r['slots_per_doc_token']:.2f} with padding); padding share "
                 f"{100 * r['padding_share']:.1f}%.",
+                "",
+                "Bound at fp32: at the fp32 forward's speed (the row above), reading "
+                f"{r['model_tokens_per_doc_token']:.2f} model tokens per document token, no "
+                f"fp32 encode can pass {r['fp32_bound_tokens_per_s']:,} tok/s = "
+                f"{r['fp32_bound_vs_peer']:.2f}x the peer, before parsing, segmentation, "
+                "pooling and writing (CPUs without bf16 run the default at fp32).",
             ]
     return "\n".join(lines) + "\n"
 
@@ -251,6 +295,12 @@ def main() -> None:
     ap.add_argument("--sets", nargs="+", choices=("licenses", "stdlib"), default=None)
     ap.add_argument("--files", type=int, default=200, help="standard-library files (200)")
     ap.add_argument("--backends", nargs="+", choices=BACKENDS_DEFAULT, default=None)
+    ap.add_argument(
+        "--repeats",
+        type=int,
+        default=1,
+        help="run every row this many times, round by round, and report the median (1)",
+    )
     ap.add_argument("--no-write", action="store_true", help="print only")
     ap.add_argument(
         "--out", default="throughput", help="results file stem under bench/results (throughput)"
@@ -261,7 +311,7 @@ def main() -> None:
     report: dict[str, Any] = {
         "command": "python bench/throughput.py " + " ".join(sys.argv[1:]),
         "machine": cpu(),  # model, CPUs and the flags that decide the class of machine
-        "sets": {name: run_set(name, args.files, backends) for name in sets},
+        "sets": {name: run_set(name, args.files, backends, args.repeats) for name in sets},
     }
     if not args.no_write:
         OUT.mkdir(exist_ok=True)
