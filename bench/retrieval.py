@@ -976,6 +976,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--backend", default=None, help="embedder backend (default: the library default)"
     )
     ap.add_argument("--overlap", type=int, default=None, help="late window overlap (tokens)")
+    ap.add_argument("--window", type=int, default=None, help="late window for prose (tokens)")
     ap.add_argument(
         "--out", default="retrieval", help="results file stem under bench/results (retrieval)"
     )
@@ -986,6 +987,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     settings: dict[str, Any] = {"backend": args.backend}
     if args.overlap is not None:
         settings["overlap"] = args.overlap
+    if args.window is not None:
+        settings["window"] = args.window
     enc = LateEncoder(EncoderConfig(**settings))
     enc.encode_document("Warm-up.")  # load the model outside every timing
     skipped: dict[str, str] = {}
