@@ -105,17 +105,29 @@ def precision_class(precision: str) -> str:
     return "int8" if precision == "int8" else "float"
 
 
+def _on_gpu(device: str | None) -> bool:
+    """Whether a run on ``device`` (None: CUDA where it may be available) uses a GPU,
+    told without importing torch."""
+    return cuda_possible() if device is None else not device.startswith("cpu")
+
+
+def run_backend(backend: str | None, device: str | None = None) -> str:
+    """The backend a run with ``backend`` (None: the default) on ``device`` uses, told
+    without loading a model or importing torch."""
+    if backend is not None:
+        return backend
+    return "torch" if _on_gpu(device) else default_backend("cpu")
+
+
 def vector_precision(backend: str | None, device: str | None = None) -> str:
     """The :data:`PRECISIONS` entry of vectors made by ``backend`` (None: the default) on
     ``device`` (None: CUDA where it may be available, else the CPU), told without loading
     a model or importing torch."""
+    backend = run_backend(backend, device)
     if backend == "onnx-int8":
         return "int8"
-    gpu = cuda_possible() if device is None else not device.startswith("cpu")
-    if backend is None:
-        backend = "torch" if gpu else default_backend("cpu")
     if backend == "torch":
-        return "bf16" if gpu else "fp32"  # the torch forward runs bf16 on CUDA
+        return "bf16" if _on_gpu(device) else "fp32"  # the torch forward runs bf16 on CUDA
     return "bf16" if backend == "openvino-bf16" and cpu_has_bf16() else "fp32"
 
 

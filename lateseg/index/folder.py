@@ -22,9 +22,9 @@ import logging
 import os
 from pathlib import Path
 
-from lateseg.encode.backends import precision_class, vector_precision
+from lateseg.encode.backends import precision_class, run_backend, vector_precision
 from lateseg.encode.late import EncoderConfig, LateEncoder
-from lateseg.encode.models import cuda_possible, lateseg_home
+from lateseg.encode.models import lateseg_home
 from lateseg.errors import IndexStoreError
 from lateseg.index import Index, Manifest, read_manifest, write_manifest
 from lateseg.index.base import Store
@@ -204,7 +204,8 @@ def _follow_precision(
         )
     if held not in ("fp32", "bf16") or held == made:
         return enc_cfg, made
-    if held == "fp32" and enc_cfg.backend is None and made == "bf16" and _cpu_run(enc_cfg):
+    left_open = enc_cfg.backend is None  # the run's default: bf16 where the CPU has it
+    if held == "fp32" and left_open and run_backend(None, enc_cfg.device) == "openvino-bf16":
         log.info("%s holds fp32 vectors: embedding at fp32 (backend openvino)", where)
         return dataclasses.replace(enc_cfg, backend="openvino"), "fp32"
     # bf16 vectors on a CPU without bf16, or a backend the caller chose: the float
@@ -212,8 +213,3 @@ def _follow_precision(
     # 109-110 of 110 questions is unchanged)
     log.info("%s holds %s vectors; this run embeds in %s", where, held, made)
     return enc_cfg, made
-
-
-def _cpu_run(enc_cfg: EncoderConfig) -> bool:
-    device = enc_cfg.device
-    return not cuda_possible() if device is None else device.startswith("cpu")
