@@ -96,6 +96,7 @@ class Pipeline:
         *,
         progress: bool | None = None,
         password: str | None = None,
+        ocr: str = "auto",
         workers: int | None = None,
         walk_config: WalkConfig | None = None,
         prune: bool = False,
@@ -106,7 +107,9 @@ class Pipeline:
 
         Unchanged files (same content hash) are not parsed again; skipped and failed files
         are reported with their reasons and the others go on. ``workers``: parse
-        processes (None: automatic, 0: none; Ray: encoder actors); ``progress``: a bar
+        processes (None: automatic, 0: none; Ray: encoder actors); ``ocr``: ``auto``
+        reads scanned pages and image files by OCR (``lateseg[ocr]`` and Tesseract), ``off``
+        reports them unread, ``force`` reads every page by OCR; ``progress``: a bar
         (None: on a terminal); ``prune``: remove the indexed documents under ``paths``
         that the walk no longer yields (``report.removed``, with reasons).
         ``engine="ray"`` parses and encodes on the Ray cluster at ``address``
@@ -115,7 +118,7 @@ class Pipeline:
         """
         return ingest_paths(
             self.index, self.encoder, self.chunker, paths, progress=progress,
-            password=password, workers=workers, walk_config=walk_config, prune=prune,
+            password=password, ocr=ocr, workers=workers, walk_config=walk_config, prune=prune,
             engine=engine, address=address,
         )  # fmt: skip
 

@@ -193,6 +193,8 @@ class Hit:
     line_end: int | None = None
     kind: str | None = None
     page_end: int | None = None
+    #: Whether the hit lies on a page read by OCR (its text is the OCR's reading).
+    ocr: bool = False
 
     def __post_init__(self) -> None:
         _check_range("hit", self.start, self.end)
@@ -211,6 +213,7 @@ class Hit:
             "section": self.section,
             "line": self.line,
             "line_end": self.line_end,
+            "ocr": self.ocr,
             "kind": self.kind,
         }
 
@@ -426,6 +429,10 @@ class IngestReport:
     pages: int = 0
     # Pruned documents: ``(path, reason)`` (file gone, now a folder, now gitignored ...).
     removed: list[tuple[str, str]] = field(default_factory=list)
+    # Pages read by OCR, and pages of indexed documents that could not be read at all:
+    # ``(path, "p. N: reason")`` (a scanned page without OCR installed, a page too large).
+    ocr_pages: int = 0
+    unread: list[tuple[str, str]] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -440,6 +447,8 @@ class IngestReport:
             "skipped": [{"path": p, "reason": r} for p, r in self.skipped],
             "chunks": self.chunks,
             "removed": [{"path": p, "reason": r} for p, r in self.removed],
+            "ocr_pages": self.ocr_pages,
+            "unread_pages": [{"path": p, "reason": r} for p, r in self.unread],
         }
 
     def summary(self) -> str:
@@ -451,6 +460,10 @@ class IngestReport:
         )
         if self.removed:
             line += f", {len(self.removed)} removed"
+        if self.ocr_pages:
+            line += f", {self.ocr_pages} pages read by OCR"
+        if self.unread:
+            line += f", {len(self.unread)} pages not read"
         for name, items in (
             ("skipped", self.skipped),
             ("failed", self.failed),

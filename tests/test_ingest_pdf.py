@@ -319,12 +319,15 @@ def test_encrypted_pdf_needs_the_right_password(tmp_path):
 
 
 def test_image_only_pdf_has_no_text_layer(tmp_path):
+    """A page that is only a picture without words: with OCR off it is a scan lateseg
+    did not read; with OCR on, one read that found no words (tests/test_ocr.py)."""
     doc = pymupdf.open()
     pix = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.IRect(0, 0, 40, 40), False)
     pix.clear_with(200)
     doc.new_page().insert_image(pymupdf.Rect(72, 72, 300, 300), pixmap=pix)
-    with pytest.raises(IngestError, match=re.escape("no text layer (scanned?)")):
-        read_pdf(_save(doc, tmp_path / "scan.pdf"))
+    path = _save(doc, tmp_path / "scan.pdf")
+    with pytest.raises(IngestError, match=re.escape("no text layer (scanned?)") + ".*OCR is off"):
+        read_pdf(path, ocr="off")
 
 
 def test_zero_byte_file_is_named(tmp_path):

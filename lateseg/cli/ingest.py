@@ -59,6 +59,15 @@ def add(sub: argparse._SubParsersAction) -> None:
     )
     ing.add_argument("--password", default=None, help="password for encrypted PDFs")
     ing.add_argument(
+        "--ocr",
+        choices=("auto", "off", "force"),
+        default="auto",
+        help="auto (default): read scanned pages, pages whose text layer is unreadable, and "
+        "PNG/JPEG/TIFF images by OCR (Tesseract; `make ocr` or lateseg[ocr] plus Debian's "
+        "tesseract-ocr installs it), a few seconds a page; off: report such pages as not "
+        "read; force: OCR every page of PDFs too",
+    )
+    ing.add_argument(
         "--prune",
         action="store_true",
         help="remove indexed documents under the folders among PATHs that the walk no "
@@ -123,6 +132,7 @@ def run(args: argparse.Namespace) -> int:
             args.paths,
             progress=False if args.no_progress else None,
             password=args.password,
+            ocr=args.ocr,
             workers=args.workers,
             walk_config=walk,
             prune=args.prune,
@@ -137,6 +147,8 @@ def run(args: argparse.Namespace) -> int:
             print(f"removed: {path}: {reason}")
         for path, reason in report.failed:
             print(f"failed: {path}: {reason}")
+        for path, reason in report.unread:
+            print(f"not read: {path}: {reason}")
     indexed = report.added or report.updated or report.unchanged
     if report.failed and (args.strict or not indexed):
         return EXIT_PARTIAL

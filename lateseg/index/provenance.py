@@ -9,7 +9,9 @@ documents, so a search reads each of its hits' documents at most once until they
   positions (measured: counting newlines in SQL cost 4-20 ms per hit on a 5 MB text);
 * ``page_end``: the page of the chunk's last character (its ``page`` is the first);
 * ``toc``: whether most of the chunk lies in a table of contents or an index (``toc``
-  spans, :mod:`lateseg.ingest.toc`), which search leaves out unless asked.
+  spans, :mod:`lateseg.ingest.toc`), which search leaves out unless asked;
+* ``ocr``: whether the chunk touches a page read by OCR (``ocr`` spans), which its
+  citation says.
 """
 
 from __future__ import annotations
@@ -38,20 +40,23 @@ class _Layout:
     newlines: np.ndarray | None
     pages: Pages
     toc: list[tuple[int, int]]
+    ocr: list[tuple[int, int]]
 
     @classmethod
     def of(cls, text: str | None, structure: str) -> _Layout:
         pages: list[Span] = []
         toc: list[tuple[int, int]] = []
+        ocr: list[tuple[int, int]] = []
         try:  # the docstore is read like any file: a damaged structure costs the extras only
             for d in json.loads(structure):
                 if d.get("kind") == "page":
                     pages.append(Span.from_dict(d))
-                elif d.get("kind") == "toc":
-                    toc.append((int(d["start"]), int(d["end"])))
+                elif d.get("kind") in ("toc", "ocr"):
+                    (toc if d["kind"] == "toc" else ocr).append((int(d["start"]), int(d["end"])))
         except (ValueError, TypeError, KeyError, AttributeError):
-            pages, toc = [], []
-        return cls(_newlines(text) if text is not None else None, Pages(pages), sorted(toc))
+            pages, toc, ocr = [], [], []
+        newlines = _newlines(text) if text is not None else None
+        return cls(newlines, Pages(pages), sorted(toc), sorted(ocr))
 
     def in_toc(self, start: int, end: int) -> bool:
         inside = sum(max(0, min(b, end) - max(a, start)) for a, b in self.toc)
@@ -59,7 +64,7 @@ class _Layout:
 
 
 class ProvenanceCache:
-    """``annotate(rows)`` adds ``line``, ``line_end``, ``page_end`` and ``toc`` to chunk
+    """``annotate(rows)`` adds ``line``, ``line_end``, ``page_end``, ``toc`` and ``ocr`` to chunk
     rows (which carry ``doc_id``, ``file_hash``, ``kind``, ``start``, ``end``, ``page``)."""
 
     def __init__(self, layouts: Layouts, documents: int = 64) -> None:
@@ -92,7 +97,7 @@ class ProvenanceCache:
         for r in rows:
             layout = table.get((r["doc_id"], r["file_hash"]))
             r["line"] = r["line_end"] = None
-            r["page_end"], r["toc"] = r["page"], False
+            r["page_end"], r["toc"], r["ocr"] = r["page"], False, False
             if layout is None:
                 continue
             start, end = r["start"], r["end"]
@@ -105,6 +110,7 @@ class ProvenanceCache:
                 last = layout.pages.at(max(start, end - 1))
                 r["page_end"] = max(r["page"], last) if last is not None else r["page"]
             r["toc"] = bool(layout.toc) and layout.in_toc(start, end)
+            r["ocr"] = any(a < end and start < b for a, b in layout.ocr)
 
 
 def _span_lines(newlines: np.ndarray, start: int, end: int) -> tuple[int, int]:

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from lateseg.errors import ConfigError, IndexStoreError
 from lateseg.index.provenance import LINE_KINDS, ProvenanceCache
+from lateseg.ingest.formats import PAGED_KINDS
 from lateseg.text.boundaries import sentence_spans
 from lateseg.types import Document, Hit, clean_text
 
@@ -156,6 +157,7 @@ class Retriever:
                 r["line_end"],
                 r["kind"],
                 r["page_end"],
+                bool(r.get("ocr")),
             )
             for cid, score in found
             if (r := rows.get(cid)) is not None and (include_toc or not r["toc"])
@@ -361,13 +363,13 @@ class Retriever:
         return self.index.store.source_of_hash(file_hash)
 
     def document_by_id(self, doc_id: str) -> Document | None:
-        """The stored Document with ID ``doc_id`` (its ``lines`` read too, for a PDF),
+        """The stored Document with ID ``doc_id`` (its ``lines`` read too, for a PDF or an image),
         or None."""
         found = self.index.store.documents_by_id([doc_id])
         if not found:
             return None
         doc = found[0]
-        if doc.kind == "pdf":
+        if doc.kind in PAGED_KINDS:
             boxes = self.index.store.line_boxes(doc.id, len(doc.text))
             doc = dataclasses.replace(doc, lines=tuple(boxes or ()))
         return doc

@@ -61,21 +61,45 @@ CODE_SUFFIXES = {
 }
 
 
-# (path, source, data or None, root or None, password or None) -> Document
-Reader = Callable[[Path, str, "bytes | None", "Path | None", "str | None"], "Document"]
+@dataclass(frozen=True)
+class ReadOptions:
+    """How files are read: ``password`` for encrypted PDFs; ``ocr``: ``auto`` (OCR the
+    pages without usable text), ``off`` or ``force`` (every page of PDFs and images)."""
+
+    password: str | None = None
+    ocr: str = "auto"
+
+    def __post_init__(self) -> None:
+        from lateseg.ingest.ocr import check_mode
+
+        check_mode(self.ocr)
 
 
-def _pdf(p: Path, source: str, data: bytes | None, root: Path | None, pw: str | None) -> Document:
+# (path, source, data or None, root or None, options) -> Document
+Reader = Callable[[Path, str, "bytes | None", "Path | None", ReadOptions], "Document"]
+
+
+def _pdf(p: Path, source: str, data: bytes | None, root: Path | None, o: ReadOptions) -> Document:
     from lateseg.ingest.contract import contract_structure
     from lateseg.ingest.pdf import read_pdf_layout
     from lateseg.types import Document
 
-    text, pages, meta, lines = read_pdf_layout(p, password=pw, data=data)
+    text, pages, meta, lines = read_pdf_layout(p, password=o.password, data=data, ocr=o.ocr)
     spans = tuple(pages + contract_structure(text))
     return Document(source, text, "pdf", spans, meta, lines=tuple(lines))
 
 
-def _docx(p: Path, source: str, data: bytes | None, root: Path | None, pw: str | None) -> Document:
+def _image(p: Path, source: str, data: bytes | None, root: Path | None, o: ReadOptions) -> Document:
+    from lateseg.ingest.contract import contract_structure
+    from lateseg.ingest.pdf import read_image_layout
+    from lateseg.types import Document
+
+    text, pages, meta, lines = read_image_layout(p, data=data, ocr=o.ocr)
+    spans = tuple(pages + contract_structure(text))
+    return Document(source, text, "image", spans, meta, lines=tuple(lines))
+
+
+def _docx(p: Path, source: str, data: bytes | None, root: Path | None, o: ReadOptions) -> Document:
     from lateseg.ingest.contract import contract_structure
     from lateseg.ingest.docx import read_docx
     from lateseg.types import Document
@@ -84,7 +108,7 @@ def _docx(p: Path, source: str, data: bytes | None, root: Path | None, pw: str |
     return Document(source, text, "docx", tuple(headings + contract_structure(text)), meta)
 
 
-def _html(p: Path, source: str, data: bytes | None, root: Path | None, pw: str | None) -> Document:
+def _html(p: Path, source: str, data: bytes | None, root: Path | None, o: ReadOptions) -> Document:
     from lateseg.ingest.contract import contract_structure
     from lateseg.ingest.html import read_html
     from lateseg.types import Document
@@ -94,7 +118,7 @@ def _html(p: Path, source: str, data: bytes | None, root: Path | None, pw: str |
 
 
 def _markdown(
-    p: Path, source: str, data: bytes | None, root: Path | None, pw: str | None
+    p: Path, source: str, data: bytes | None, root: Path | None, o: ReadOptions
 ) -> Document:
     from lateseg.ingest.contract import contract_structure
     from lateseg.ingest.text import markdown_headings, read_text
@@ -105,7 +129,7 @@ def _markdown(
     return Document(source, text, "markdown", tuple(structure))
 
 
-def _text(p: Path, source: str, data: bytes | None, root: Path | None, pw: str | None) -> Document:
+def _text(p: Path, source: str, data: bytes | None, root: Path | None, o: ReadOptions) -> Document:
     from lateseg.ingest.contract import contract_structure
     from lateseg.ingest.text import read_text
     from lateseg.types import Document
@@ -114,7 +138,7 @@ def _text(p: Path, source: str, data: bytes | None, root: Path | None, pw: str |
     return Document(source, text, "text", tuple(contract_structure(text)))
 
 
-def _code(p: Path, source: str, data: bytes | None, root: Path | None, pw: str | None) -> Document:
+def _code(p: Path, source: str, data: bytes | None, root: Path | None, o: ReadOptions) -> Document:
     from lateseg.ingest.code import code_units
     from lateseg.ingest.text import read_text
     from lateseg.types import Document
@@ -142,15 +166,22 @@ class Format:
 FORMATS: tuple[Format, ...] = (
     Format("pdf", (".pdf",), _pdf, extracted=True),
     Format("docx", (".docx",), _docx, extracted=True),
+    Format("image", (".png", ".jpg", ".jpeg", ".tif", ".tiff"), _image, extracted=True),
     Format("html", (".html", ".htm", ".xhtml"), _html),
     Format("markdown", (".md", ".markdown"), _markdown),
     Format("text", (".txt", ".rst"), _text),
     Format("code", tuple(CODE_SUFFIXES), _code, upload=False),
 )
 #: Any other file that looks like text is read as text.
-TEXT = FORMATS[4]
+TEXT = next(f for f in FORMATS if f.kind == "text")
 
 BY_SUFFIX: dict[str, Format] = {s: f for f in FORMATS for s in f.suffixes}
+#: Image files, read by OCR.
+IMAGE_SUFFIXES: frozenset[str] = frozenset(
+    s for f in FORMATS if f.kind == "image" for s in f.suffixes
+)
+#: Kinds whose documents are pages to show (PDFs, and images read by OCR).
+PAGED_KINDS: tuple[str, ...] = ("pdf", "image")
 #: Every ``Document.kind`` an ingestor makes (search's ``kind`` filter takes one).
 DOCUMENT_KINDS: tuple[str, ...] = tuple(f.kind for f in FORMATS)
 #: Every suffix the walk reads (files without one are read when they look like text).
@@ -187,6 +218,7 @@ def load_document(
     password: str | None = None,
     root: Path | None = None,
     data: bytes | None = None,
+    ocr: str = "auto",
 ) -> Document:
     """Read one file into a Document (source = absolute path, as
     :func:`~lateseg.ingest.paths.source_name` shows it), by its format.
@@ -194,7 +226,8 @@ def load_document(
     ``root`` is the folder the file was found under; code units are named relative to
     it (``billing.invoice.Invoice.total``). ``data`` is the file's content when the
     caller has read it already (ingest reads each file once); ``path`` is then taken as
-    it is, not resolved again.
+    it is, not resolved again. ``ocr``: ``auto`` reads pages and images without a usable
+    text layer by OCR, ``off`` never, ``force`` every page (:mod:`lateseg.ingest.ocr`).
 
     Raises :class:`~lateseg.errors.IngestError` (with the reason) when the file cannot be
     read, and :class:`~lateseg.errors.UnsupportedFormatError` for types lateseg does not
@@ -214,4 +247,4 @@ def load_document(
             f"unsupported file type {p.suffix.lower() or 'without suffix'!r} and not text; "
             f"lateseg reads {known}, source code and other plain text"
         )
-    return fmt.read(p, source_name(p), data, root, password)
+    return fmt.read(p, source_name(p), data, root, ReadOptions(password, ocr))

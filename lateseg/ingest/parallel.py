@@ -31,6 +31,7 @@ class ParseJob:
     known_hash: str | None = None
     password: str | None = None
     identity: tuple[int, int] | None = None
+    ocr: str = "auto"
 
 
 @dataclass(frozen=True)
@@ -64,7 +65,7 @@ def parse(job: ParseJob) -> Parsed:
         return Parsed(job.path, digest, unchanged=True)
     try:
         root = Path(job.root) if job.root else None
-        doc = load_document(path, password=job.password, root=root, data=data)
+        doc = load_document(path, password=job.password, root=root, data=data, ocr=job.ocr)
     except (LatesegError, OSError) as e:
         return Parsed(job.path, digest, error=str(e))
     except Exception as e:  # a parser bug on one file must not stop the other files

@@ -12,6 +12,11 @@ each page's text lies inside its span) and ``table`` spans, and metadata. On the
   with the hyphen dropped unless the document says it belongs to the word.
 
 Pages are joined by a blank line, or by a single newline when a sentence runs on.
+
+A page without a usable text layer (a scan, an image, glyph soup) is read by OCR
+(:mod:`lateseg.ingest.ocr`) when ``ocr`` allows, page by page, and goes the same way:
+its lines keep Tesseract's reading order and each word its box. Image files (PNG, JPEG,
+TIFF) are read as documents of such pages (:func:`read_image_layout`).
 """
 
 from __future__ import annotations
@@ -26,6 +31,14 @@ from pathlib import Path
 from typing import Any
 
 from lateseg.errors import IngestError
+from lateseg.ingest.ocr import (
+    MAX_IMAGE_PIXELS,
+    OcrUnavailable,
+    check_mode,
+    covered_by_image,
+    ocr_page,
+    unusable_text,
+)
 from lateseg.ingest.pdf_layout import (
     Frag,
     Line,
@@ -77,37 +90,136 @@ class PageLines:
     lines: list[Line]
     tables: list[Line] = field(default_factory=list)
     rotated: list[Line] = field(default_factory=list)
+    #: The OCR's mean word confidence (0-1) when the page was read by OCR, else None.
+    ocr: float | None = None
+
+    @property
+    def empty(self) -> bool:
+        return not (self.lines or self.tables or self.rotated)
+
+    def text(self) -> str:
+        return "\n".join(ln.text for ln in (*self.lines, *self.tables, *self.rotated))
 
 
 def read_pdf(
-    path: Path, password: str | None = None, data: bytes | None = None
+    path: Path, password: str | None = None, data: bytes | None = None, ocr: str = "auto"
 ) -> tuple[str, list[Span], dict]:
     """Return the cleaned text of every page, page and table spans, and metadata;
-    ``data``: the file's bytes when already read.
+    ``data``: the file's bytes when already read; ``ocr``: ``auto`` (pages without usable
+    text), ``off`` or ``force`` (every page).
 
     Raises :class:`IngestError` for empty, truncated or corrupt files (with PyMuPDF's
-    reason), encrypted PDFs without the right password, and PDFs without a text layer.
+    reason), encrypted PDFs without the right password, and PDFs with no text on any
+    page once OCR (where allowed and installed) has read them.
     """
-    text, spans, meta, _ = read_pdf_layout(path, password, data)
+    text, spans, meta, _ = read_pdf_layout(path, password, data, ocr)
     return text, spans, meta
 
 
 def read_pdf_layout(
-    path: Path, password: str | None = None, data: bytes | None = None
+    path: Path, password: str | None = None, data: bytes | None = None, ocr: str = "auto"
 ) -> tuple[str, list[Span], dict, list[LineBox]]:
     """:func:`read_pdf` and where each stretch of the text was drawn (line boxes with
     the text offsets they cover, for highlights on the page)."""
+    check_mode(ocr)
     doc = _open(Path(path), password, data)
     try:
-        pages = [_read_page(doc, i) for i in range(doc.page_count)]
+        pages, unread = _read_pages(doc, ocr, Path(path).name)
         meta: dict[str, Any] = {
             "pages": doc.page_count,
             "title": (doc.metadata or {}).get("title") or None,
         }
     finally:
         doc.close()
-    if not any(p.lines or p.tables or p.rotated for p in pages):
-        raise IngestError(f"no text layer (scanned?): {len(pages)} pages, no text")
+    return _finish(pages, unread, meta, ocr)
+
+
+def _read_pages(doc: Any, ocr: str, name: str) -> tuple[list[PageLines], list[tuple[int, str]]]:
+    """Every page of ``doc`` read from its text layer, or by OCR where ``ocr`` says; and
+    the pages left unread, with the reason (OCR off, not installed, or failed there)."""
+    pages: list[PageLines] = []
+    unread: list[tuple[int, str]] = []
+    missing: str | None = None  # OCR is not installed: said once, not tried per page
+    bar = _ocr_bar(doc.page_count, name) if ocr != "off" else None
+    try:
+        for i in range(doc.page_count):
+            page = _read_page(doc, i)
+            why = "forced" if ocr == "force" else _needs_ocr(doc, i, page)
+            if why is None:
+                pages.append(page)
+            elif ocr == "off" or missing:
+                off = "OCR is off (--ocr auto reads such pages)" if ocr == "off" else missing
+                unread.append((page.number, f"{why}; {off}"))
+                pages.append(_blank(page))
+            else:
+                try:
+                    pages.append(_ocr(doc.load_page(i), page))
+                except IngestError as e:  # OcrUnavailable too: the other pages go on
+                    unread.append((page.number, f"{why}; {e}"))
+                    pages.append(_blank(page))
+                    if isinstance(e, OcrUnavailable):
+                        missing = str(e)
+            if bar is not None:
+                bar.update(1)
+    finally:
+        if bar is not None:
+            bar.close()
+    return pages, unread
+
+
+def _ocr(page: Any, lines: PageLines, zoom: float | None = None) -> PageLines:
+    """``lines``' page read by OCR instead (``zoom``: render scale, None: the OCR's)."""
+    read = ocr_page(page, lines.number, zoom=zoom)
+    return PageLines(
+        lines.number, lines.top, lines.bottom, lines.width, read.lines, ocr=read.confidence
+    )
+
+
+def _needs_ocr(doc: Any, index: int, page: PageLines) -> str | None:
+    """Why page ``index`` needs OCR (no text, or a text layer that is not the page's
+    text), or None."""
+    if page.empty:
+        return "no text layer"
+    try:
+        covered = covered_by_image(doc.load_page(index))
+    except Exception:
+        covered = False
+    why = unusable_text(page.text(), covered)
+    return f"unusable text layer ({why})" if why else None
+
+
+def _blank(page: PageLines) -> PageLines:
+    return PageLines(page.number, page.top, page.bottom, page.width, [])
+
+
+def _ocr_bar(total: int, name: str) -> Any:
+    """A bar counting OCR'd pages, on a terminal, for documents long enough to wait on."""
+    import sys
+
+    if total < 2 or not sys.stderr.isatty():
+        return None
+    from tqdm.auto import tqdm
+
+    return tqdm(total=total, desc=f"pages of {name}", unit="page", leave=False)
+
+
+def _finish(
+    pages: list[PageLines], unread: list[tuple[int, str]], meta: dict[str, Any], ocr: str
+) -> tuple[str, list[Span], dict, list[LineBox]]:
+    """Text, spans, metadata and line boxes of pages read: furniture dropped, words
+    rejoined, pages assembled; OCR'd pages marked with an ``ocr`` span (label: the
+    confidence) and counted in ``meta``."""
+    if all(p.empty for p in pages):
+        n = len(pages)
+        if unread:
+            reasons = sorted({r for _, r in unread})
+            raise IngestError(f"no text layer (scanned?): {n} pages, no text; {reasons[0]}")
+        if any(p.ocr is not None for p in pages):
+            raise IngestError(
+                f"no text layer (scanned?): {n} pages, and OCR found no words on them "
+                "(photos or blank pages?)"
+            )
+        raise IngestError(f"no text layer (scanned?): {n} pages, no text")
     drop = furniture(pages)
     if not any(
         len(d) < len(p.lines) or p.tables or p.rotated for d, p in zip(drop, pages, strict=True)
@@ -118,7 +230,153 @@ def read_pdf_layout(
     text, spans, boxes = assemble(ordered)
     meta["furniture_lines"] = sum(len(d) for d in drop)
     meta["tables"] = sum(len(p.tables) for p in pages)
+    read = {p.number: p.ocr for p in pages if p.ocr is not None}
+    if read:
+        from lateseg.ingest.ocr import engine_name
+
+        meta["ocr_pages"] = sorted(read)
+        meta["ocr_confidence"] = round(sum(read.values()) / len(read), 4)
+        meta["ocr_engine"] = engine_name()
+        spans += [
+            Span(s.start, s.end, "ocr", f"{read[int(s.label)]:.2f}")
+            for s in spans
+            if s.kind == "page" and int(s.label) in read
+        ]
+    if unread:
+        meta["unread_pages"] = [{"page": n, "reason": r} for n, r in unread]
+        log.warning(
+            "%d of %d pages not read: %s", len(unread), len(pages),
+            "; ".join(f"p. {n}: {r}" for n, r in unread[:3]),
+        )  # fmt: skip
     return text, spans, meta, boxes
+
+
+IMAGE_FILETYPES = {".png": "png", ".jpg": "jpeg", ".jpeg": "jpeg", ".tif": "tiff", ".tiff": "tiff"}
+#: An image file of more frames than this is refused (a longer scan is a PDF's job).
+MAX_IMAGE_FRAMES = 500
+
+
+def read_image_layout(
+    path: Path, data: bytes | None = None, ocr: str = "auto"
+) -> tuple[str, list[Span], dict, list[LineBox]]:
+    """A PNG, JPEG or TIFF file (every frame of a TIFF a page) read by OCR, as
+    :func:`read_pdf_layout` returns it. Its size and frames are checked from the file's
+    header before anything is decoded: over :data:`~lateseg.ingest.ocr.MAX_IMAGE_PIXELS`
+    a frame, or over :data:`MAX_IMAGE_FRAMES` frames, it is refused."""
+    check_mode(ocr)
+    path = Path(path)
+    if ocr == "off":
+        raise IngestError("an image has no text layer, and OCR is off (--ocr auto reads it)")
+    if data is None:
+        try:
+            data = path.read_bytes()
+        except OSError as e:
+            raise IngestError(f"cannot read image: {e}") from None
+    filetype = IMAGE_FILETYPES.get(path.suffix.lower(), "png")
+    sizes = image_frames(data, filetype)
+    import pymupdf
+
+    try:
+        doc = pymupdf.open(stream=data, filetype=filetype)
+    except Exception as e:
+        raise IngestError(f"corrupt {filetype.upper()} image, unreadable: {e}") from None
+    pages: list[PageLines] = []
+    unread: list[tuple[int, str]] = []
+    bar = _ocr_bar(len(sizes), path.name)
+    try:
+        if doc.page_count != len(sizes):
+            raise IngestError(
+                f"{filetype.upper()} image: {len(sizes)} frames in its header, "
+                f"{doc.page_count} readable"
+            )
+        for i, (w, _) in enumerate(sizes):
+            page = doc.load_page(i)
+            rect = page.rect
+            blank = PageLines(i + 1, rect.y0, rect.y1, rect.width, [])
+            try:  # each frame at its own resolution (not scaled from a missing dpi)
+                pages.append(_ocr(page, blank, zoom=w / max(rect.width, 1.0)))
+            except OcrUnavailable:
+                raise
+            except IngestError as e:
+                unread.append((i + 1, str(e)))
+                pages.append(blank)
+            if bar is not None:
+                bar.update(1)
+        meta: dict[str, Any] = {"pages": doc.page_count, "title": None, "image": filetype}
+    except IngestError:
+        raise
+    except Exception as e:  # damaged frames
+        raise IngestError(f"corrupt {filetype.upper()} image: {e}") from None
+    finally:
+        doc.close()
+        if bar is not None:
+            bar.close()
+    return _finish(pages, unread, meta, "force")
+
+
+#: Images smaller than this (shorter side, longer side; pixels) are icons and logos, not
+#: pages: a walk passes over them.
+MIN_PAGE_PIXELS = (300, 500)
+
+
+def image_skip_reason(path: Path) -> str | None:
+    """Why a walk passes over the image file ``path`` (its header unreadable: ``binary``;
+    too small to be a page), or None to read it."""
+    try:
+        from PIL import Image
+    except ImportError:
+        return None  # the reader says what to install
+    try:
+        with Image.open(path) as img:
+            w, h = img.size
+    except Exception:
+        return "binary"  # not an image a reader could open
+    if min(w, h) < MIN_PAGE_PIXELS[0] or max(w, h) < MIN_PAGE_PIXELS[1]:
+        return f"image too small to be a page ({w} x {h} px)"
+    return None
+
+
+def image_frames(data: bytes, filetype: str) -> list[tuple[int, int]]:
+    """Width and height in pixels of every frame of an image file, from its header(s),
+    nothing decoded; IngestError for an empty, truncated or oversized file."""
+    if not data:
+        raise IngestError("empty file (0 bytes): not an image")
+    try:
+        from PIL import Image
+    except ImportError:
+        raise OcrUnavailable("reading images needs Pillow: install lateseg[ocr]") from None
+    import io
+    import warnings
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            Image.MAX_IMAGE_PIXELS = None  # lateseg checks sizes itself, below
+            img = Image.open(io.BytesIO(data))
+            sizes: list[tuple[int, int]] = []
+            frames = getattr(img, "n_frames", 1)
+            if frames > MAX_IMAGE_FRAMES:
+                raise IngestError(
+                    f"{filetype.upper()} image of {frames} frames; lateseg reads at most "
+                    f"{MAX_IMAGE_FRAMES} (make a PDF of a longer scan)"
+                )
+            for i in range(frames):
+                img.seek(i)
+                sizes.append(img.size)
+    except IngestError:
+        raise
+    except Exception as e:  # PIL's UnidentifiedImageError, truncated headers, ...
+        raise IngestError(f"corrupt or truncated {filetype.upper()} image: {e}") from None
+    for n, (w, h) in enumerate(sizes, 1):
+        if w * h > MAX_IMAGE_PIXELS:
+            where = f"frame {n} is" if len(sizes) > 1 else "it is"
+            raise IngestError(
+                f"image too large: {where} {w} x {h} pixels ({w * h / 1e6:.0f} MP); lateseg "
+                f"reads at most {MAX_IMAGE_PIXELS // 1_000_000} MP a page (scale it down)"
+            )
+        if w < 1 or h < 1:
+            raise IngestError(f"image of {w} x {h} pixels: nothing to read")
+    return sizes
 
 
 def _open(path: Path, password: str | None, data: bytes | None) -> Any:
@@ -268,6 +526,8 @@ def _body_frame(pages: list[PageLines], furniture: list[list[Line]]) -> tuple[fl
 def _ordered(page: PageLines, drop: set[int]) -> list[Line]:
     """The page's lines in reading order with paragraph marks, furniture dropped."""
     body = [ln for i, ln in enumerate(page.lines) if i not in drop]
+    if page.ocr is not None:  # Tesseract's own reading order and paragraphs
+        return body
     lines = reading_order(outside(body, page.tables) + page.tables, page.width)
     mark_paragraphs(lines)
     for ln in page.rotated:

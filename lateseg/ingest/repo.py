@@ -27,7 +27,9 @@ Files
     UTF-16/32 (:func:`~lateseg.ingest.text.detect_encoding`; such files skip the content
     rules). ``too large (N bytes > limit)``: above ``max_bytes``. PDF and Word files are
     exempt from the binary and size rules: their text is extracted, and contracts are
-    large. ``skip_generated=False`` keeps generated and minified files;
+    large. Images (PNG, JPEG, TIFF) are read by OCR when they are page-sized; icons and
+    logos are ``image too small to be a page``, and files whose header is not an
+    image's ``binary``. ``skip_generated=False`` keeps generated and minified files;
     ``skip_vendored=False`` keeps vendored folders.
 Ignore files
     ``.gitignore`` at the root and in every folder below it (a nested file applies to its
@@ -52,7 +54,7 @@ from pathlib import Path
 from pathspec import GitIgnoreSpec
 
 from lateseg.errors import IngestError
-from lateseg.ingest.formats import CODE_SUFFIXES, EXTRACTED_SUFFIXES
+from lateseg.ingest.formats import CODE_SUFFIXES, EXTRACTED_SUFFIXES, IMAGE_SUFFIXES
 from lateseg.ingest.text import detect_encoding
 
 VCS_DIRS = frozenset({".git", ".hg", ".svn", ".bzr"})
@@ -212,6 +214,10 @@ class RepoFilter:
                 return "minified"
             if lower.endswith(GENERATED_ENDINGS):
                 return "generated"
+        if suffix in IMAGE_SUFFIXES:  # read by OCR: pages, not icons
+            from lateseg.ingest.pdf import image_skip_reason
+
+            return image_skip_reason(path)
         if suffix in EXTRACTED_SUFFIXES:  # extracted, not read as text: exempt
             return None
         try:

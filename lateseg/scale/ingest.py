@@ -39,6 +39,7 @@ def ingest_paths(
     *,
     progress: bool | None = None,
     password: str | None = None,
+    ocr: str = "auto",
     workers: int | None = None,
     walk_config: WalkConfig | None = None,
     prune: bool = False,
@@ -55,6 +56,7 @@ def ingest_paths(
     from tqdm.auto import tqdm
 
     from lateseg.ingest.folder import walk
+    from lateseg.ingest.ocr import check_mode
     from lateseg.ingest.parallel import ParseJob
     from lateseg.ingest.paths import source_name
 
@@ -70,6 +72,7 @@ def ingest_paths(
                 index.file_hash(source_name(f.path)),
                 password,
                 f.identity,
+                check_mode(ocr),
             )
             for f in found.files
         ]
@@ -108,6 +111,7 @@ def ingest_paths(
                     continue
                 (report.added if job.known_hash is None else report.updated).append(parsed.source)
                 report.pages += _pages(parsed.doc)
+                _count_ocr(report, parsed.source, parsed.doc)
                 bar.set_postfix(pages=report.pages, chunks=report.chunks, refresh=False)
         if shared:
             index.refresh()  # the workers' writes, into the cache this writer saves
@@ -119,6 +123,15 @@ def _pages(doc: Document) -> int:
     """The pages of a parsed document (a PDF's page count; 0 for kinds without pages)."""
     value = doc.meta.get("pages")
     return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
+def _count_ocr(report: IngestReport, source: str, doc: Document) -> None:
+    """Add a document's OCR'd and unread pages to ``report`` (and say the unread ones)."""
+    pages = doc.meta.get("ocr_pages")
+    report.ocr_pages += len(pages) if isinstance(pages, list) else 0
+    for item in doc.meta.get("unread_pages") or ():
+        if isinstance(item, dict):
+            report.unread.append((source, f"p. {item.get('page')}: {item.get('reason')}"))
 
 
 def _prune(index: Index, found: Walk, writer: Writer) -> list[tuple[str, str]]:

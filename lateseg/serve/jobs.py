@@ -98,6 +98,7 @@ class Job:
     entries: int = 0  # files it brought: uploads and zip entries
     hashes: dict[str, str] = field(default_factory=dict)  # SHA-256 -> file name
     finished: float | None = None  # when it ended (done or failed)
+    ocr: str = "auto"  # how scans and images are read (lateseg.ingest.ocr.OCR_MODES)
 
     def event(self, kind: str, **data: Any) -> None:
         self.events.append({"seq": len(self.events), "event": kind, "time": time.time(), **data})
@@ -116,6 +117,9 @@ class Job:
             "failed": [{"file": Path(p).name, "reason": why} for p, why in r.failed],
             "refused": [{"file": n, "reason": why} for n, why in self.refused],
             "chunks": r.chunks,
+            "ocr": self.ocr,
+            "ocr_pages": r.ocr_pages,
+            "unread_pages": [{"file": Path(p).name, "reason": why} for p, why in r.unread],
             "error": self.error,
         }
 
@@ -268,12 +272,17 @@ class Jobs:
         self._thread = threading.Thread(target=self._run, name="lateseg-ingest", daemon=True)
         self._thread.start()
 
-    def new_job(self) -> Job:
+    def new_job(self, ocr: str = "auto") -> Job:
+        """A new job; ``ocr``: how its scans and images are read (ConfigError if not one
+        of ``auto``, ``off``, ``force``)."""
+        from lateseg.ingest.ocr import check_mode
+
+        check_mode(ocr)
         self.trim()
         job_id = uuid.uuid4().hex[:12]
         folder = self.folder / job_id
         folder.mkdir()
-        job = Job(job_id, folder)
+        job = Job(job_id, folder, ocr=ocr)
         self.jobs[job_id] = job
         return job
 
@@ -375,7 +384,7 @@ class Jobs:
             )
             self._writer = opener()
         for path in job.files:
-            report = self._writer.ingest([path], progress=False, workers=0)
+            report = self._writer.ingest([path], progress=False, workers=0, ocr=job.ocr)
             total = job.report
             total.added += report.added
             total.updated += report.updated
@@ -384,8 +393,10 @@ class Jobs:
             total.skipped += report.skipped
             total.chunks += report.chunks
             total.pages += report.pages
+            total.ocr_pages += report.ocr_pages
+            total.unread += report.unread
             job.done += 1
-            why = [r for _, r in report.failed + report.skipped]
+            why = [r for _, r in report.failed + report.skipped + report.unread]
             job.event(
                 "file",
                 file=path.name,
@@ -394,6 +405,7 @@ class Jobs:
                 ok=not report.failed and not report.skipped,
                 reason="; ".join(why) or None,
                 pages=report.pages or None,  # None for kinds without pages
+                ocr_pages=report.ocr_pages,
                 chunks=report.chunks,
             )
         job.state = "done"

@@ -24,6 +24,7 @@ from typing import Any
 from lateseg.errors import ConfigError, LatesegError
 from lateseg.generate.answering import answer_mode
 from lateseg.index.postgres import is_store_url
+from lateseg.ingest.formats import PAGED_KINDS
 from lateseg.kv.compress import KVConfig
 from lateseg.serve.limits import (
     DEFAULT_ZOOM,
@@ -397,8 +398,9 @@ class Service:
             "language": doc.meta.get("language"),
             "geometry": bool(doc.lines),
         }
-        if doc.kind == "pdf":
+        if doc.kind in PAGED_KINDS:
             out["pages"] = len(doc.spans("page"))
+            out["ocr_pages"] = doc.meta.get("ocr_pages") or []
         return out
 
     def highlight(self, doc: Document, start: int, end: int) -> dict[str, Any]:
@@ -406,7 +408,7 @@ class Service:
         were found (``geometry`` or, for an index without line boxes, ``search``), the
         pages and their sizes."""
         _span(doc, start, end)
-        if doc.kind != "pdf":
+        if doc.kind not in PAGED_KINDS:
             raise NotFound(f"{Path(doc.source).name} is not a PDF: it has no pages to show")
         rects, method = self.pages.rects(doc, start, end)
         pages = sorted({r.page for r in rects} or set(span_pages(doc, start, end)))
@@ -428,7 +430,7 @@ class Service:
         zoom: float = DEFAULT_ZOOM,
         span: tuple[int, int] | None = None,
     ) -> bytes:
-        if doc.kind != "pdf":
+        if doc.kind not in PAGED_KINDS:
             raise NotFound(f"{Path(doc.source).name} is not a PDF: it has no pages to show")
         pages = len(doc.spans("page"))
         if not 1 <= number <= pages:

@@ -137,7 +137,7 @@ class PdfPages:
         if not read and hashlib.sha256(raw).hexdigest() != digest:
             raise NotServable(f"{path.name!r} changed since it was indexed; ingest it again")
         try:
-            pdf = pymupdf.open(stream=raw, filetype="pdf")
+            pdf = pymupdf.open(stream=raw, filetype=_filetype(doc))
         except Exception as e:
             raise NotServable(f"{path.name!r} cannot be opened: {e}") from None
         self._open[digest] = pdf
@@ -270,6 +270,16 @@ class PdfPages:
         self._png_bytes += len(data)
         while self._png_bytes > self._cache_bytes and len(self._png) > 1:
             self._png_bytes -= len(self._png.popitem(last=False)[1])
+
+
+def _filetype(doc: Document) -> str:
+    """How PyMuPDF opens the document's file: a PDF, or an image read by OCR (PNG, JPEG,
+    TIFF: pages in the same coordinates as at ingest)."""
+    if doc.kind == "image":
+        from lateseg.ingest.pdf import IMAGE_FILETYPES
+
+        return IMAGE_FILETYPES.get(Path(doc.source).suffix.lower(), "png")
+    return "pdf"
 
 
 def _displayed(page: Any, number: int, box: tuple[float, ...]) -> Rect:

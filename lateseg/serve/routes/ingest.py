@@ -11,6 +11,7 @@ from fastapi.responses import JSONResponse
 from sse_starlette.sse import EventSourceResponse
 from starlette.concurrency import run_in_threadpool
 
+from lateseg.errors import ConfigError
 from lateseg.serve.jobs import Job, Jobs, UploadError
 from lateseg.serve.limits import MAX_FILES
 from lateseg.serve.routes.deps import JobsDep
@@ -22,12 +23,18 @@ router = APIRouter(prefix="/api/ingest")
 @router.post("")
 async def ingest(request: Request, jobs: JobsDep) -> JSONResponse:
     """Upload files (multipart field ``files``; a zip is checked, then unpacked) and
-    ingest them in the background: 202 with the job to follow. A request that brings
-    nothing to ingest leaves nothing behind."""
+    ingest them in the background: 202 with the job to follow. Field ``ocr``: ``auto``
+    (default: scanned pages and images read by OCR), ``off`` or ``force``. A request
+    that brings nothing to ingest leaves nothing behind."""
     if jobs is None:
         raise NotFound("this server takes no uploads (start it with --uploads)")
     form = await request.form(max_files=MAX_FILES, max_fields=20)
-    job = jobs.new_job()
+    ocr = form.get("ocr")
+    try:
+        job = jobs.new_job(ocr if isinstance(ocr, str) and ocr else "auto")
+    except ConfigError as e:
+        await form.close()
+        raise UploadError(f"field ocr: {e}") from None
     try:
         for item in form.getlist("files"):
             if not isinstance(item, str) and item.filename:

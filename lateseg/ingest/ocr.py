@@ -1,0 +1,394 @@
+"""OCR for pages without a usable text layer: words with boxes, cached by the page image.
+
+A scanned page becomes text the way a born-digital one does (:mod:`lateseg.ingest.pdf`):
+lines of words with boxes, so offsets, clause paths, citations and highlights work the
+same. This module renders one page to a grey image, reads it with Tesseract and returns
+:class:`~lateseg.ingest.pdf_layout.Line` objects in Tesseract's reading order, each word
+its own :class:`~lateseg.ingest.pdf_layout.Frag` (a cited word is highlighted on its own
+box), in the unrotated page coordinates that PyMuPDF gives text in.
+
+Why Tesseract (``bench/results/ocr.md``): on the sample contracts rendered at 200 dpi it
+keeps the spaces between words and reads the numbers; RapidOCR's packaged models (trained
+for Chinese) run words together. Tesseract runs as its own process (``tesseract`` from
+Debian's ``tesseract-ocr`` with ``tesseract-ocr-eng``), one per page at a time, with
+``--psm 1``: orientation detection first, so pages scanned at 90 or 180 degrees read
+right, and its own line finding, so a few degrees of skew keep lines whole.
+
+Bounds, for hostile files: an image over :data:`MAX_IMAGE_PIXELS` is refused before it
+is decoded; a page is rendered at :data:`DPI` or at the smaller scale that keeps it under
+:data:`MAX_RENDER_PIXELS` (about 40 MB of grey pixels: with one page in memory at a
+time, that and one Tesseract process bound an OCR ingest's memory whatever the page
+count); a page that Tesseract has not read in :data:`PAGE_TIMEOUT` seconds is reported,
+not waited for.
+
+Results are cached under ``$LATESEG_HOME/ocr`` by the SHA-256 of the engine, its
+settings and the rendered pixels, so a re-ingest, a renamed or re-ordered file does not
+OCR again.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import logging
+import os
+import re
+import shutil
+import subprocess
+import unicodedata
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from lateseg.errors import ConfigError, IngestError
+from lateseg.ingest.pdf_layout import Frag, Line
+
+log = logging.getLogger(__name__)
+
+#: ``auto``: OCR the pages without usable text; ``off``: never; ``force``: every page.
+OCR_MODES = ("auto", "off", "force")
+DPI = 200
+MAX_IMAGE_PIXELS = 100_000_000
+MAX_RENDER_PIXELS = 40_000_000
+PAGE_TIMEOUT = 300.0
+CACHE_VERSION = 1
+INSTALL_HINT = (
+    "install lateseg[ocr] and Tesseract (Debian: apt-get install tesseract-ocr "
+    "tesseract-ocr-eng; or `make ocr`), or set TESSDATA_PREFIX to a folder holding "
+    "eng.traineddata"
+)
+
+
+def check_mode(ocr: str) -> str:
+    """``ocr`` if it is one of :data:`OCR_MODES`, else ConfigError."""
+    if ocr not in OCR_MODES:
+        raise ConfigError(f"ocr={ocr!r}; one of {', '.join(OCR_MODES)}")
+    return ocr
+
+
+class OcrUnavailable(IngestError):
+    """OCR was needed and cannot run here; the message says why and how to fix it."""
+
+
+@dataclass(frozen=True)
+class OcrPage:
+    """One page read by OCR: its lines (page points, unrotated, Tesseract's reading order,
+    ``para`` set where Tesseract starts a paragraph), the mean word confidence (0-1) and
+    the engine that read it."""
+
+    lines: list[Line]
+    confidence: float
+    engine: str
+
+
+@functools.lru_cache(maxsize=1)
+def _tesseract() -> tuple[str, str, str]:
+    """(binary, tessdata folder, version) of the Tesseract found here, or OcrUnavailable."""
+    binary = os.environ.get("LATESEG_TESSERACT") or shutil.which("tesseract")
+    if not binary:
+        raise OcrUnavailable(f"OCR needs Tesseract, which is not installed: {INSTALL_HINT}")
+    folder = _tessdata()
+    try:
+        out = subprocess.run(
+            [binary, "--version"], capture_output=True, timeout=30, check=False
+        ).stdout.decode(errors="replace")
+    except (OSError, subprocess.SubprocessError) as e:
+        raise OcrUnavailable(f"Tesseract ({binary}) does not run: {e}; {INSTALL_HINT}") from None
+    version = out.split("\n", 1)[0].strip() or "tesseract"
+    return binary, folder, version
+
+
+def _tessdata() -> str:
+    """The folder holding ``eng.traineddata``: ``$TESSDATA_PREFIX`` or Debian's."""
+    candidates = [os.environ.get("TESSDATA_PREFIX", "")]
+    candidates += sorted(str(p) for p in Path("/usr/share/tesseract-ocr").glob("*/tessdata"))
+    candidates += ["/usr/share/tessdata", "/usr/local/share/tessdata"]
+    for folder in candidates:
+        if folder and (Path(folder) / "eng.traineddata").is_file():
+            return folder
+    raise OcrUnavailable(f"Tesseract has no English model (eng.traineddata): {INSTALL_HINT}")
+
+
+def available() -> str | None:
+    """None when OCR can run here, else the reason (with the fix)."""
+    try:
+        _tesseract()
+    except OcrUnavailable as e:
+        return str(e)
+    return None
+
+
+def engine_name() -> str:
+    """The engine and version that reads pages here (``tesseract 5.3.0``)."""
+    return _tesseract()[2]
+
+
+def ocr_cache_dir() -> Path:
+    from lateseg.encode.models import lateseg_home
+
+    return lateseg_home() / "ocr"
+
+
+# -- reading one page ------------------------------------------------------------------
+
+
+def page_scale(width: float, height: float, zoom: float = DPI / 72.0) -> float:
+    """Pixels per point to render a ``width`` x ``height`` (points) page at ``zoom``, or
+    less so that it stays under :data:`MAX_RENDER_PIXELS`."""
+    area = max(width, 1.0) * max(height, 1.0)
+    return min(zoom, (MAX_RENDER_PIXELS / area) ** 0.5)
+
+
+def ocr_page(page: Any, number: int, zoom: float | None = None) -> OcrPage:
+    """Read PyMuPDF page ``page`` (1-based ``number``, for messages) by OCR, rendered at
+    ``zoom`` pixels a point (None: :data:`DPI`).
+
+    Raises :class:`OcrUnavailable` when Tesseract is missing and :class:`IngestError`
+    when the page cannot be rendered or read (too large, Tesseract failed or timed out).
+    """
+    import pymupdf
+
+    binary, tessdata, version = _tesseract()
+    big = _largest_image(page)
+    if big is not None and big[0] * big[1] > MAX_IMAGE_PIXELS:
+        raise IngestError(
+            f"page {number} embeds a {big[0]} x {big[1]} pixel image "
+            f"({big[0] * big[1] / 1e6:.0f} MP), over the {MAX_IMAGE_PIXELS // 1_000_000} MP "
+            "lateseg decodes for OCR"
+        )
+    # pixels = unrotated page point * rotation (as displayed) * zoom, shifted to (0, 0)
+    zoom = page_scale(page.rect.width, page.rect.height, zoom or DPI / 72.0)
+    try:
+        pix = page.get_pixmap(
+            matrix=pymupdf.Matrix(zoom, zoom), colorspace=pymupdf.csGRAY, alpha=False
+        )
+    except Exception as e:  # damaged image streams
+        raise IngestError(f"page {number} cannot be rendered for OCR: {e}") from None
+    to_page = ~(page.rotation_matrix * pymupdf.Matrix(zoom, zoom))
+    key = hashlib.sha256(f"{version}|psm1|eng|{pix.width}x{pix.height}|v{CACHE_VERSION}".encode())
+    key.update(pix.samples_mv)
+    digest = key.hexdigest()
+    words = _cached(digest)
+    if words is None:
+        png = pix.tobytes("png")
+        del pix
+        words = _run(binary, tessdata, png, number)
+        _store(digest, words)
+    else:
+        del pix
+    lines = _lines(words, to_page, pymupdf)
+    confs = [w["conf"] for w in words if w["conf"] >= 0]
+    confidence = sum(confs) / len(confs) / 100.0 if confs else 0.0
+    return OcrPage(lines, round(confidence, 4), version)
+
+
+def _largest_image(page: Any) -> tuple[int, int] | None:
+    """Width and height in pixels of the largest image drawn on ``page`` (from the
+    image dictionaries, nothing decoded), or None."""
+    best: tuple[int, int] | None = None
+    try:
+        images = page.get_images(full=True)
+    except Exception:
+        return None
+    for info in images:
+        w, h = int(info[2] or 0), int(info[3] or 0)
+        if best is None or w * h > best[0] * best[1]:
+            best = (w, h)
+    return best
+
+
+def _run(binary: str, tessdata: str, png: bytes, number: int) -> list[dict[str, Any]]:
+    """Tesseract's words of one page image: text, pixel box, confidence, line key."""
+    env = dict(os.environ, OMP_THREAD_LIMIT="1", TESSDATA_PREFIX=tessdata)
+    cmd = [binary, "stdin", "stdout", "-l", "eng", "--psm", "1", "tsv"]
+    try:
+        done = subprocess.run(
+            cmd, input=png, capture_output=True, timeout=PAGE_TIMEOUT, env=env, check=False
+        )
+    except subprocess.TimeoutExpired:
+        raise IngestError(
+            f"page {number}: OCR did not finish in {PAGE_TIMEOUT:.0f} s; the page was skipped"
+        ) from None
+    except OSError as e:
+        raise OcrUnavailable(f"Tesseract ({binary}) does not run: {e}; {INSTALL_HINT}") from None
+    if done.returncode != 0:
+        why = done.stderr.decode(errors="replace").strip().splitlines()[-1:] or ["no message"]
+        raise IngestError(f"page {number}: Tesseract failed ({done.returncode}): {why[0]}")
+    return parse_tsv(done.stdout.decode("utf-8", errors="replace"))
+
+
+def parse_tsv(tsv: str) -> list[dict[str, Any]]:
+    """Words (level 5 rows with text) of Tesseract's TSV output, in its order."""
+    words = []
+    for row in tsv.splitlines()[1:]:
+        cols = row.split("\t")
+        if len(cols) != 12 or cols[0] != "5":
+            continue
+        text = _clean_word(cols[11])
+        if not text:
+            continue
+        try:
+            left, top, width, height = (int(c) for c in cols[6:10])
+            conf = float(cols[10])
+        except ValueError:
+            continue
+        words.append(
+            {
+                "text": text,
+                "box": [left, top, left + width, top + height],
+                "conf": conf,
+                "line": [int(cols[2]), int(cols[3]), int(cols[4])],
+            }
+        )
+    return words
+
+
+def _clean_word(text: str) -> str:
+    """A word as Tesseract read it, NFC, without control characters; ligatures expanded
+    (Tesseract emits "ﬁ" where the print has one)."""
+    text = (
+        unicodedata.normalize("NFKC", text)
+        if any(0xFB00 <= ord(c) <= 0xFB06 for c in text)
+        else text
+    )
+    text = unicodedata.normalize("NFC", text)
+    return "".join(c for c in text if c.isprintable() and not c.isspace())
+
+
+def _lines(words: list[dict[str, Any]], to_page: Any, pymupdf: Any) -> list[Line]:
+    """Words grouped into Tesseract's lines, each word's box mapped to page points."""
+    out: list[Line] = []
+    key: tuple[int, ...] | None = None
+    current: list[tuple[str, tuple[float, float, float, float]]] = []
+    para_of: list[bool] = []
+
+    def flush() -> None:
+        if not current:
+            return
+        text, frags, pos = "", [], 0
+        for i, (w, box) in enumerate(current):
+            if i:
+                text += " "
+                pos += 1
+            frags.append(Frag(pos, pos + len(w), box))
+            text += w
+            pos += len(w)
+        x0 = min(b[0] for _, b in current)
+        y0 = min(b[1] for _, b in current)
+        x1 = max(b[2] for _, b in current)
+        y1 = max(b[3] for _, b in current)
+        out.append(Line(text, x0, y0, x1, y1, para=para_of[-1], frags=frags))
+        current.clear()
+
+    paragraph: tuple[int, int] | None = None
+    for w in words:
+        line = tuple(w["line"])
+        if line != key:
+            flush()
+            key = line
+            para_of.append(line[:2] != paragraph)
+            paragraph = line[:2]
+        r = pymupdf.Rect(*w["box"]) * to_page
+        current.append((w["text"], (r.x0, r.y0, r.x1, r.y1)))
+    flush()
+    return out
+
+
+# -- cache -----------------------------------------------------------------------------
+
+
+def _cache_path(digest: str) -> Path:
+    return ocr_cache_dir() / digest[:2] / f"{digest}.json"
+
+
+def _cached(digest: str) -> list[dict[str, Any]] | None:
+    """The words cached for ``digest``, or None (missing or not what this version
+    writes: the cache folder is read like any file)."""
+    path = _cache_path(digest)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        words = data["words"]
+        if data.get("version") != CACHE_VERSION or not isinstance(words, list):
+            return None
+        for w in words:
+            if not (
+                isinstance(w["text"], str)
+                and len(w["box"]) == 4
+                and all(isinstance(v, (int, float)) for v in w["box"])
+                and isinstance(w["conf"], (int, float))
+                and len(w["line"]) == 3
+            ):
+                return None
+        return words
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def _store(digest: str, words: list[dict[str, Any]]) -> None:
+    """Cache ``words`` (best effort: a read-only home costs a re-OCR, nothing else)."""
+    path = _cache_path(digest)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(json.dumps({"version": CACHE_VERSION, "words": words}), encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError as e:
+        log.debug("OCR cache not written (%s): %s", path, e)
+
+
+# -- is a text layer usable? -----------------------------------------------------------
+
+# Function words of the languages contracts here are written in: a page of prose in any
+# of them holds several. A text layer of many words and none of these is glyph soup
+# (fonts without a Unicode map) or a scanner's OCR layer gone wrong.
+_FUNCTION_TEXT = (
+    "the of and to in a is that for or be by on with as this shall any not are an at "
+    "from it its such all may which other no each will has have if under than party "
+    "der die das und zu den von mit ist nicht des le la les et de un une est pour "
+    "dans par el los las y en del que por con para il di che per"
+)
+_FUNCTION_WORDS = frozenset(_FUNCTION_TEXT.split())
+_TOKEN = re.compile(r"[^\W\d_]+", re.UNICODE)
+
+
+def unusable_text(text: str, covered_by_image: bool) -> str | None:
+    """Why a page's text layer is not text a reader sees (None: it is usable).
+
+    ``covered_by_image``: most of the page is one image (a scan with a text layer laid
+    over it). Unreadable characters (private-use, replacement, control) in more than a
+    third of the text always make it unusable; a text layer of 30 words or more with no
+    function word of any language here does only over a scan, so that tables of
+    figures and code listings keep their text.
+    """
+    chars = [c for c in text if not c.isspace()]
+    if not chars:
+        return "no text"
+    bad = sum(1 for c in chars if _unreadable(c))
+    if bad * 3 > len(chars):
+        return f"{bad} of {len(chars)} characters unreadable"
+    if covered_by_image:
+        tokens = [t.lower() for t in _TOKEN.findall(text)]
+        if len(tokens) >= 30 and not any(t in _FUNCTION_WORDS for t in tokens):
+            return f"{len(tokens)} words and none a common word: not the scan's text"
+    return None
+
+
+def _unreadable(c: str) -> bool:
+    cat = unicodedata.category(c)
+    return cat in ("Co", "Cc", "Cs", "Cn") or c == "\ufffd"
+
+
+def covered_by_image(page: Any, share: float = 0.5) -> bool:
+    """Whether one image drawn on ``page`` covers at least ``share`` of it."""
+    area = abs(page.rect.width * page.rect.height) or 1.0
+    try:
+        infos: Iterable[dict[str, Any]] = page.get_image_info()
+    except Exception:
+        return False
+    for info in infos:
+        x0, y0, x1, y1 = info.get("bbox", (0, 0, 0, 0))
+        if abs((x1 - x0) * (y1 - y0)) >= share * area:
+            return True
+    return False
