@@ -2,7 +2,10 @@
 
 A scanned page becomes text the way a born-digital one does (:mod:`lateseg.ingest.pdf`):
 lines of words with boxes, so offsets, clause paths, citations and highlights work the
-same. This module renders one page to a grey image, reads it with Tesseract and returns
+same. A page skewed by more than :data:`MIN_SKEW` degrees is levelled first
+(:func:`skew`): Tesseract read 70 of some 700 words of a page skewed by 3 degrees.
+
+This module renders one page to a grey image, reads it with Tesseract and returns
 :class:`~lateseg.ingest.pdf_layout.Line` objects in Tesseract's reading order, each word
 its own :class:`~lateseg.ingest.pdf_layout.Frag` (a cited word is highlighted on its own
 box), in the unrotated page coordinates that PyMuPDF gives text in.
@@ -141,16 +144,34 @@ def page_scale(width: float, height: float, zoom: float = DPI / 72.0) -> float:
     return min(zoom, (MAX_RENDER_PIXELS / area) ** 0.5)
 
 
+@dataclass(frozen=True)
+class Rendered:
+    """A page rendered for OCR: its cache key, the PNG to read (None when the cache has
+    its words) and the matrix ``(a, b, c, d, e, f)`` from pixels to page points."""
+
+    number: int
+    digest: str
+    png: bytes | None
+    words: list[dict[str, Any]] | None
+    to_page: tuple[float, float, float, float, float, float]
+
+
 def ocr_page(page: Any, number: int, zoom: float | None = None) -> OcrPage:
     """Read PyMuPDF page ``page`` (1-based ``number``, for messages) by OCR, rendered at
-    ``zoom`` pixels a point (None: :data:`DPI`).
+    ``zoom`` pixels a point (None: :data:`DPI`): :func:`render` then :func:`read`.
 
     Raises :class:`OcrUnavailable` when Tesseract is missing and :class:`IngestError`
     when the page cannot be rendered or read (too large, Tesseract failed or timed out).
     """
+    return read(render(page, number, zoom))
+
+
+def render(page: Any, number: int, zoom: float | None = None) -> Rendered:
+    """Render ``page`` grey for OCR (in the thread that owns the PyMuPDF document) and
+    look its words up in the cache."""
     import pymupdf
 
-    binary, tessdata, version = _tesseract()
+    version = _tesseract()[2]
     big = _largest_image(page)
     if big is not None and big[0] * big[1] > MAX_IMAGE_PIXELS:
         raise IngestError(
@@ -158,30 +179,85 @@ def ocr_page(page: Any, number: int, zoom: float | None = None) -> OcrPage:
             f"({big[0] * big[1] / 1e6:.0f} MP), over the {MAX_IMAGE_PIXELS // 1_000_000} MP "
             "lateseg decodes for OCR"
         )
-    # pixels = unrotated page point * rotation (as displayed) * zoom, shifted to (0, 0)
+    # pixels = unrotated page point * rotation (as displayed) * zoom [* deskew], less the
+    # pixmap's origin
     zoom = page_scale(page.rect.width, page.rect.height, zoom or DPI / 72.0)
+    matrix = page.rotation_matrix * pymupdf.Matrix(zoom, zoom)
     try:
-        pix = page.get_pixmap(
-            matrix=pymupdf.Matrix(zoom, zoom), colorspace=pymupdf.csGRAY, alpha=False
-        )
+        pix = page.get_pixmap(matrix=pymupdf.Matrix(zoom, zoom), colorspace=pymupdf.csGRAY)
+        angle = skew(pix.samples_mv, pix.width, pix.height)
+        if angle:  # Tesseract loses most lines of a page skewed by 3 degrees: level it
+            pix = page.get_pixmap(
+                matrix=pymupdf.Matrix(zoom, zoom) * pymupdf.Matrix(angle),
+                colorspace=pymupdf.csGRAY,
+            )
+            matrix = matrix * pymupdf.Matrix(angle)
     except Exception as e:  # damaged image streams
         raise IngestError(f"page {number} cannot be rendered for OCR: {e}") from None
-    to_page = ~(page.rotation_matrix * pymupdf.Matrix(zoom, zoom))
+    m = pymupdf.Matrix(1, 0, 0, 1, pix.x, pix.y) * ~matrix
     key = hashlib.sha256(f"{version}|psm1|eng|{pix.width}x{pix.height}|v{CACHE_VERSION}".encode())
     key.update(pix.samples_mv)
     digest = key.hexdigest()
     words = _cached(digest)
+    png = pix.tobytes("png") if words is None else None
+    return Rendered(number, digest, png, words, (m.a, m.b, m.c, m.d, m.e, m.f))
+
+
+def read(page: Rendered) -> OcrPage:
+    """The words of a rendered page, from the cache or Tesseract (any thread)."""
+    binary, tessdata, version = _tesseract()
+    words = page.words
     if words is None:
-        png = pix.tobytes("png")
-        del pix
-        words = _run(binary, tessdata, png, number)
-        _store(digest, words)
-    else:
-        del pix
-    lines = _lines(words, to_page, pymupdf)
+        assert page.png is not None  # render() leaves one of the two
+        words = _run(binary, tessdata, page.png, page.number)
+        _store(page.digest, words)
+    lines = _lines(words, page.to_page)
     confs = [w["conf"] for w in words if w["conf"] >= 0]
     confidence = sum(confs) / len(confs) / 100.0 if confs else 0.0
     return OcrPage(lines, round(confidence, 4), version)
+
+
+#: Skew below this (degrees) is left to Tesseract; the search covers +-MAX_SKEW.
+MIN_SKEW = 0.4
+MAX_SKEW = 5.0
+
+
+def skew(samples: Any, width: int, height: int) -> float:
+    """The rotation (degrees, PyMuPDF's sense) that levels the text lines of a grey
+    page image, or 0.0 when it is level within :data:`MIN_SKEW` or shows no clear lines.
+
+    A projection profile: dark pixels of a 1-in-4 sample are projected onto rows along
+    each candidate slope; level lines make the sharpest profile (the largest sum of
+    squared row counts), searched in quarter degrees, then twentieths."""
+    import numpy as np
+
+    grey = np.frombuffer(samples, dtype=np.uint8).reshape(height, width)[::4, ::4]
+    ys, xs = np.nonzero(grey < 128)
+    if len(ys) < 200:
+        return 0.0
+    xs = xs - xs.mean()
+
+    def sharpness(deg: float) -> float:
+        rows = np.round(ys + xs * np.tan(np.radians(deg))).astype(np.int64)
+        counts = np.bincount(rows - rows.min()).astype(np.float64)
+        return float((counts * counts).sum())
+
+    coarse = np.arange(-MAX_SKEW, MAX_SKEW + 1e-9, 0.25)
+    best = max(coarse, key=sharpness)
+    fine = np.arange(best - 0.25, best + 0.25 + 1e-9, 0.05)
+    best = float(max(fine, key=sharpness))
+    if abs(best) < MIN_SKEW or sharpness(best) < 1.1 * sharpness(0.0):
+        return 0.0
+    return round(best, 2)
+
+
+def workers() -> int:
+    """Tesseract processes run at once: ``$LATESEG_OCR_WORKERS``, else one per core (each
+    runs one thread), at most 8."""
+    given = os.environ.get("LATESEG_OCR_WORKERS", "")
+    if given.isdigit() and int(given) > 0:
+        return min(int(given), 64)
+    return max(1, min(8, os.cpu_count() or 1))
 
 
 def _largest_image(page: Any) -> tuple[int, int] | None:
@@ -257,7 +333,9 @@ def _clean_word(text: str) -> str:
     return "".join(c for c in text if c.isprintable() and not c.isspace())
 
 
-def _lines(words: list[dict[str, Any]], to_page: Any, pymupdf: Any) -> list[Line]:
+def _lines(
+    words: list[dict[str, Any]], to_page: tuple[float, float, float, float, float, float]
+) -> list[Line]:
     """Words grouped into Tesseract's lines, each word's box mapped to page points."""
     out: list[Line] = []
     key: tuple[int, ...] | None = None
@@ -290,10 +368,21 @@ def _lines(words: list[dict[str, Any]], to_page: Any, pymupdf: Any) -> list[Line
             key = line
             para_of.append(line[:2] != paragraph)
             paragraph = line[:2]
-        r = pymupdf.Rect(*w["box"]) * to_page
-        current.append((w["text"], (r.x0, r.y0, r.x1, r.y1)))
+        current.append((w["text"], _mapped(w["box"], to_page)))
     flush()
     return out
+
+
+def _mapped(
+    box: list[float], m: tuple[float, float, float, float, float, float]
+) -> tuple[float, float, float, float]:
+    """The box around pixel box ``box`` in page points through matrix ``m``."""
+    a, b, c, d, e, f = m
+    xs, ys = [], []
+    for x, y in ((box[0], box[1]), (box[2], box[3]), (box[0], box[3]), (box[2], box[1])):
+        xs.append(a * x + c * y + e)
+        ys.append(b * x + d * y + f)
+    return min(xs), min(ys), max(xs), max(ys)
 
 
 # -- cache -----------------------------------------------------------------------------

@@ -25,18 +25,18 @@ import itertools
 import logging
 import re
 import statistics
-from collections import Counter, defaultdict
+from collections import Counter, defaultdict, deque
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from lateseg.errors import IngestError
+from lateseg.ingest import ocr as ocr_mod
 from lateseg.ingest.ocr import (
     MAX_IMAGE_PIXELS,
     OcrUnavailable,
     check_mode,
     covered_by_image,
-    ocr_page,
     unusable_text,
 )
 from lateseg.ingest.pdf_layout import (
@@ -136,40 +136,73 @@ def read_pdf_layout(
 
 def _read_pages(doc: Any, ocr: str, name: str) -> tuple[list[PageLines], list[tuple[int, str]]]:
     """Every page of ``doc`` read from its text layer, or by OCR where ``ocr`` says; and
-    the pages left unread, with the reason (OCR off, not installed, or failed there)."""
+    the pages left unread, with the reason (OCR off, not installed, or failed there).
+
+    Pages are rendered here, one at a time, and read by :func:`ocr.workers` Tesseract
+    processes at once; at most twice that many rendered pages wait, so memory stays
+    bounded whatever the page count."""
+    from concurrent.futures import Future, ThreadPoolExecutor
+
     pages: list[PageLines] = []
     unread: list[tuple[int, str]] = []
     missing: str | None = None  # OCR is not installed: said once, not tried per page
     bar = _ocr_bar(doc.page_count, name) if ocr != "off" else None
-    try:
-        for i in range(doc.page_count):
-            page = _read_page(doc, i)
-            why = "forced" if ocr == "force" else _needs_ocr(doc, i, page)
-            if why is None:
-                pages.append(page)
-            elif ocr == "off" or missing:
-                off = "OCR is off (--ocr auto reads such pages)" if ocr == "off" else missing
-                unread.append((page.number, f"{why}; {off}"))
-                pages.append(_blank(page))
-            else:
-                try:
-                    pages.append(_ocr(doc.load_page(i), page))
-                except IngestError as e:  # OcrUnavailable too: the other pages go on
-                    unread.append((page.number, f"{why}; {e}"))
-                    pages.append(_blank(page))
-                    if isinstance(e, OcrUnavailable):
-                        missing = str(e)
+    pending: deque[tuple[int, str, Future[ocr_mod.OcrPage]]] = deque()
+
+    def settle(until: int) -> None:
+        nonlocal missing
+        while len(pending) > until:
+            at, why, future = pending.popleft()
+            page = pages[at]
+            try:
+                read = future.result()
+                pages[at] = PageLines(
+                    page.number, page.top, page.bottom, page.width, read.lines, ocr=read.confidence
+                )
+            except IngestError as e:  # OcrUnavailable too: the other pages go on
+                unread.append((page.number, f"{why}; {e}"))
+                if isinstance(e, OcrUnavailable):
+                    missing = str(e)
             if bar is not None:
                 bar.update(1)
-    finally:
-        if bar is not None:
-            bar.close()
+
+    n_workers = ocr_mod.workers()
+    with ThreadPoolExecutor(n_workers, thread_name_prefix="lateseg-ocr") as pool:
+        try:
+            for i in range(doc.page_count):
+                page = _read_page(doc, i)
+                why = "forced" if ocr == "force" else _needs_ocr(doc, i, page)
+                if why is None:
+                    pages.append(page)
+                    if bar is not None:
+                        bar.update(1)
+                    continue
+                pages.append(_blank(page))
+                if ocr == "off" or missing:
+                    off = "OCR is off (--ocr auto reads such pages)" if ocr == "off" else missing
+                    unread.append((page.number, f"{why}; {off}"))
+                    continue
+                try:
+                    rendered = ocr_mod.render(doc.load_page(i), page.number)
+                except IngestError as e:
+                    unread.append((page.number, f"{why}; {e}"))
+                    missing = str(e) if isinstance(e, OcrUnavailable) else missing
+                    continue
+                pending.append((len(pages) - 1, why, pool.submit(ocr_mod.read, rendered)))
+                settle(2 * n_workers)
+            settle(0)
+        finally:
+            for _, _, future in pending:
+                future.cancel()
+            if bar is not None:
+                bar.close()
+    unread.sort()
     return pages, unread
 
 
 def _ocr(page: Any, lines: PageLines, zoom: float | None = None) -> PageLines:
     """``lines``' page read by OCR instead (``zoom``: render scale, None: the OCR's)."""
-    read = ocr_page(page, lines.number, zoom=zoom)
+    read = ocr_mod.ocr_page(page, lines.number, zoom=zoom)
     return PageLines(
         lines.number, lines.top, lines.bottom, lines.width, read.lines, ocr=read.confidence
     )
