@@ -44,11 +44,19 @@ def test_docx_body_in_order_with_tables_and_heading_paths(tmp_path):
     assert text == (
         "Supply Agreement\n\n1. Definitions\n\n"
         '1.1 "Goods" means the items listed in the table below.\n\n'
-        "Item | Price | Unit\nBolt | $0.10 | each\nNut | $0.05\n\n"
+        "Item | Price | Unit\nItem: Bolt · Price: $0.10 · Unit: each\n"
+        "Item: Nut · Price: $0.05\n\n"
         "2. Delivery\n\n2.1 Place\n\nGoods are delivered   to the Buyer's dock.\n\n"
         "3. Price\n\nPrices are fixed."
     )
     assert meta == {"title": "Supply Agreement", "author": "Jane Roe"}
+    rows = [s for s in spans if s.kind == "row"]
+    assert [text[s.start : s.end] for s in rows] == [
+        "Item: Bolt · Price: $0.10 · Unit: each",
+        "Item: Nut · Price: $0.05",
+    ]
+    assert [s.label for s in rows] == ["table 1, row 1", "table 1, row 2"]
+    spans = [s for s in spans if s.kind != "row"]
     assert [s.label for s in spans] == [
         "Supply Agreement",
         "Supply Agreement > 1. Definitions",
@@ -109,8 +117,11 @@ def test_html_visible_text_blocks_lists_tables_and_headings(tmp_path):
     assert text == (
         "Fees\n\nAll fees are stated in euros, café prices excluded.\n\nRates\n\n"
         "- Engineer: 195\n- Architect\n  - Senior: 240\n\n3. third\n4. fourth\n\n"
-        "Role | Rate\nDev | $1 per hour\n\nNotes\n\nDéjà vu.\nNew line"
+        "Role | Rate\nRole: Dev · Rate: $1 per hour\n\nNotes\n\nDéjà vu.\nNew line"
     )
+    rows = [s for s in spans if s.kind == "row"]
+    assert [text[s.start : s.end] for s in rows] == ["Role: Dev · Rate: $1 per hour"]
+    spans = [s for s in spans if s.kind != "row"]
     for hidden in ("secret", "script", "Enable", "Hidden", "Styled", "template", "comment"):
         assert hidden not in text
     assert meta == {"encoding": "cp1252", "title": "Fee Policy", "author": "Ann Example"}

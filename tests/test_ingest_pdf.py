@@ -16,7 +16,7 @@ import pytest
 from conftest import DATA, ROOT, squash
 
 from lateseg.errors import IngestError
-from lateseg.ingest.pdf import read_pdf
+from lateseg.ingest.pdf import read_pdf, read_pdf_layout
 from lateseg.types import Span
 
 POLICY = ROOT / ".cache" / "testdata" / "policy.pdf"
@@ -236,13 +236,26 @@ def test_ruled_table_comes_out_as_rows(tmp_path):
         for c, cell in enumerate(row):
             page.insert_text((xs[c] + 4, ys[r] + 16), cell, fontsize=10)
     page.insert_text((72, 200), "Text after the table.", fontsize=11)
-    text, spans, meta = read_pdf(_save(doc, tmp_path / "table.pdf"))
-    expected = "\n".join(" | ".join(row) for row in rows)
+    text, spans, meta, boxes = read_pdf_layout(_save(doc, tmp_path / "table.pdf"))
+    # the header row, then each row a line whose cells carry their headers
+    expected = (
+        "Party | Role | Term\n"
+        "Party: Ada Lovelace · Role: Engineer · Term: 12 months\n"
+        "Party: Bo · Role: Auditor · Term: 3 years"
+    )
     assert expected in text
     (table,) = [s for s in spans if s.kind == "table"]
     assert text[table.start : table.end] == expected
     assert text.index("staffing table") < table.start < table.end < text.index("after the table")
     assert meta["tables"] == 1
+    rows_ = [s for s in spans if s.kind == "row"]
+    assert [text[s.start : s.end] for s in rows_] == expected.split("\n")[1:]
+    # each cell's value is drawn in its own cell: a cited cell is highlighted alone
+    at = text.index("Engineer")
+    (box,) = [b for b in boxes if b.start <= at < b.end]
+    assert (box.start, box.end) == (at, at + len("Engineer"))
+    assert xs[1] - 1 <= box.x0 < box.x1 <= xs[2] + 1 and ys[1] - 1 <= box.y0 < box.y1 <= ys[2] + 1
+    assert not [b for b in boxes if b.start <= text.index("Role: Engineer") < b.end]
 
 
 def test_line_end_hyphens_join_words_but_keep_compounds(tmp_path):

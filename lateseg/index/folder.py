@@ -177,7 +177,7 @@ def _open(
     elif manifest.segmenter < SEGMENTER_VERSION:
         (log.info if readonly else log.warning)(
             "%s was created by an older segmenter (%d < %d): its documents keep the structure "
-            "they were ingested with (tables of contents as clauses, older section labels) "
+            "they were ingested with (older section labels, tables as flattened rows) "
             "until their files change; re-index into a new folder for current citations",
             where,
             manifest.segmenter,

@@ -1,12 +1,13 @@
 """Word documents (.docx) with python-docx: body text in order, headings as structure.
 
 The text is built like a Markdown file so the other stages treat it alike: one paragraph
-per block separated by a blank line, a table as one line per row with cells joined by
-``" | "``. Paragraphs styled ``Title`` or ``Heading N`` (or a style based on one) become
-``heading`` spans with path labels (``"Guide > Install"``). Content controls (``w:sdt``)
-are read through; headers, footers, footnotes, comments and text boxes are not. Numbering
-that Word generates (auto-numbered lists) is not part of a paragraph's text, so it is not
-in ours either.
+per block separated by a blank line, a table as its header row, then one line per row
+whose cells carry their column headers (:mod:`lateseg.ingest.tables`; ``row`` spans).
+Paragraphs styled ``Title`` or ``Heading N`` (or a style based on one) become ``heading``
+spans with path labels (``"Guide > Install"``). Content controls (``w:sdt``) are read
+through; headers, footers, footnotes, comments and text boxes are not. Numbering that
+Word generates (auto-numbered lists) is not part of a paragraph's text, so it is not in
+ours either.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from lateseg.errors import IngestError
+from lateseg.ingest.tables import row_spans, table_text
 from lateseg.ingest.text import nested_heading_spans, read_bytes
 from lateseg.types import Span
 
@@ -83,17 +85,26 @@ def _blocks(document: Any) -> Iterator[Any]:
             stack.append(iter(child.iterchildren()))
 
 
-def _table_rows(table: Any) -> list[str]:
-    """One line per row, cell texts (whitespace collapsed) joined by ``" | "``; a cell
-    merged across columns counts once."""
+def _table_text(table: Any) -> str:
+    """The table as :func:`~lateseg.ingest.tables.table_text` writes it: the header row,
+    then a line per row whose cells carry their headers. Cell texts are whitespace
+    collapsed; a cell merged across columns is given once, under its first column, and
+    one merged down from the row above (``vMerge``) repeats that row's value."""
     from docx.table import _Cell
 
-    rows = []
+    rows: list[list[tuple[str, None]]] = []
+    merged: list[list[bool]] = []
     for tr in table._tbl.tr_lst:
-        cells = [_SPACES.sub(" ", _Cell(tc, table).text).strip() for tc in tr.tc_lst]
-        if any(cells):
-            rows.append(" | ".join(cells))
-    return rows
+        row: list[tuple[str, None]] = []
+        down: list[bool] = []
+        for tc in tr.tc_lst:
+            across = max(1, min(int(tc.grid_span or 1), 100))
+            row += [(_SPACES.sub(" ", _Cell(tc, table).text).strip(), None)]
+            row += [("", None)] * (across - 1)
+            down += [tc.vMerge == "continue"] * across
+        rows.append(row)
+        merged.append(down)
+    return table_text(rows, merged)[0]
 
 
 def read_docx(path: Path, data: bytes | None = None) -> tuple[str, list[Span], dict]:
@@ -106,10 +117,12 @@ def read_docx(path: Path, data: bytes | None = None) -> tuple[str, list[Span], d
     document = _open(path, data)
     parts: list[str] = []
     heads: list[tuple[int, int, str]] = []
-    pos = 0
+    rows: list[Span] = []  # one per table row after its header
+    pos = tables = 0
     for block in _blocks(document):
-        if hasattr(block, "rows"):
-            text = "\n".join(_table_rows(block))
+        table = hasattr(block, "rows")
+        if table:
+            text = _table_text(block)
             level = None
         else:
             text = block.text.strip()
@@ -121,6 +134,9 @@ def read_docx(path: Path, data: bytes | None = None) -> tuple[str, list[Span], d
             pos += 2
         if level is not None:
             heads.append((pos, level, _SPACES.sub(" ", text)))
+        if table:
+            tables += 1
+            rows += row_spans(text, pos, f"table {tables}")
         parts.append(text)
         pos += len(text)
     meta: dict[str, Any] = {}
@@ -130,4 +146,4 @@ def read_docx(path: Path, data: bytes | None = None) -> tuple[str, list[Span], d
         if value:
             meta[key] = value
     text = "".join(parts)
-    return text, nested_heading_spans(heads, pos, text), meta
+    return text, nested_heading_spans(heads, pos, text) + rows, meta

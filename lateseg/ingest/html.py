@@ -5,8 +5,10 @@ the ``head`` (its ``<title>`` goes to meta), embedded objects, form controls and
 marked ``hidden`` (or styled ``display: none`` / ``visibility: hidden``) are dropped.
 Whitespace in running text is collapsed as a browser does; ``pre`` keeps its own. Block
 elements start new lines (paragraph-like ones a new paragraph, after a blank line), list
-items get their own line with ``-`` or their number, table rows become one line each with
-cells joined by ``" | "``. ``h1``–``h6`` become ``heading`` spans with path labels.
+items get their own line with ``-`` or their number, a table is its header row, then one
+line per row whose cells carry their column headers (:mod:`lateseg.ingest.tables`; cells
+spanning rows or columns fill each slot they cover; ``row`` spans). ``h1``–``h6``
+become ``heading`` spans with path labels.
 
 Bytes are decoded by BOM, then the declared charset (``<meta charset>``, ``http-equiv``
 or an XML declaration) when the bytes agree with it, then detection.
@@ -18,6 +20,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from lateseg.ingest.tables import table_text
 from lateseg.ingest.text import decode, nested_heading_spans, read_bytes
 from lateseg.types import Span
 
@@ -114,7 +117,50 @@ def _visible_strings(node: Any) -> list[str]:
 
 def _row(tr: Any) -> str:
     cells = [c for c in tr.find_all(("td", "th"), recursive=False) if not _hidden(c)]
-    return " | ".join(" ".join("".join(_visible_strings(c)).split()) for c in cells)
+    return " | ".join(_cell_text(c) for c in cells)
+
+
+def _cell_text(cell: Any) -> str:
+    return " ".join("".join(_visible_strings(cell)).split())
+
+
+#: The most rows or columns one ``rowspan``/``colspan`` may cover (hostile pages).
+MAX_SPAN = 100
+
+
+def _grid(table: Any) -> list[list[tuple[str, None]]]:
+    """The visible rows of ``table`` (not of tables nested in it) as a grid: a cell
+    spanning rows fills its column's slot in each row it covers with its text, one
+    spanning columns its first column's (the others empty)."""
+    rows = [
+        tr for tr in table.find_all("tr") if tr.find_parent("table") is table and not _hidden(tr)
+    ]
+    grid: list[list[tuple[str, None]]] = []
+    below: dict[tuple[int, int], str] = {}  # (row, column) -> text spanned down into it
+    for r, tr in enumerate(rows):
+        out: list[tuple[str, None]] = []
+        for cell in tr.find_all(("td", "th"), recursive=False):
+            if _hidden(cell):
+                continue
+            while (r, len(out)) in below:
+                out.append((below.pop((r, len(out))), None))
+            text = _cell_text(cell)
+            down, across = (_span(cell.get(a)) for a in ("rowspan", "colspan"))
+            for k, c in enumerate(range(len(out), len(out) + across)):
+                for d in range(1, down):
+                    below[(r + d, c)] = "" if k else text
+                out.append(("" if k else text, None))
+        while (r, len(out)) in below:
+            out.append((below.pop((r, len(out))), None))
+        grid.append(out)
+    return grid
+
+
+def _span(value: Any) -> int:
+    try:
+        return max(1, min(MAX_SPAN, int(str(value or "1").strip())))
+    except ValueError:
+        return 1
 
 
 def _number_items(ol: Any, numbers: dict[int, int]) -> None:
@@ -127,13 +173,16 @@ def _number_items(ol: Any, numbers: dict[int, int]) -> None:
         numbers[id(li)] = first + k
 
 
-def _render(root: Any, out: _Out) -> list[tuple[int, int, str]]:
-    """Walk the tree into ``out``; return the headings as ``(start, level, title)``."""
+def _render(root: Any, out: _Out, rows: list[Span] | None = None) -> list[tuple[int, int, str]]:
+    """Walk the tree into ``out``; return the headings as ``(start, level, title)``.
+    Tables are written by :func:`~lateseg.ingest.tables.table_text`, each row after
+    the header a ``row`` span added to ``rows``."""
     from bs4 import NavigableString, Tag
     from bs4.element import PreformattedString
 
     heads: list[tuple[int, int, str]] = []
     numbers: dict[int, int] = {}  # id(li) -> its number in an ordered list
+    tables = 0
     stack: list[tuple[Any, bool]] = [(root, True)]
     while stack:
         node, entering = stack.pop()
@@ -151,6 +200,17 @@ def _render(root: Any, out: _Out) -> list[tuple[int, int, str]]:
             out.brk(gap)
             continue
         out.brk(gap)
+        if name == "table":
+            tables += 1
+            text, _ = table_text(_grid(node))
+            for k, line in enumerate(text.split("\n")):
+                out.brk(1)
+                start = out.text(line)
+                if k and start is not None and rows is not None:
+                    label = f"table {tables}, row {k}"
+                    rows.append(Span(start, start + len(" ".join(line.split())), "row", label))
+            out.brk(gap)
+            continue
         if name in _HEADINGS or name in ("tr", "pre"):
             text = _row(node) if name == "tr" else "".join(_visible_strings(node))
             if name == "pre":
@@ -197,6 +257,7 @@ def read_html(path: Path, data: bytes | None = None) -> tuple[str, list[Span], d
     markup, encoding = decode(data, str(path), declared)
     soup = BeautifulSoup(markup, "lxml")
     out = _Out()
-    heads = _render(soup, out)
+    rows: list[Span] = []
+    heads = _render(soup, out, rows)
     text = "".join(out.parts)
-    return text, nested_heading_spans(heads, len(text), text), _meta(soup, encoding)
+    return text, nested_heading_spans(heads, len(text), text) + rows, _meta(soup, encoding)

@@ -49,6 +49,7 @@ from lateseg.ingest.pdf_layout import (
     table_lines,
     text_lines,
 )
+from lateseg.ingest.tables import row_spans
 from lateseg.types import LineBox, Span
 
 log = logging.getLogger(__name__)
@@ -666,6 +667,7 @@ def assemble(pages: list[list[Line]]) -> tuple[str, list[Span], list[LineBox]]:
                 tables += 1
                 label = f"p. {number}, table {tables}"
                 spans.append(Span(pos, pos + len(ln.text), "table", label))
+                spans += row_spans(ln.text, pos, label)
             boxes += [
                 LineBox(f.page or number, *f.box, pos + f.start, pos + f.end)
                 for f in ln.fragments()

@@ -5,8 +5,10 @@ in, not the order a person reads it: two columns drawn line by line come out int
 and a table comes out cell by cell. This module turns one page into :class:`Line` objects
 in reading order:
 
-* tables with ruled grids (``page.find_tables``) become one ``table`` line each, rows
-  separated by newlines and cells by ``" | "``;
+* tables with ruled grids (``page.find_tables``) become one ``table`` line each: the
+  header row with cells joined by ``" | "``, then one line per row whose cells carry
+  their column's header (``Location: Cork, Ireland · Processing: marketing e-mails``),
+  each cell its own drawn box (:mod:`lateseg.ingest.tables`);
 * the remaining lines are split into vertical blocks at full-width gaps; a block with a
   clear gutter is read column by column, and blocks that share a gutter are read as one
   column set (paragraph gaps in both columns often line up). Columns end where their
@@ -27,6 +29,8 @@ import logging
 import statistics
 from dataclasses import dataclass
 from typing import Any
+
+from lateseg.ingest.tables import table_text
 
 log = logging.getLogger(__name__)
 
@@ -401,8 +405,8 @@ def _ruled_positions(rules: list[Box]) -> tuple[set[int], set[int]]:
 
 
 def table_lines(page: Any, rules: list[Box]) -> list[Line]:
-    """Ruled tables on ``page`` as ``table`` lines (rows joined by newlines, cells by
-    ``" | "``), in the table's box.
+    """Ruled tables on ``page`` as ``table`` lines (:mod:`lateseg.ingest.tables`), in the table's
+    box, each cell's text drawn in its cell's box.
 
     ``find_tables`` costs tens of milliseconds a page, so it only runs on pages whose
     ``rules`` could form a grid: at least three vertical rule positions (two columns) and
@@ -421,28 +425,31 @@ def table_lines(page: Any, rules: list[Box]) -> list[Line]:
         return []
     out: list[Line] = []
     for table in found.tables:
-        text = _table_text(page, table)
+        cells = _table_cells(page, table)
+        merged = [[box is None for _, box in row] for row in cells]
+        text, drawn = table_text(cells, merged)
         if text:
             x0, y0, x1, y1 = table.bbox
-            out.append(Line(text, x0, y0, x1, y1, kind="table"))
+            frags = [Frag(a, b, box) for a, b, box in drawn]
+            out.append(Line(text, x0, y0, x1, y1, kind="table", frags=frags))
     return out
 
 
-def _table_text(page: Any, table: Any) -> str:
-    """Rows of ``table`` joined by newlines, cells by ``" | "``; empty rows left out.
+def _table_cells(page: Any, table: Any) -> list[list[tuple[str, Box | None]]]:
+    """The cells of ``table``, row by row: their text and box (None: a cell merged into
+    the one above or to its left).
 
     Cell text is gathered from the page's words by their centres: ``Table.extract`` drops
     the spaces between words set in some fonts ("AdaLovelace")."""
     words = page.get_text("words", clip=table.bbox, sort=True)
-    lines: list[str] = []
+    rows = []
     for row in table.rows:
-        cells = []
+        cells: list[tuple[str, Box | None]] = []
         for cell in row.cells:
             inside = [w[4] for w in words if _contains(cell, w)] if cell else []
-            cells.append(" ".join(inside))
-        if any(cells):
-            lines.append(" | ".join(cells))
-    return "\n".join(lines)
+            cells.append((" ".join(inside), tuple(cell) if cell else None))
+        rows.append(cells)
+    return rows
 
 
 def _contains(box: Box, word: tuple) -> bool:

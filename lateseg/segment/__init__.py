@@ -32,9 +32,11 @@ CHUNKERS = ("dynamic", "fixed")
 #: a document's structure and boundaries (``ingest/`` structure, ``text/boundaries``,
 #: ``segment/``). 0: an index from before it was recorded; 1: tables of contents and
 #: indexes are ``toc`` spans, chapters are clauses, a chunk is cited by the section holding
-#: most of it. Documents keep the structure they were ingested with until their file
-#: changes, so a manifest below this version means older citations may remain.
-SEGMENTER_VERSION = 1
+#: most of it; 2: a table row of a PDF, DOCX or HTML table is one line carrying its
+#: column headers, and a chunk never ends inside it. Documents keep the structure they
+#: were ingested with until their file changes, so a manifest below this version means
+#: older citations may remain.
+SEGMENTER_VERSION = 2
 
 
 def chunker_from_dict(d: Any) -> Chunker:

@@ -226,6 +226,9 @@ def boundary_bonus(
             continue
         idx = tokens_at(starts, ends, positions)  # never inside a token
         np.maximum.at(bonus, idx[idx >= 0], value)
+    for row in doc.spans("row"):  # a table row is read whole: never cut inside one
+        i, j = np.searchsorted(starts, [row.start, row.end], side="left")
+        bonus[i + 1 : j] = np.minimum(bonus[i + 1 : j], INSIDE_UNIT)
     if whole_units_up_to is not None:
         for unit in doc.spans(*CODE_UNITS):
             i, j = np.searchsorted(starts, [unit.start, unit.end], side="left")
