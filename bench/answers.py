@@ -13,7 +13,9 @@ defaults:
   on topics all four share, and questions that name a contract the index lacks;
 * ``licenses``: ``licenses_qa.jsonl`` over ``/usr/share/common-licenses``;
 * ``manuals``: ``manuals_qa.jsonl`` over the Debian Policy Manual and FHS 3.0 (``make
-  testdata``; skipped with a message where they are missing).
+  testdata``; skipped with a message where they are missing);
+* ``tables``: ``tables_qa.jsonl`` over ``data/tables`` (a DPA's sub-processor and
+  service-credit tables, a DOCX fee schedule, an HTML rate card): the answer is a cell.
 
 Modes (``Pipeline.ask(answer=...)``):
 
@@ -69,7 +71,7 @@ from bench.retrieval import find_squashed  # noqa: E402
 OUT = ROOT / "bench" / "results" / "answers.md"
 LICENSES = Path("/usr/share/common-licenses")
 MANUALS = ROOT / ".cache" / "testdata"
-SETS = ("contracts", "scoped", "licenses", "manuals")
+SETS = ("contracts", "scoped", "licenses", "manuals", "tables")
 MODES = ("quote", "copy", "generate", "checked", "kv128")
 # how each mode asks (checked is derived from generate and quote)
 ASK = {
@@ -106,6 +108,10 @@ def set_inputs(name: str) -> tuple[list[Path], list[dict[str, Any]], dict[str, P
         records = read_jsonl(DATA / "eval" / "licenses_qa.jsonl")
         paths = sorted(p for p in LICENSES.iterdir() if p.is_file() and not p.is_symlink())
         files = {r["source"]: LICENSES / r["source"] for r in records}
+    elif name == "tables":
+        records = read_jsonl(DATA / "eval" / "tables_qa.jsonl")
+        paths = [DATA / "tables"]
+        files = {r["source"]: DATA / r["source"] for r in records}
     elif name == "manuals":
         records = read_jsonl(DATA / "eval" / "manuals_qa.jsonl")
         paths = [MANUALS / "policy.pdf", MANUALS / "fhs-3.0.pdf"]

@@ -14,8 +14,12 @@ small random angle (up to 1.5 degrees, seeded), with grey noise (sigma 8 levels)
 stored as an image-only page. Then it reports, scans against born-digital:
 
 * **CER**: character error rate of the scanned pages' text (Levenshtein, whitespace
-  runs as one space) against the same pages' born-digital text; and without any
-  whitespace (the difference is words run together or split);
+  runs as one space, dot leaders as one space: a contents line's ``. . . . .`` is
+  hundreds of characters the text layer has and a reader does not need) against the
+  same pages' born-digital text; and without any whitespace (the difference is words
+  run together or split). Where the text layer's order differs from the page's (an
+  unruled two-column table read column by column), this counts the OCR's right order
+  as errors: an upper bound;
 * **numbers read**: of the numbers and amounts on those pages (``60``, ``$1,250.00``,
   ``5.2``, ``30%``), the share the scan's text holds exactly (a multiset, per page);
 * **pages/s**: OCR'd pages per second of reading the scanned files with a cold OCR cache
@@ -60,6 +64,7 @@ DATA = ROOT / "data"
 MANUALS = ROOT / ".cache" / "testdata"
 OUT = ROOT / "bench" / "results" / "ocr.md"
 NUMBER = re.compile(r"[$€£]?\d(?:[\d,.:/%-]*\d)?%?")
+LEADERS = re.compile(r"(?:\s?\.){4,}")
 DPI = 200
 MAX_TURN = 1.5
 NOISE = 8.0
@@ -166,7 +171,9 @@ def reading(sets: dict[str, Any], home: Path) -> dict[str, Any]:
             read = page_texts(scanned)
             seconds += time.perf_counter() - t0
             for n in s["scanned_pages"][digital.name]:
-                ref, got = " ".join(truth[n].split()), " ".join(read.get(n, "").split())
+                ref, got = (
+                    " ".join(LEADERS.sub(" ", t).split()) for t in (truth[n], read.get(n, ""))
+                )
                 edits += Levenshtein.distance(ref, got)
                 chars += len(ref)
                 ref_ns, got_ns = "".join(ref.split()), "".join(got.split())
@@ -223,6 +230,7 @@ def answering(sets: dict[str, Any], encoder: Any) -> dict[str, Any]:
                 pipe.encoder = encoder
                 report = pipe.ingest(s[side], progress=False)
                 hits = right = wrong = 0
+                rights: list[str] = []
                 for r in recs:
                     found = pipe.search(r["question"], k=5)
                     gold = " ".join(r["gold"].split()).lower()
@@ -235,6 +243,8 @@ def answering(sets: dict[str, Any], encoder: Any) -> dict[str, Any]:
                     ok = correct(got.text, r.get("answer"))
                     shown = got.phrase.text if got.phrase is not None else None
                     right += bool(ok)
+                    if ok:
+                        rights.append(r["id"])
                     wrong += shown is not None and correct(shown, r.get("answer")) is False
                 n = max(len(recs), 1)
                 out[name][side] = {
@@ -242,6 +252,7 @@ def answering(sets: dict[str, Any], encoder: Any) -> dict[str, Any]:
                     "quote_right": right / n,
                     "wrong_shown": wrong / n,
                     "ocr_pages": report.ocr_pages,
+                    "right": rights,
                     "failed": report.failed,
                 }
                 print(f"[answers {name} {side}] {out[name][side]}", file=sys.stderr, flush=True)

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from lateseg.generate.cells import names_a_cell
 from lateseg.generate.phrase import (
     LIMIT,
     WORDED,
@@ -217,10 +218,12 @@ def score_candidates(
     )
     passage = np.array([hits[c.passage].score for c in cands])
     agree = np.array([subject_agreement(asked, t) for t in texts])
+    # a table row whose cell the question states is the row it asks about
+    named = np.array([names_a_cell(asked.question, t) for t in texts], dtype=float)
     score = (
         weights.similarity * sims
         + weights.passage * passage
-        + weights.overlap * overlap
+        + weights.overlap * (overlap + named)
         + weights.kind * states
         + weights.subject * agree
     )

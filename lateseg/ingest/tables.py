@@ -19,10 +19,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TypeVar
 
+from lateseg.text.boundaries import CELL_SEPARATOR
 from lateseg.types import Span
 
-#: Between the cells of a data row; a cell with a header is ``Header: value``.
-CELL_SEPARATOR = " · "
+__all__ = ["CELL_SEPARATOR", "HEADER_SEPARATOR", "row_spans", "table_text"]
+
+#: Between the cells of the header row.
 HEADER_SEPARATOR = " | "
 
 Box = TypeVar("Box")

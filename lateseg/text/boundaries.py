@@ -124,10 +124,27 @@ def sentence_starts(text: str) -> list[int]:
     return out
 
 
+#: Between the cells of a table row as ingest writes it (``lateseg.ingest.tables``): a
+#: cell is ``Header: value``, the row one line.
+CELL_SEPARATOR = " · "
+_TABLE_ROW = re.compile(
+    r"^[^\n:·]{1,60}: [^\n]*?" + re.escape(CELL_SEPARATOR) + r"[^\n:·]{1,60}: [^\n]*$", re.M
+)
+
+
+def table_row_lines(text: str) -> list[tuple[int, int]]:
+    """``(start, end)`` of the lines of ``text`` that are table rows (two cells or more)."""
+    return [(m.start(), m.end()) for m in _TABLE_ROW.finditer(text)]
+
+
 def sentence_spans(text: str) -> list[tuple[int, int]]:
     """The sentences of ``text`` as ``(start, end)``, surrounding whitespace trimmed,
-    each at least 3 characters."""
+    each at least 3 characters. A table row (:func:`table_row_lines`) is one sentence,
+    whatever its cells hold ("Ltd.", "B.V.")."""
     cuts = [0, *sentence_starts(text), len(text)]
+    if rows := table_row_lines(text):
+        inside = [c for c in cuts if not any(a < c < b for a, b in rows)]
+        cuts = sorted({*inside, *(a for a, _ in rows), *(b for _, b in rows)})
     spans = []
     for a, b in itertools.pairwise(cuts):
         seg = text[a:b]
