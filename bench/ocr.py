@@ -221,7 +221,8 @@ def answering(sets: dict[str, Any], encoder: Any) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for name, s in sets.items():
         recs = records(name, s["digital"])
-        out[name] = {"questions": len(recs)}
+        graded = sum(1 for r in recs if r.get("answer") is not None)
+        out[name] = {"questions": len(recs), "graded": graded}
         for side in ("digital", "scanned"):
             with (
                 tempfile.TemporaryDirectory() as tmp,
@@ -246,9 +247,9 @@ def answering(sets: dict[str, Any], encoder: Any) -> dict[str, Any]:
                     if ok:
                         rights.append(r["id"])
                     wrong += shown is not None and correct(shown, r.get("answer")) is False
-                n = max(len(recs), 1)
+                n = max(graded, 1)
                 out[name][side] = {
-                    "hit5": hits / n,
+                    "hit5": hits / max(len(recs), 1),
                     "quote_right": right / n,
                     "wrong_shown": wrong / n,
                     "ocr_pages": report.ocr_pages,
@@ -288,14 +289,17 @@ def markdown(report: dict[str, Any]) -> str:
             "",
             "## Retrieval and answers (`ask`'s default quote answer)",
             "",
-            "| set | questions | side | hit@5 | quote right | wrong shown |",
+            "Quote right and wrong shown are shares of the questions with a gold value "
+            "(graded), as in `bench/answers.py`; hit@5 of all.",
+            "",
+            "| set | questions (graded) | side | hit@5 | quote right | wrong shown |",
             "|---|---:|---|---:|---:|---:|",
         ]
         for name, r in report["answers"].items():
             for side in ("digital", "scanned"):
                 a = r[side]
                 lines.append(
-                    f"| {name} | {r['questions']} | {side} | {pct(a['hit5'])} | "
+                    f"| {name} | {r['questions']} ({r['graded']}) | {side} | {pct(a['hit5'])} | "
                     f"{pct(a['quote_right'])} | {pct(a['wrong_shown'])} |"
                 )
     lines.append("")

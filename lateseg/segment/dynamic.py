@@ -37,6 +37,9 @@ if TYPE_CHECKING:
 
 # Added to every cut inside a code unit that fits in one chunk.
 INSIDE_UNIT = -3.0
+# A cut inside a table row: taken only where no chunk can hold the row (longer than
+# max_tokens), whatever the sizes cost.
+INSIDE_ROW = -100.0
 CODE_UNITS = ("class", "function", "method")
 # Bonus of a boundary by the strongest kind of candidate at it.
 STRUCTURE, PARAGRAPH, SENTENCE, LINE, CLAUSE, WORD, INSIDE_WORD = (
@@ -228,7 +231,7 @@ def boundary_bonus(
         np.maximum.at(bonus, idx[idx >= 0], value)
     for row in doc.spans("row"):  # a table row is read whole: never cut inside one
         i, j = np.searchsorted(starts, [row.start, row.end], side="left")
-        bonus[i + 1 : j] = np.minimum(bonus[i + 1 : j], INSIDE_UNIT)
+        bonus[i + 1 : j] = INSIDE_ROW
     if whole_units_up_to is not None:
         for unit in doc.spans(*CODE_UNITS):
             i, j = np.searchsorted(starts, [unit.start, unit.end], side="left")

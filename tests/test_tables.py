@@ -1,0 +1,148 @@
+"""Tables as tables: a row is a line carrying its headers, never cut, and answered by the
+cell the question asks for (PDF, DOCX and HTML; the samples in ``data/tables``)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import DATA
+
+from lateseg.generate.cells import names_a_cell, row_cells, table_cell
+from lateseg.generate.question import analyse
+from lateseg.ingest.formats import load_document
+from lateseg.ingest.html import read_html
+from lateseg.ingest.tables import row_spans, table_text
+from lateseg.text.boundaries import sentence_spans
+
+ROW = (
+    "Sub-processor: Pelican Relay Mail Ltd. · Location: Cork, Ireland · "
+    "Processing: Delivery of marketing e-mails"
+)
+
+
+def test_a_row_carries_its_headers_and_merged_cells_keep_their_column():
+    rows = [
+        [("Item", "h1"), ("Price", "h2"), ("Unit", "h3")],
+        [("Bolt", "b1"), ("$0.10", "b2"), ("each", "b3")],
+        [("Nut", "n1"), ("", None), ("", "n3")],  # price merged down from the row above
+        [("", None), ("", None), ("", None)],  # empty: left out
+        [("Washer", "w1"), ("$0.02", "w2"), ("", "w3")],
+    ]
+    merged = [[box is None for _, box in r] for r in rows]
+    text, cells = table_text(rows, merged)
+    assert text.split("\n") == [
+        "Item | Price | Unit",
+        "Item: Bolt · Price: $0.10 · Unit: each",
+        "Item: Nut · Price: $0.10",
+        "Item: Washer · Price: $0.02",
+    ]
+    # each value where its box says; the header words in a row are drawn nowhere
+    for a, b, _ in cells:
+        assert text[a:b] in {"Item", "Price", "Unit", "Bolt", "$0.10", "each", "Nut",
+                             "Washer", "$0.02"}  # fmt: skip
+    assert [box for a, b, box in cells if text[a:b] == "$0.10"] == ["b2", "b2"]
+    spans = row_spans(text, 100, "table 1")
+    assert [text[s.start - 100 : s.end - 100] for s in spans] == text.split("\n")[1:]
+    assert table_text([]) == ("", [])
+
+
+def test_a_row_is_one_sentence_whatever_its_cells_hold():
+    text = f"Annex 3 lists them.\n\nSub-processor | Location | Processing\n{ROW}\nAfter. More."
+    got = [text[a:b] for a, b in sentence_spans(text)]
+    assert ROW in got  # "Ltd." inside the row ends no sentence
+    assert "After." in got and "More." in got
+
+
+@pytest.mark.parametrize(
+    ("question", "cell"),
+    [
+        ("Which sub-processor sends the marketing e-mails?", "Pelican Relay Mail Ltd."),
+        ("Where is Pelican Relay Mail Ltd. located?", "Cork, Ireland"),
+        (
+            "What processing does Pelican Relay Mail Ltd. carry out?",
+            "Delivery of marketing e-mails",
+        ),
+        ("In which location is the sub-processor for marketing e-mails?", "Cork, Ireland"),
+    ],
+)
+def test_the_phrase_is_the_cell_of_the_asked_column(question, cell):
+    a, b = table_cell(analyse(question), ROW)
+    assert ROW[a:b] == cell
+
+
+def test_no_cell_for_prose_or_an_unasked_column():
+    assert row_cells("The Client shall pay: all fees · within 30 days.") == []
+    prose = "The Processor shall notify the Controller within thirty (30) days."
+    assert table_cell(analyse("Within how many days?"), prose) is None
+    assert table_cell(analyse("When was the agreement signed?"), ROW) is None
+    assert names_a_cell("Which role has an hourly rate of $120?",
+                        "Role: QA analyst · Hourly rate: $120")  # fmt: skip
+    assert not names_a_cell("Which role has an hourly rate of $120?",
+                            "Role: Solution architect · Hourly rate: $240")  # fmt: skip
+
+
+def test_html_cells_spanning_rows_and_columns_fill_their_slots(tmp_path):
+    page = tmp_path / "t.html"
+    page.write_text(
+        "<table><tr><th>Region</th><th>Tier</th><th>Fee</th><th>Note</th></tr>"
+        '<tr><td rowspan="2">EU</td><td>Basic</td><td>10</td><td>-</td></tr>'
+        '<tr><td>Pro</td><td colspan="2">on request</td></tr>'
+        '<tr><td rowspan="999999">US</td><td>Basic</td><td>12</td><td>x</td></tr>'
+        "</table>",
+        encoding="utf-8",
+    )
+    text, spans, _ = read_html(page)
+    rows = [text[s.start : s.end] for s in spans if s.kind == "row"]
+    assert rows == [
+        "Region: EU · Tier: Basic · Fee: 10 · Note: -",
+        "Region: EU · Tier: Pro · Fee: on request",
+        "Region: US · Tier: Basic · Fee: 12 · Note: x",
+    ]
+
+
+def test_the_samples_have_rows_and_a_chunk_never_ends_inside_one(encoder):
+    """Chunks aimed at 12 tokens, at most 48 (a row is 20-35): cut between rows, never in one;
+    the same documents without their row spans are cut inside rows (the test can fail)."""
+    import dataclasses
+
+    from lateseg.segment import DynamicChunker
+    from lateseg.segment.dynamic import DynamicConfig
+
+    small = DynamicConfig(min_tokens=4, target_tokens=12, max_tokens=48)
+    chunker = DynamicChunker(small, small)
+    cut_inside = 0
+    for name in ("dpa.pdf", "fees.docx", "rates.html"):
+        doc = load_document(DATA / "tables" / name)
+        rows = doc.spans("row")
+        assert len(rows) >= 4, name
+        tokens = encoder.encode_document(doc.text)
+        ends = [c.end for c in chunker.chunk(doc, tokens)]
+        assert not [r for r in rows for e in ends if r.start < e < r.end], name
+        kept = tuple(s for s in doc.structure if s.kind != "row")
+        bare = dataclasses.replace(doc, structure=kept)
+        bare_ends = [c.end for c in chunker.chunk(bare, tokens)]
+        cut_inside += sum(1 for r in rows for e in bare_ends if r.start < e < r.end)
+    assert cut_inside > 0
+
+
+def test_table_questions_are_answered_by_the_cell_with_its_row(tmp_path, encoder):
+    """The dev set's questions through ``ask``: the phrase is the cell, quoted in its row
+    (bench/answers.py --sets tables reports the whole set)."""
+    from lateseg.pipeline import Pipeline
+
+    records = [
+        json.loads(line)
+        for line in (DATA / "eval" / "tables_qa.jsonl").read_text("utf-8").splitlines()
+    ]
+    assert len(records) >= 15
+    with Pipeline.open(tmp_path / "index") as pipe:
+        pipe.encoder = encoder
+        assert pipe.ingest([DATA / "tables"], progress=False).ok
+        right = 0
+        for rec in records[:6]:
+            got = pipe.ask(rec["question"], answer="quote")
+            assert got.phrase is not None
+            right += got.phrase.text == rec["answer"]
+            assert " · " in got.text  # quoted with its row
+        assert right >= 5
