@@ -227,7 +227,8 @@ class Hit:
 
     def cite(self, source: str | None = None, *, chars: bool = True) -> str:
         """A short human-readable citation: ``file, p. 3, § 12.3, chars 100-250`` (``pp.
-        3–4`` across pages), or ``file:12-30, § Parser.parse, chars 100-250`` where the hit
+        3–4`` across pages; ``p. 3 (OCR)`` where the page was read by OCR), or
+        ``file:12-30, § Parser.parse, chars 100-250`` where the hit
         has line numbers. ``source``: the file as the reader should see it (default: as
         indexed); ``chars``: whether the character offsets are part of it."""
         where = self.source if source is None else source
@@ -237,7 +238,7 @@ class Hit:
         parts = [where]
         pages = self.pages()
         if pages is not None:
-            parts.append(pages)
+            parts.append(f"{pages} (OCR)" if self.ocr else pages)
         if self.section:
             parts.append(f"§ {self.section}")
         if chars:

@@ -354,3 +354,76 @@ def test_empty_inputs_are_answered_in_plain_words(server, browser, tmp_path):
         assert page.inner_text("#hits") == "Type something to search for."
     finally:
         page.close()
+
+
+@pytest.fixture(scope="module")
+def scanned_server(tmp_path_factory, encoder):
+    """A server over an image-only copy of msa.pdf (200 dpi grey), read by OCR."""
+    from lateseg.ingest import ocr
+    from lateseg.pipeline import Pipeline
+
+    if ocr.available() is not None:
+        pytest.skip(f"Tesseract is not installed here ({ocr.available()})")
+    folder = tmp_path_factory.mktemp("scanned")
+    src = pymupdf.open(DATA / "contracts" / "msa.pdf")
+    out = pymupdf.open()
+    for page in src:
+        pix = page.get_pixmap(dpi=200, colorspace=pymupdf.csGRAY)
+        new = out.new_page(width=page.rect.width, height=page.rect.height)
+        new.insert_image(new.rect, stream=pix.tobytes("png"))
+    out.save(folder / "msa_scanned.pdf", garbage=3, deflate=True)
+    with Pipeline.open(folder / "index") as pipe:
+        pipe.encoder = encoder
+        report = pipe.ingest([folder / "msa_scanned.pdf"], progress=False)
+        assert report.ocr_pages == 8, report
+    service = Service(folder / "index", encoder=encoder)
+    with serving(create_app(service)) as url:
+        yield url, folder / "msa_scanned.pdf"
+    service.close()
+
+
+def test_a_citation_on_a_scanned_page_highlights_the_ocr_boxes_of_its_words(
+    scanned_server, browser, tmp_path
+):
+    """The demo question over the scan: the phrase is highlighted on the scan's own
+    words, the boxes Tesseract gives for "sixty (60) days" on p. 4, and the page says
+    it was read by OCR."""
+    from lateseg.ingest.ocr import ocr_page
+
+    url, scan = scanned_server
+    page = browser.new_page(viewport={"width": 1500, "height": 1000})
+    try:
+        page.goto(url)
+        cite = ask(page)
+        assert page.inner_text("#phrase") == "sixty (60) days"
+        assert "msa_scanned.pdf, p. 4 (OCR)" in page.inner_text("#phrase-where")
+        cite.click()
+        page.wait_for_selector("#pagebox .hl.strong", timeout=30_000)
+        page.wait_for_function("document.getElementById('page-image').complete")
+        assert page.inner_text("#page-number") == "4"
+        strong = page.eval_on_selector_all(
+            "#pagebox .hl.strong",
+            "els => els.map(e => ({page: +e.dataset.page, x0: +e.dataset.x0, "
+            "y0: +e.dataset.y0, x1: +e.dataset.x1, y1: +e.dataset.y1}))",
+        )
+        keep(page, tmp_path, "serve-ocr.png")
+    finally:
+        page.close()
+    # The truth: Tesseract's own boxes of the three words on that page of the scan.
+    read = ocr_page(pymupdf.open(scan)[3], 4)
+    words = [(ln.text[f.start : f.end], f.box) for ln in read.lines for f in ln.fragments()]
+    at = next(
+        i for i in range(len(words) - 2)
+        if [w for w, _ in words[i : i + 3]] == ["sixty", "(60)", "days'"]
+    )  # fmt: skip
+    boxes = [box for _, box in words[at : at + 3]]
+    assert strong and all(r["page"] == 4 for r in strong)
+    # each word's box is covered by a highlight, and the highlight is no wider than them
+    for x0, y0, x1, y1 in boxes[:2]:
+        assert any(
+            r["x0"] <= x0 + 0.5 and r["x1"] >= x1 - 0.5 and r["y0"] <= y0 + 0.5
+            and r["y1"] >= y1 - 0.5
+            for r in strong
+        ), (boxes, strong)  # fmt: skip
+    assert min(r["x0"] for r in strong) == pytest.approx(boxes[0][0], abs=0.5)
+    assert max(r["x1"] for r in strong) <= boxes[2][2] + 0.5

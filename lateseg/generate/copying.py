@@ -195,7 +195,7 @@ def copy_answer(
     s, e = min(s, a), max(e, b)
     sentence = Hit(
         hit.source, hit.start + s, hit.start + e, hit.text[s:e], hit.score, hit.page,
-        hit.section, hit.doc_id, hit.chunk_id, kind=hit.kind, page_end=hit.page_end,
+        hit.section, hit.doc_id, hit.chunk_id, kind=hit.kind, page_end=hit.page_end, ocr=hit.ocr,
     )  # fmt: skip
     asked = analyse(question)
     inner = answer_phrase(asked, hit.text[a:b])
@@ -204,7 +204,7 @@ def copy_answer(
     copied = hit.text[a:b]
     evidence = Hit(
         hit.source, hit.start + a, hit.start + b, copied, 1.0, hit.page, hit.section,
-        hit.doc_id, hit.chunk_id, kind=hit.kind,
+        hit.doc_id, hit.chunk_id, kind=hit.kind, ocr=hit.ocr,
     )  # fmt: skip
     support = (Support(copied, 0, len(copied), True, evidence, 1.0, (p + 1,), None),)
     return Answer(

@@ -266,6 +266,7 @@ def sentence_hit(hit: Hit, start: int, end: int) -> Hit:
     return Hit(
         hit.source, hit.start + start, hit.start + end, hit.text[start:end], hit.score,
         hit.page, hit.section, hit.doc_id, hit.chunk_id, kind=hit.kind, page_end=hit.page_end,
+        ocr=hit.ocr,
     )  # fmt: skip
 
 

@@ -332,7 +332,7 @@ def check_support(
             h = passages[i]
             evidence = Hit(
                 h.source, h.start + a, h.start + b, h.text[a:b], float(sims[k, n]), h.page,
-                h.section, h.doc_id, h.chunk_id, kind=h.kind,
+                h.section, h.doc_id, h.chunk_id, kind=h.kind, ocr=h.ocr,
             )  # fmt: skip
         reason = None
         where = "its cited passages" if valid else "the passages"
