@@ -287,8 +287,8 @@ def upload_client(tmp_path, encoder):
     writer.close()
 
 
-def _wait(client, job: str) -> dict:
-    for _ in range(600):
+def _wait(client, job: str, polls: int = 600) -> dict:
+    for _ in range(polls):
         state = client.get(f"/api/ingest/{job}").json()
         if state["state"] in ("done", "failed"):
             return state
@@ -328,6 +328,32 @@ def test_uploads_are_ingested_failures_listed_and_search_sees_them(upload_client
     data = [json.loads(line[5:]) for line in lines if line.startswith("data:")]
     files = {d["file"]: d for d, name in zip(data, names, strict=True) if name == "file"}
     assert files["escrow.txt"]["chunks"] >= 1 and files["broken.pdf"]["chunks"] == 0
+
+
+def test_uploaded_scans_are_read_by_ocr_as_the_form_asks(upload_client, monkeypatch, tmp_path):
+    """A scanned page uploaded as a PNG: read by OCR by default (the job counts it), not
+    read with ``ocr=off`` (the reason says so), and a mode that does not exist is refused
+    before anything is kept."""
+    from lateseg.ingest import ocr
+
+    if ocr.available() is not None:
+        pytest.skip(f"Tesseract is not installed here ({ocr.available()})")
+    monkeypatch.setenv("LATESEG_HOME", str(tmp_path / "home"))
+    client, jobs = upload_client
+    page = pymupdf.open(DATA / "contracts" / "msa.pdf")[3]
+    png = page.get_pixmap(dpi=200, colorspace=pymupdf.csGRAY).tobytes("png")
+    r = client.post("/api/ingest", files=[("files", ("scan.png", png))], data={"ocr": "maybe"})
+    assert r.status_code == 400 and "one of auto, off, force" in r.json()["error"]
+    r = client.post("/api/ingest", files=[("files", ("off.png", png))], data={"ocr": "off"})
+    done = _wait(client, r.json()["job"], 6000)
+    assert [f["file"] for f in done["failed"]] == ["off.png"]
+    assert "OCR is off" in done["failed"][0]["reason"]
+    r = client.post("/api/ingest", files=[("files", ("scan.png", png))])
+    done = _wait(client, r.json()["job"], 6000)
+    assert done["added"] == ["scan.png"] and done["ocr"] == "auto" and done["ocr_pages"] == 1
+    hits = client.get("/api/search", params={"q": "terminate for convenience notice"}).json()
+    top = hits["hits"][0]
+    assert top["name"] == "scan.png" and top["ocr"] is True
 
 
 @pytest.mark.parametrize(
