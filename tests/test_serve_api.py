@@ -339,7 +339,7 @@ def test_uploaded_scans_are_read_by_ocr_as_the_form_asks(upload_client, monkeypa
     if ocr.available() is not None:
         pytest.skip(f"Tesseract is not installed here ({ocr.available()})")
     monkeypatch.setenv("LATESEG_HOME", str(tmp_path / "home"))
-    client, jobs = upload_client
+    client, _ = upload_client
     page = pymupdf.open(DATA / "contracts" / "msa.pdf")[3]
     png = page.get_pixmap(dpi=200, colorspace=pymupdf.csGRAY).tobytes("png")
     r = client.post("/api/ingest", files=[("files", ("scan.png", png))], data={"ocr": "maybe"})
