@@ -68,7 +68,7 @@ def _table(rows: list[tuple[str, ...]]) -> str:
 
 
 DPA_PAGES = [
-    f"""
+    """
 <h1>DATA PROCESSING AGREEMENT</h1>
 <p>This Data Processing Agreement is made between Corvane Retail Inc. (the "Controller")
 and Harbourline Analytics Ltd. (the "Processor") and forms part of the Services Agreement
