@@ -6,9 +6,8 @@ Run from the repository root::
 
     python data/make_tables.py
 
-The PDF and HTML are the same bytes each run (fixed metadata, no random IDs); the DOCX
-holds the same text (its zip entries carry the time it was written). Needs PyMuPDF and
-python-docx (both lateseg dependencies).
+Deterministic: the same bytes each run (fixed metadata and zip times, no random IDs).
+Needs PyMuPDF and python-docx (both lateseg dependencies).
 """
 
 from __future__ import annotations
@@ -135,6 +134,24 @@ def write_docx(path: Path) -> None:
             for c, value in enumerate(row):
                 table.cell(r, c).text = value
     d.save(path)
+    _fixed_zip_times(path)
+
+
+def _fixed_zip_times(path: Path) -> None:
+    """Rewrite the zip at ``path`` with every entry dated 2026-01-05 (python-docx stamps
+    the time of writing), so the file is the same bytes each run."""
+    import io
+    import zipfile
+
+    with zipfile.ZipFile(path) as src:
+        entries = [(info, src.read(info)) for info in src.infolist()]
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as dst:
+        for info, data in entries:
+            fixed = zipfile.ZipInfo(info.filename, date_time=(2026, 1, 5, 0, 0, 0))
+            fixed.compress_type = zipfile.ZIP_DEFLATED
+            dst.writestr(fixed, data)
+    path.write_bytes(buf.getvalue())
 
 
 def write_html(path: Path) -> None:
