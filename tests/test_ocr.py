@@ -450,3 +450,28 @@ def test_a_500_page_scan_holds_a_few_pages_in_memory_at_once(tmp_path):
         assert out.returncode == 0, out.stderr[-2000:]
         peaks[n] = int(re.search(r"peak (\d+)", out.stdout).group(1)) // 1024
     assert peaks[500] - peaks[50] < 300, peaks  # MB
+
+
+def test_a_page_that_is_only_a_photo_has_no_words_and_the_rest_is_read(tmp_path):
+    """A photograph (a smooth gradient: no text) as the only page is refused with the
+    reason; beside a scanned contract page it is read as an empty page."""
+    _needs_tesseract()
+    import numpy as np
+    from PIL import Image
+
+    ramp = np.tile(np.linspace(40, 220, 1200, dtype=np.uint8), (900, 1))
+    photo = io.BytesIO()
+    Image.fromarray(ramp).save(photo, format="PNG")
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_image(page.rect, stream=photo.getvalue())
+    doc.save(tmp_path / "photo.pdf")
+    with pytest.raises(IngestError, match="OCR found no words"):
+        read_pdf_layout(tmp_path / "photo.pdf")
+    scan(MSA, tmp_path / "p4.pdf", pages=[3])
+    both = pymupdf.open(tmp_path / "p4.pdf")
+    both.insert_pdf(pymupdf.open(tmp_path / "photo.pdf"))
+    both.save(tmp_path / "both.pdf")
+    text, spans, meta, _ = read_pdf_layout(tmp_path / "both.pdf")
+    assert meta["ocr_pages"] == [1, 2] and NOTICE in _squash(text)
+    assert [s.label for s in spans if s.kind == "page"] == ["1", "2"]
