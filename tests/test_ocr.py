@@ -222,6 +222,16 @@ def test_a_garbage_text_layer_over_a_scan_is_read_by_ocr(tmp_path):
     plain.save(tmp_path / "listing.pdf")
     text, _, meta, _ = read_pdf_layout(tmp_path / "listing.pdf", ocr="off")
     assert "xqzt" in text and "unread_pages" not in meta
+    # ... and so is visible text over a page-sized background image (a letterhead, a
+    # price list on a photo): only a hidden layer over a scan is not the page's text
+    backed = pymupdf.open()
+    page = backed.new_page()
+    page.insert_image(page.rect, stream=_render(pymupdf.open(MSA)[3], dpi=30))
+    page.insert_textbox(pymupdf.Rect(36, 36, 560, 760), nonsense, fontsize=11)
+    backed.save(tmp_path / "backed.pdf")
+    for mode in ("auto", "off"):
+        text, _, meta, _ = read_pdf_layout(tmp_path / "backed.pdf", ocr=mode)
+        assert "xqzt" in text and "ocr_pages" not in meta and "unread_pages" not in meta
 
 
 def test_the_ocr_cache_reads_each_page_image_once(tmp_path, monkeypatch):
@@ -399,7 +409,7 @@ def test_a_tiff_of_1000_frames_is_refused_from_its_header(tmp_path):
 
     frame = Image.new("1", (8, 8), 1)
     frame.save(tmp_path / "many.tif", save_all=True, append_images=[frame] * 999)
-    with pytest.raises(IngestError, match="1000 frames; lateseg reads at most 500"):
+    with pytest.raises(IngestError, match="more than 500 frames; lateseg reads at most 500"):
         read_image_layout(tmp_path / "many.tif")
 
 

@@ -442,14 +442,16 @@ _FUNCTION_WORDS = frozenset(_FUNCTION_TEXT.split())
 _TOKEN = re.compile(r"[^\W\d_]+", re.UNICODE)
 
 
-def unusable_text(text: str, covered_by_image: bool) -> str | None:
+def unusable_text(text: str, page: Any = None) -> str | None:
     """Why a page's text layer is not text a reader sees (None: it is usable).
 
-    ``covered_by_image``: most of the page is one image (a scan with a text layer laid
-    over it). Unreadable characters (private-use, replacement, control) in more than a
-    third of the text always make it unusable; a text layer of 30 words or more with no
-    function word of any language here does only over a scan, so that tables of
-    figures and code listings keep their text.
+    Unreadable characters (private-use, replacement, control) in more than a third of
+    the text always make it unusable. A text layer of 30 words or more with no function
+    word of any language here does only when it is a scanner's hidden OCR layer: mostly
+    invisible text (render mode 3) over a page-sized image of PyMuPDF ``page`` (None:
+    not checked), so that visible price lists, tables of figures, code listings and
+    languages without those words keep their text. The page is only looked at for such
+    text: prose costs nothing more.
     """
     chars = [c for c in text if not c.isspace()]
     if not chars:
@@ -457,11 +459,24 @@ def unusable_text(text: str, covered_by_image: bool) -> str | None:
     bad = sum(1 for c in chars if _unreadable(c))
     if bad * 3 > len(chars):
         return f"{bad} of {len(chars)} characters unreadable"
-    if covered_by_image:
-        tokens = [t.lower() for t in _TOKEN.findall(text)]
-        if len(tokens) >= 30 and not any(t in _FUNCTION_WORDS for t in tokens):
-            return f"{len(tokens)} words and none a common word: not the scan's text"
+    tokens = [t.lower() for t in _TOKEN.findall(text)]
+    if len(tokens) < 30 or any(t in _FUNCTION_WORDS for t in tokens) or page is None:
+        return None
+    if hidden_text_share(page) >= 0.5 and covered_by_image(page):
+        return f"a hidden text layer of {len(tokens)} words, none a common word"
     return None
+
+
+def hidden_text_share(page: Any) -> float:
+    """The share of the page's characters drawn invisibly (render mode 3: a scanner's
+    OCR layer under its image)."""
+    try:
+        spans = page.get_texttrace()
+    except Exception:
+        return 0.0
+    total = sum(len(s["chars"]) for s in spans)
+    hidden = sum(len(s["chars"]) for s in spans if s.get("type") == 3)
+    return hidden / total if total else 0.0
 
 
 def _unreadable(c: str) -> bool:

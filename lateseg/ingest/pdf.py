@@ -36,7 +36,6 @@ from lateseg.ingest.ocr import (
     MAX_IMAGE_PIXELS,
     OcrUnavailable,
     check_mode,
-    covered_by_image,
     unusable_text,
 )
 from lateseg.ingest.pdf_layout import (
@@ -161,7 +160,7 @@ def _read_pages(doc: Any, ocr: str, name: str) -> tuple[list[PageLines], list[tu
                     page.number, page.top, page.bottom, page.width, read.lines, ocr=read.confidence
                 )
             except IngestError as e:  # OcrUnavailable too: the other pages go on
-                unread.append((page.number, f"{why}; {e}"))
+                _unread(unread, page, why, str(e))
                 if isinstance(e, OcrUnavailable):
                     missing = str(e)
             if bar is not None:
@@ -178,15 +177,16 @@ def _read_pages(doc: Any, ocr: str, name: str) -> tuple[list[PageLines], list[tu
                     if bar is not None:
                         bar.update(1)
                     continue
-                pages.append(_blank(page))
+                # until OCR has read it: its text layer (or nothing), kept where OCR cannot
+                pages.append(page if not page.empty else _blank(page))
                 if ocr == "off" or missing:
                     off = "OCR is off (--ocr auto reads such pages)" if ocr == "off" else missing
-                    unread.append((page.number, f"{why}; {off}"))
+                    _unread(unread, page, why, off or "")
                     continue
                 try:
                     rendered = ocr_mod.render(doc.load_page(i), page.number)
                 except IngestError as e:
-                    unread.append((page.number, f"{why}; {e}"))
+                    _unread(unread, page, why, str(e))
                     missing = str(e) if isinstance(e, OcrUnavailable) else missing
                     continue
                 pending.append((len(pages) - 1, why, pool.submit(ocr_mod.read, rendered)))
@@ -199,6 +199,15 @@ def _read_pages(doc: Any, ocr: str, name: str) -> tuple[list[PageLines], list[tu
                 bar.close()
     unread.sort()
     return pages, unread
+
+
+def _unread(unread: list[tuple[int, str]], page: PageLines, why: str, reason: str) -> None:
+    """Record that OCR did not read ``page``: unread when it has no text of its own, else
+    said once in the log (its text layer, unusable or not, stays the page's text)."""
+    if page.empty:
+        unread.append((page.number, f"{why}; {reason}"))
+    else:
+        log.info("page %d: %s; its text layer is kept (%s)", page.number, why, reason)
 
 
 def _ocr(page: Any, lines: PageLines, zoom: float | None = None) -> PageLines:
@@ -215,10 +224,9 @@ def _needs_ocr(doc: Any, index: int, page: PageLines) -> str | None:
     if page.empty:
         return "no text layer"
     try:
-        covered = covered_by_image(doc.load_page(index))
-    except Exception:
-        covered = False
-    why = unusable_text(page.text(), covered)
+        why = unusable_text(page.text(), doc.load_page(index))
+    except Exception:  # a damaged page: its text layer stands
+        why = None
     return f"unusable text layer ({why})" if why else None
 
 
@@ -306,7 +314,7 @@ def read_image_layout(
             data = path.read_bytes()
         except OSError as e:
             raise IngestError(f"cannot read image: {e}") from None
-    filetype = IMAGE_FILETYPES.get(path.suffix.lower(), "png")
+    filetype = image_type(data[:8]) or IMAGE_FILETYPES.get(path.suffix.lower(), "png")
     sizes = image_frames(data, filetype)
     import pymupdf
 
@@ -357,12 +365,11 @@ def image_skip_reason(path: Path) -> str | None:
     """Why a walk passes over the image file ``path`` (its header unreadable: ``binary``;
     too small to be a page), or None to read it."""
     try:
-        from PIL import Image
+        with path.open("rb") as f:
+            img = _image_file(f)
+            w, h = img.size
     except ImportError:
         return None  # the reader says what to install
-    try:
-        with Image.open(path) as img:
-            w, h = img.size
     except Exception:
         return "binary"  # not an image a reader could open
     if min(w, h) < MIN_PAGE_PIXELS[0] or max(w, h) < MIN_PAGE_PIXELS[1]:
@@ -370,37 +377,68 @@ def image_skip_reason(path: Path) -> str | None:
     return None
 
 
+#: Image files by their first bytes: PyMuPDF's file type and Pillow's plugin class.
+_MAGIC = (
+    (b"\x89PNG\r\n\x1a\n", "png", "PngImagePlugin", "PngImageFile"),
+    (b"\xff\xd8\xff", "jpeg", "JpegImagePlugin", "JpegImageFile"),
+    (b"II*\x00", "tiff", "TiffImagePlugin", "TiffImageFile"),
+    (b"MM\x00*", "tiff", "TiffImagePlugin", "TiffImageFile"),
+)
+
+
+def image_type(head: bytes) -> str | None:
+    """``png``, ``jpeg`` or ``tiff`` from a file's first bytes, else None."""
+    return next((kind for magic, kind, _, _ in _MAGIC if head.startswith(magic)), None)
+
+
+def _image_file(f: Any) -> Any:
+    """The Pillow image of open file ``f`` by its first bytes, its header read and
+    nothing decoded. Pillow's plugin class is used directly: ``Image.open`` would refuse
+    a large image by its process-wide limit, which lateseg leaves alone and checks its own
+    (:data:`~lateseg.ingest.ocr.MAX_IMAGE_PIXELS`) instead. ImportError without Pillow;
+    ValueError for anything else."""
+    import importlib
+
+    head = f.read(8)
+    f.seek(0)
+    for magic, _, module, name in _MAGIC:
+        if head.startswith(magic):
+            plugin = importlib.import_module(f"PIL.{module}")
+            return getattr(plugin, name)(f)
+    raise ValueError("not a PNG, JPEG or TIFF image")
+
+
 def image_frames(data: bytes, filetype: str) -> list[tuple[int, int]]:
     """Width and height in pixels of every frame of an image file, from its header(s),
-    nothing decoded; IngestError for an empty, truncated or oversized file."""
+    nothing decoded; IngestError for an empty, truncated or oversized file, or one of more
+    than :data:`MAX_IMAGE_FRAMES` frames (counted up to that, never all)."""
     if not data:
         raise IngestError("empty file (0 bytes): not an image")
-    try:
-        from PIL import Image
-    except ImportError:
-        raise OcrUnavailable("reading images needs Pillow: install lateseg[ocr]") from None
     import io
-    import warnings
 
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            Image.MAX_IMAGE_PIXELS = None  # lateseg checks sizes itself, below
-            img = Image.open(io.BytesIO(data))
-            sizes: list[tuple[int, int]] = []
-            frames = getattr(img, "n_frames", 1)
-            if frames > MAX_IMAGE_FRAMES:
-                raise IngestError(
-                    f"{filetype.upper()} image of {frames} frames; lateseg reads at most "
-                    f"{MAX_IMAGE_FRAMES} (make a PDF of a longer scan)"
-                )
-            for i in range(frames):
-                img.seek(i)
-                sizes.append(img.size)
-    except IngestError:
-        raise
-    except Exception as e:  # PIL's UnidentifiedImageError, truncated headers, ...
+        img = _image_file(io.BytesIO(data))
+    except ImportError:
+        raise OcrUnavailable("reading images needs Pillow: install lateseg[ocr]") from None
+    except Exception as e:  # not an image, a truncated header
         raise IngestError(f"corrupt or truncated {filetype.upper()} image: {e}") from None
+    sizes: list[tuple[int, int]] = [img.size]
+    try:
+        while len(sizes) <= MAX_IMAGE_FRAMES:
+            try:
+                img.seek(len(sizes))
+            except EOFError:
+                break
+            sizes.append(img.size)
+    except Exception as e:  # a damaged frame directory
+        raise IngestError(
+            f"corrupt {filetype.upper()} image: frame {len(sizes) + 1}: {e}"
+        ) from None
+    if len(sizes) > MAX_IMAGE_FRAMES:
+        raise IngestError(
+            f"{filetype.upper()} image of more than {MAX_IMAGE_FRAMES} frames; lateseg reads "
+            f"at most {MAX_IMAGE_FRAMES} (make a PDF of a longer scan)"
+        )
     for n, (w, h) in enumerate(sizes, 1):
         if w * h > MAX_IMAGE_PIXELS:
             where = f"frame {n} is" if len(sizes) > 1 else "it is"
