@@ -485,3 +485,28 @@ def test_a_page_that_is_only_a_photo_has_no_words_and_the_rest_is_read(tmp_path)
     text, spans, meta, _ = read_pdf_layout(tmp_path / "both.pdf")
     assert meta["ocr_pages"] == [1, 2] and NOTICE in _squash(text)
     assert [s.label for s in spans if s.kind == "page"] == ["1", "2"]
+
+
+def test_images_in_folders_are_skipped_with_the_reason_when_ocr_cannot_run(
+    tmp_path, encoder, monkeypatch
+):
+    """With --ocr off, or without Tesseract, a page image found in a folder is skipped
+    with the reason (as other files lateseg cannot read are), not a failure; the PDFs
+    beside it are indexed."""
+    from lateseg.pipeline import Pipeline
+
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    _page_image().save(folder / "scan.png")
+    (folder / "msa.pdf").write_bytes(MSA.read_bytes())
+    with Pipeline.open(tmp_path / "index") as pipe:
+        pipe.encoder = encoder
+        report = pipe.ingest([folder], progress=False, ocr="off")
+        assert report.ok and [Path(p).name for p in report.added] == ["msa.pdf"]
+        assert [(Path(p).name, r) for p, r in report.skipped] == [("scan.png", "image: --ocr off")]
+        monkeypatch.setenv("LATESEG_TESSERACT", "/nonexistent/tesseract")
+        ocr._tesseract.cache_clear()
+        report = pipe.ingest([folder], progress=False)
+        assert report.ok and [Path(p).name for p in report.unchanged] == ["msa.pdf"]
+        ((name, reason),) = [(Path(p).name, r) for p, r in report.skipped]
+        assert name == "scan.png" and "install lateseg[ocr]" in reason

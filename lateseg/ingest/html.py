@@ -124,8 +124,10 @@ def _cell_text(cell: Any) -> str:
     return " ".join("".join(_visible_strings(cell)).split())
 
 
-#: The most rows or columns one ``rowspan``/``colspan`` may cover (hostile pages).
+#: The most rows or columns one ``rowspan``/``colspan`` may cover, and the most slots a
+#: table's spans may fill in all (hostile pages: past it, spans count as one slot).
 MAX_SPAN = 100
+MAX_SLOTS = 100_000
 
 
 def _grid(table: Any) -> list[list[tuple[str, None]]]:
@@ -137,6 +139,7 @@ def _grid(table: Any) -> list[list[tuple[str, None]]]:
     ]
     grid: list[list[tuple[str, None]]] = []
     below: dict[tuple[int, int], str] = {}  # (row, column) -> text spanned down into it
+    slots = 0
     for r, tr in enumerate(rows):
         out: list[tuple[str, None]] = []
         for cell in tr.find_all(("td", "th"), recursive=False):
@@ -146,6 +149,10 @@ def _grid(table: Any) -> list[list[tuple[str, None]]]:
                 out.append((below.pop((r, len(out))), None))
             text = _cell_text(cell)
             down, across = (_span(cell.get(a)) for a in ("rowspan", "colspan"))
+            down = min(down, len(rows) - r)
+            slots += down * across
+            if slots > MAX_SLOTS:
+                down = across = 1
             for k, c in enumerate(range(len(out), len(out) + across)):
                 for d in range(1, down):
                     below[(r + d, c)] = "" if k else text

@@ -12,17 +12,18 @@ box), in the unrotated page coordinates that PyMuPDF gives text in.
 
 Why Tesseract (``bench/results/ocr.md``): on the sample contracts rendered at 200 dpi it
 keeps the spaces between words and reads the numbers; RapidOCR's packaged models (trained
-for Chinese) run words together. Tesseract runs as its own process (``tesseract`` from
-Debian's ``tesseract-ocr`` with ``tesseract-ocr-eng``), one per page at a time, with
-``--psm 1``: orientation detection first, so pages scanned at 90 or 180 degrees read
-right, and its own line finding, so a few degrees of skew keep lines whole.
+for Chinese) run words together. Tesseract runs as its own processes (``tesseract`` from
+Debian's ``tesseract-ocr`` with ``tesseract-ocr-eng``), one page each, :func:`workers` at
+once, with ``--psm 1``: orientation detection first, so pages scanned at 90 or 180
+degrees read right (without ``osd.traineddata``: ``--psm 3``, and a warning).
 
 Bounds, for hostile files: an image over :data:`MAX_IMAGE_PIXELS` is refused before it
-is decoded; a page is rendered at :data:`DPI` or at the smaller scale that keeps it under
-:data:`MAX_RENDER_PIXELS` (about 40 MB of grey pixels: with one page in memory at a
-time, that and one Tesseract process bound an OCR ingest's memory whatever the page
-count); a page that Tesseract has not read in :data:`PAGE_TIMEOUT` seconds is reported,
-not waited for.
+is decoded, and so is a page whose images add up to twice that; a page is rendered at
+:data:`DPI` or at the smaller scale that keeps it under :data:`MAX_RENDER_PIXELS` (about
+40 MB of grey pixels; a levelled page's corners add up to a fifth), one page at a time,
+and at most two PNGs per Tesseract process wait: that bounds an OCR ingest's memory
+whatever the page count; a page that Tesseract has not read in :data:`PAGE_TIMEOUT`
+seconds is reported, not waited for.
 
 Results are cached under ``$LATESEG_HOME/ocr`` by the SHA-256 of the engine, its
 settings and the rendered pixels, so a re-ingest, a renamed or re-ordered file does not
@@ -35,10 +36,12 @@ import functools
 import hashlib
 import json
 import logging
+import math
 import os
 import re
 import shutil
 import subprocess
+import tempfile
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -57,6 +60,8 @@ MAX_IMAGE_PIXELS = 100_000_000
 MAX_RENDER_PIXELS = 40_000_000
 PAGE_TIMEOUT = 300.0
 CACHE_VERSION = 1
+#: A cache entry larger than this is not read (a page holds some 100 KB of words).
+MAX_CACHE_BYTES = 8 << 20
 INSTALL_HINT = (
     "install lateseg[ocr] and Tesseract (Debian: apt-get install tesseract-ocr "
     "tesseract-ocr-eng; or `make ocr`), or set TESSDATA_PREFIX to a folder holding "
@@ -88,7 +93,9 @@ class OcrPage:
 
 @functools.lru_cache(maxsize=1)
 def _tesseract() -> tuple[str, str, str]:
-    """(binary, tessdata folder, version) of the Tesseract found here, or OcrUnavailable."""
+    """(binary, tessdata folder, version) of the Tesseract found here, or OcrUnavailable.
+    The version names the models too (their sizes and times), so a cache entry is never
+    read for another model."""
     binary = os.environ.get("LATESEG_TESSERACT") or shutil.which("tesseract")
     if not binary:
         raise OcrUnavailable(f"OCR needs Tesseract, which is not installed: {INSTALL_HINT}")
@@ -100,7 +107,14 @@ def _tesseract() -> tuple[str, str, str]:
     except (OSError, subprocess.SubprocessError) as e:
         raise OcrUnavailable(f"Tesseract ({binary}) does not run: {e}; {INSTALL_HINT}") from None
     version = out.split("\n", 1)[0].strip() or "tesseract"
-    return binary, folder, version
+    models = []
+    for name in ("eng", "osd"):
+        try:
+            st = (Path(folder) / f"{name}.traineddata").stat()
+            models.append(f"{name}:{st.st_size}:{st.st_mtime_ns}")
+        except OSError:
+            pass
+    return binary, folder, f"{version} ({' '.join(models)})"
 
 
 def _tessdata() -> str:
@@ -125,7 +139,25 @@ def available() -> str | None:
 
 def engine_name() -> str:
     """The engine and version that reads pages here (``tesseract 5.3.0``)."""
-    return _tesseract()[2]
+    return _tesseract()[2].split(" (", 1)[0]
+
+
+def _psm(tessdata: str) -> str:
+    """``1`` (orientation detection, then the page) where the orientation model
+    ``osd.traineddata`` is installed, else ``3`` (pages read as they lie), said once."""
+    if (Path(tessdata) / "osd.traineddata").is_file():
+        return "1"
+    _warn_no_osd(tessdata)
+    return "3"
+
+
+@functools.lru_cache(maxsize=4)
+def _warn_no_osd(tessdata: str) -> None:
+    log.warning(
+        "Tesseract has no orientation model (osd.traineddata in %s): pages scanned "
+        "sideways or upside down will read badly; install tesseract-ocr-osd",
+        tessdata,
+    )
 
 
 def ocr_cache_dir() -> Path:
@@ -172,12 +204,17 @@ def render(page: Any, number: int, zoom: float | None = None) -> Rendered:
     import pymupdf
 
     version = _tesseract()[2]
-    big = _largest_image(page)
+    big, total = _images(page)
     if big is not None and big[0] * big[1] > MAX_IMAGE_PIXELS:
         raise IngestError(
             f"page {number} embeds a {big[0]} x {big[1]} pixel image "
             f"({big[0] * big[1] / 1e6:.0f} MP), over the {MAX_IMAGE_PIXELS // 1_000_000} MP "
             "lateseg decodes for OCR"
+        )
+    if total > 2 * MAX_IMAGE_PIXELS:
+        raise IngestError(
+            f"page {number} embeds images of {total / 1e6:.0f} MP in all, over the "
+            f"{2 * MAX_IMAGE_PIXELS // 1_000_000} MP lateseg decodes for OCR of one page"
         )
     # pixels = unrotated page point * rotation (as displayed) * zoom [* deskew], less the
     # pixmap's origin
@@ -195,7 +232,10 @@ def render(page: Any, number: int, zoom: float | None = None) -> Rendered:
     except Exception as e:  # damaged image streams
         raise IngestError(f"page {number} cannot be rendered for OCR: {e}") from None
     m = pymupdf.Matrix(1, 0, 0, 1, pix.x, pix.y) * ~matrix
-    key = hashlib.sha256(f"{version}|psm1|eng|{pix.width}x{pix.height}|v{CACHE_VERSION}".encode())
+    psm = _psm(_tesseract()[1])
+    key = hashlib.sha256(
+        f"{version}|psm{psm}|eng|{pix.width}x{pix.height}|v{CACHE_VERSION}".encode()
+    )
     key.update(pix.samples_mv)
     digest = key.hexdigest()
     words = _cached(digest)
@@ -260,25 +300,27 @@ def workers() -> int:
     return max(1, min(8, os.cpu_count() or 1))
 
 
-def _largest_image(page: Any) -> tuple[int, int] | None:
-    """Width and height in pixels of the largest image drawn on ``page`` (from the
-    image dictionaries, nothing decoded), or None."""
+def _images(page: Any) -> tuple[tuple[int, int] | None, int]:
+    """Width and height in pixels of the largest image drawn on ``page`` (None: none),
+    and the pixels of all its images, from the image dictionaries: nothing decoded."""
     best: tuple[int, int] | None = None
+    total = 0
     try:
         images = page.get_images(full=True)
     except Exception:
-        return None
+        return None, 0
     for info in images:
-        w, h = int(info[2] or 0), int(info[3] or 0)
+        w, h = max(0, int(info[2] or 0)), max(0, int(info[3] or 0))
+        total += w * h
         if best is None or w * h > best[0] * best[1]:
             best = (w, h)
-    return best
+    return best, total
 
 
 def _run(binary: str, tessdata: str, png: bytes, number: int) -> list[dict[str, Any]]:
     """Tesseract's words of one page image: text, pixel box, confidence, line key."""
     env = dict(os.environ, OMP_THREAD_LIMIT="1", TESSDATA_PREFIX=tessdata)
-    cmd = [binary, "stdin", "stdout", "-l", "eng", "--psm", "1", "tsv"]
+    cmd = [binary, "stdin", "stdout", "-l", "eng", "--psm", _psm(tessdata), "tsv"]
     try:
         done = subprocess.run(
             cmd, input=png, capture_output=True, timeout=PAGE_TIMEOUT, env=env, check=False
@@ -307,15 +349,18 @@ def parse_tsv(tsv: str) -> list[dict[str, Any]]:
             continue
         try:
             left, top, width, height = (int(c) for c in cols[6:10])
+            line = [int(cols[2]), int(cols[3]), int(cols[4])]
             conf = float(cols[10])
         except ValueError:
+            continue
+        if not math.isfinite(conf):
             continue
         words.append(
             {
                 "text": text,
                 "box": [left, top, left + width, top + height],
                 "conf": conf,
-                "line": [int(cols[2]), int(cols[3]), int(cols[4])],
+                "line": line,
             }
         )
     return words
@@ -397,6 +442,8 @@ def _cached(digest: str) -> list[dict[str, Any]] | None:
     writes: the cache folder is read like any file)."""
     path = _cache_path(digest)
     try:
+        if path.stat().st_size > MAX_CACHE_BYTES:
+            return None
         data = json.loads(path.read_text(encoding="utf-8"))
         words = data["words"]
         if data.get("version") != CACHE_VERSION or not isinstance(words, list):
@@ -404,10 +451,13 @@ def _cached(digest: str) -> list[dict[str, Any]] | None:
         for w in words:
             if not (
                 isinstance(w["text"], str)
+                and w["text"] == _clean_word(w["text"])
+                and w["text"]
                 and len(w["box"]) == 4
-                and all(isinstance(v, (int, float)) for v in w["box"])
-                and isinstance(w["conf"], (int, float))
+                and all(_number(v) for v in w["box"])
+                and _number(w["conf"])
                 and len(w["line"]) == 3
+                and all(isinstance(v, int) for v in w["line"])
             ):
                 return None
         return words
@@ -415,14 +465,23 @@ def _cached(digest: str) -> list[dict[str, Any]] | None:
         return None
 
 
+def _number(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+
+
 def _store(digest: str, words: list[dict[str, Any]]) -> None:
     """Cache ``words`` (best effort: a read-only home costs a re-OCR, nothing else)."""
     path = _cache_path(digest)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(json.dumps({"version": CACHE_VERSION, "words": words}), encoding="utf-8")
-        os.replace(tmp, path)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".ocr-", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                json.dump({"version": CACHE_VERSION, "words": words}, f)
+            os.replace(tmp, path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
     except OSError as e:
         log.debug("OCR cache not written (%s): %s", path, e)
 

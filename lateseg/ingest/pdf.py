@@ -146,7 +146,7 @@ def _read_pages(doc: Any, ocr: str, name: str) -> tuple[list[PageLines], list[tu
     pages: list[PageLines] = []
     unread: list[tuple[int, str]] = []
     missing: str | None = None  # OCR is not installed: said once, not tried per page
-    bar = _ocr_bar(doc.page_count, name) if ocr != "off" else None
+    bar: Any = None  # shown from the first page OCR reads, counting the pages read
     pending: deque[tuple[int, str, Future[ocr_mod.OcrPage]]] = deque()
 
     def settle(until: int) -> None:
@@ -174,8 +174,6 @@ def _read_pages(doc: Any, ocr: str, name: str) -> tuple[list[PageLines], list[tu
                 why = "forced" if ocr == "force" else _needs_ocr(doc, i, page)
                 if why is None:
                     pages.append(page)
-                    if bar is not None:
-                        bar.update(1)
                     continue
                 # until OCR has read it: its text layer (or nothing), kept where OCR cannot
                 pages.append(page if not page.empty else _blank(page))
@@ -190,6 +188,8 @@ def _read_pages(doc: Any, ocr: str, name: str) -> tuple[list[PageLines], list[tu
                     missing = str(e) if isinstance(e, OcrUnavailable) else missing
                     continue
                 pending.append((len(pages) - 1, why, pool.submit(ocr_mod.read, rendered)))
+                if bar is None:
+                    bar = _ocr_bar(doc.page_count, name)
                 settle(2 * n_workers)
             settle(0)
         finally:
@@ -235,7 +235,8 @@ def _blank(page: PageLines) -> PageLines:
 
 
 def _ocr_bar(total: int, name: str) -> Any:
-    """A bar counting OCR'd pages, on a terminal, for documents long enough to wait on."""
+    """A bar counting the pages OCR reads (of at most ``total``), on a terminal; None
+    elsewhere. (Ingest's own bar counts files; this one shows where a long scan is.)"""
     import sys
 
     if total < 2 or not sys.stderr.isatty():

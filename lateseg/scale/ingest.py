@@ -61,7 +61,7 @@ def ingest_paths(
     from lateseg.ingest.paths import source_name
 
     paths = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
-    found = walk(paths, walk_config)
+    found = _images_unread(walk(paths, walk_config), check_mode(ocr))
     report = IngestReport(skipped=found.skipped, failed=list(found.failed))
     # The writer locks before the known hashes are read: no other writer can change them.
     with index.writer() as writer:
@@ -123,6 +123,30 @@ def _pages(doc: Document) -> int:
     """The pages of a parsed document (a PDF's page count; 0 for kinds without pages)."""
     value = doc.meta.get("pages")
     return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
+def _images_unread(found: Walk, ocr: str) -> Walk:
+    """The walk without the images found in folders when OCR is off or not installed:
+    those are skipped with the reason, as other files lateseg cannot read are (an image
+    named on its own is still read, and fails saying why)."""
+    from lateseg.ingest.formats import IMAGE_SUFFIXES
+    from lateseg.ingest.ocr import available
+
+    images = [
+        f for f in found.files if f.root is not None and f.path.suffix.lower() in IMAGE_SUFFIXES
+    ]
+    if not images:
+        return found
+    why = "image: --ocr off" if ocr == "off" else available()
+    if why is None:
+        return found
+    if ocr != "off":
+        why = f"image: {why}"
+    for f in images:
+        found.skip(f.path, why)
+    gone = {id(f) for f in images}
+    found.files = [f for f in found.files if id(f) not in gone]
+    return found
 
 
 def _count_ocr(report: IngestReport, source: str, doc: Document) -> None:
