@@ -133,6 +133,9 @@ def write_docx(path: Path) -> None:
         for r, row in enumerate(rows):
             for c, value in enumerate(row):
                 table.cell(r, c).text = value
+                if r == 0:  # the header row, bold as schedules set it
+                    for run in table.cell(r, c).paragraphs[0].runs:
+                        run.bold = True
     d.save(path)
     _fixed_zip_times(path)
 

@@ -146,3 +146,47 @@ def test_table_questions_are_answered_by_the_cell_with_its_row(tmp_path, encoder
             right += got.phrase.text == rec["answer"]
             assert " · " in got.text  # quoted with its row
         assert right >= 5
+
+
+def test_a_table_without_a_header_row_is_read_as_it_stands(tmp_path):
+    """A key/value table (no header row: no <th>, no bold, figures in its first row) is
+    ``key: value`` lines, and a question about it gets the value, not another key."""
+    page = tmp_path / "kv.html"
+    page.write_text(
+        "<table><tr><td>Customer</td><td>Acme Ltd</td></tr>"
+        "<tr><td>Term</td><td>12 months</td></tr></table>"
+        "<table><tr><td>North</td><td>12</td><td>7%</td></tr>"
+        "<tr><td>South</td><td>9</td><td>4%</td></tr></table>",
+        encoding="utf-8",
+    )
+    text, spans, _ = read_html(page)
+    assert text.split("\n") == ["Customer: Acme Ltd", "Term: 12 months", "", "North | 12 | 7%",
+                                "South | 9 | 4%"]  # fmt: skip
+    rows = [text[s.start : s.end] for s in spans if s.kind == "row"]
+    assert rows == ["Customer: Acme Ltd", "Term: 12 months", "North | 12 | 7%", "South | 9 | 4%"]
+    assert table_cell(analyse("Who is the customer?"), "Customer: Acme Ltd") is None
+
+
+def test_a_pdf_cell_merged_across_columns_is_not_filled_from_the_row_above(tmp_path):
+    import pymupdf
+
+    from lateseg.ingest.pdf import read_pdf
+
+    doc = pymupdf.open()
+    page = doc.new_page()
+    xs, ys = [72, 222, 372, 522], [100, 125, 150, 175]
+    for x in xs:
+        page.draw_line((x, ys[0]), (x, ys[2]))
+    for x in (xs[0], xs[3]):
+        page.draw_line((x, ys[2]), (x, ys[3]))  # the last row: one cell across all three
+    for y in ys:
+        page.draw_line((xs[0], y), (xs[-1], y))
+    cells = [["Level", "Uptime", "Credit"], ["Gold", "99.9", "10%"]]
+    for r, row in enumerate(cells):
+        for c, cell in enumerate(row):
+            page.insert_text((xs[c] + 4, ys[r] + 16), cell, fontsize=10)
+    page.insert_text((xs[0] + 4, ys[2] + 16), "Total credits capped at 30%", fontsize=10)
+    doc.save(tmp_path / "merged.pdf")
+    text = read_pdf(tmp_path / "merged.pdf")[0]
+    assert "Level: Total credits capped at 30%" in text
+    assert "Total credits capped at 30% ·" not in text  # nothing copied from the row above

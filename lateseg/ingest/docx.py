@@ -104,7 +104,28 @@ def _table_text(table: Any) -> str:
             down += [tc.vMerge == "continue"] * across
         rows.append(row)
         merged.append(down)
-    return table_text(rows, merged)[0]
+    return table_text(rows, merged, header=_marked_header(table))[0]
+
+
+def _marked_header(table: Any) -> bool | None:
+    """True when the table marks its first row as its header (Word's "repeat as header
+    row", or every run of text in it bold), None when it does not say."""
+    trs = table._tbl.tr_lst
+    if not trs:
+        return None
+    first = trs[0]
+    if first.trPr is not None and first.trPr.xpath("./w:tblHeader"):
+        return True
+    from docx.table import _Cell
+
+    runs = [
+        run
+        for tc in first.tc_lst
+        for paragraph in _Cell(tc, table).paragraphs
+        for run in paragraph.runs
+        if run.text.strip()
+    ]
+    return True if runs and all(run.bold for run in runs) else None
 
 
 def read_docx(path: Path, data: bytes | None = None) -> tuple[str, list[Span], dict]:

@@ -20,7 +20,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from lateseg.ingest.tables import table_text
+from lateseg.ingest.tables import row_spans, table_text
 from lateseg.ingest.text import decode, nested_heading_spans, read_bytes
 from lateseg.types import Span
 
@@ -130,6 +130,18 @@ MAX_SPAN = 100
 MAX_SLOTS = 100_000
 
 
+def _header(table: Any) -> bool | None:
+    """True when the table marks its first row as its header (``<thead>``, or ``<th>``
+    cells only), None when it does not say."""
+    first = next((tr for tr in table.find_all("tr") if tr.find_parent("table") is table), None)
+    if first is None:
+        return None
+    cells = first.find_all(("td", "th"), recursive=False)
+    if first.find_parent("thead") is not None or (cells and all(c.name == "th" for c in cells)):
+        return True
+    return None
+
+
 def _grid(table: Any) -> list[list[tuple[str, None]]]:
     """The visible rows of ``table`` (not of tables nested in it) as a grid: a cell
     spanning rows fills its column's slot in each row it covers with its text, one
@@ -209,12 +221,14 @@ def _render(root: Any, out: _Out, rows: list[Span] | None = None) -> list[tuple[
         out.brk(gap)
         if name == "table":
             tables += 1
-            text, _ = table_text(_grid(node))
-            for k, line in enumerate(text.split("\n")):
+            text, _ = table_text(_grid(node), header=_header(node))
+            labels = {s.start: s.label for s in row_spans(text, 0, f"table {tables}")}
+            pos = 0
+            for line in text.split("\n"):
                 out.brk(1)
                 start = out.text(line)
-                if k and start is not None and rows is not None:
-                    label = f"table {tables}, row {k}"
+                label, pos = labels.get(pos), pos + len(line) + 1
+                if label is not None and start is not None and rows is not None:
                     rows.append(Span(start, start + len(" ".join(line.split())), "row", label))
             out.brk(gap)
             continue

@@ -381,27 +381,28 @@ def _clean_word(text: str) -> str:
 def _lines(
     words: list[dict[str, Any]], to_page: tuple[float, float, float, float, float, float]
 ) -> list[Line]:
-    """Words grouped into Tesseract's lines, each word's box mapped to page points."""
+    """Words grouped into Tesseract's lines, each word's box mapped to page points; two
+    words are one (no space between) where :func:`_glued`."""
     out: list[Line] = []
     key: tuple[int, ...] | None = None
-    current: list[tuple[str, tuple[float, float, float, float]]] = []
+    current: list[tuple[str, tuple[float, float, float, float], list[float]]] = []
     para_of: list[bool] = []
 
     def flush() -> None:
         if not current:
             return
         text, frags, pos = "", [], 0
-        for i, (w, box) in enumerate(current):
-            if i:
+        for i, (w, box, raw) in enumerate(current):
+            if i and not _glued(current[i - 1][0], current[i - 1][2], w, raw):
                 text += " "
                 pos += 1
             frags.append(Frag(pos, pos + len(w), box))
             text += w
             pos += len(w)
-        x0 = min(b[0] for _, b in current)
-        y0 = min(b[1] for _, b in current)
-        x1 = max(b[2] for _, b in current)
-        y1 = max(b[3] for _, b in current)
+        x0 = min(b[0] for _, b, _ in current)
+        y0 = min(b[1] for _, b, _ in current)
+        x1 = max(b[2] for _, b, _ in current)
+        y1 = max(b[3] for _, b, _ in current)
         out.append(Line(text, x0, y0, x1, y1, para=para_of[-1], frags=frags))
         current.clear()
 
@@ -413,9 +414,22 @@ def _lines(
             key = line
             para_of.append(line[:2] != paragraph)
             paragraph = line[:2]
-        current.append((w["text"], _mapped(w["box"], to_page)))
+        current.append((w["text"], _mapped(w["box"], to_page), w["box"]))
     flush()
     return out
+
+
+_PATH = re.compile(r"/[\w.<>~+-]+(?:/[\w.<>~+-]+)*")
+
+
+def _glued(before: str, before_box: list[float], word: str, box: list[float]) -> bool:
+    """Whether Tesseract split one word in two: their boxes overlap (letters of a
+    monospaced word read apart: ``/t mp``), or a path goes on with ``/`` (``/etc/opt``
+    ``/<subdir>``: set in a monospaced font, its letter gaps pass for word gaps)."""
+    overlap = min(before_box[2], box[2]) - max(before_box[0], box[0]) > 0 and (
+        min(before_box[3], box[3]) - max(before_box[1], box[1]) > 0
+    )
+    return overlap or (word.startswith("/") and _PATH.fullmatch(before) is not None)
 
 
 def _mapped(

@@ -425,9 +425,8 @@ def table_lines(page: Any, rules: list[Box]) -> list[Line]:
         return []
     out: list[Line] = []
     for table in found.tables:
-        cells = _table_cells(page, table)
-        merged = [[box is None for _, box in row] for row in cells]
-        text, drawn = table_text(cells, merged)
+        cells, merged = _table_cells(page, table)
+        text, drawn = table_text(cells, merged, header=_bold_first_row(page, table))
         if text:
             x0, y0, x1, y1 = table.bbox
             frags = [Frag(a, b, box) for a, b, box in drawn]
@@ -435,21 +434,51 @@ def table_lines(page: Any, rules: list[Box]) -> list[Line]:
     return out
 
 
-def _table_cells(page: Any, table: Any) -> list[list[tuple[str, Box | None]]]:
-    """The cells of ``table``, row by row: their text and box (None: a cell merged into
-    the one above or to its left).
+def _table_cells(
+    page: Any, table: Any
+) -> tuple[list[list[tuple[str, Box | None]]], list[list[bool]]]:
+    """The cells of ``table``, row by row: their text and box (None: a slot a merged
+    cell covers), and whether each slot continues the cell above it (PyMuPDF gives None
+    for slots merged down and across alike: down is where the last cell of the column
+    reaches into this row).
 
     Cell text is gathered from the page's words by their centres: ``Table.extract`` drops
     the spaces between words set in some fonts ("AdaLovelace")."""
     words = page.get_text("words", clip=table.bbox, sort=True)
-    rows = []
+    rows: list[list[tuple[str, Box | None]]] = []
+    merged: list[list[bool]] = []
+    last: dict[int, Box] = {}  # column -> the last cell box seen in it
     for row in table.rows:
         cells: list[tuple[str, Box | None]] = []
-        for cell in row.cells:
-            inside = [w[4] for w in words if _contains(cell, w)] if cell else []
-            cells.append((" ".join(inside), tuple(cell) if cell else None))
+        down: list[bool] = []
+        top = row.bbox[1]
+        for col, cell in enumerate(row.cells):
+            if cell:
+                inside = [w[4] for w in words if _contains(cell, w)]
+                cells.append((" ".join(inside), tuple(cell)))
+                down.append(False)
+                last[col] = tuple(cell)
+            else:
+                cells.append(("", None))
+                down.append(col in last and last[col][3] > top + 1)
         rows.append(cells)
-    return rows
+        merged.append(down)
+    return rows, merged
+
+
+def _bold_first_row(page: Any, table: Any) -> bool | None:
+    """True when the table's first row is set bold (its header), None when not."""
+    if not table.rows:
+        return None
+    spans = [
+        span
+        for block in page.get_text("dict", clip=table.rows[0].bbox)["blocks"]
+        for line in block.get("lines", ())
+        for span in line["spans"]
+        if span["text"].strip()
+    ]
+    bold = [bool(s["flags"] & 16) or "bold" in s["font"].lower() for s in spans]
+    return True if bold and all(bold) else None
 
 
 def _contains(box: Box, word: tuple) -> bool:

@@ -30,22 +30,40 @@ HEADER_SEPARATOR = " | "
 Box = TypeVar("Box")
 
 
+def looks_like_header(cells: Sequence[str], rows: int) -> bool:
+    """Whether a first row of ``cells`` reads as column headers when nothing marks it
+    (no ``<th>``, no bold, no repeat-as-header flag): three columns or more, more rows
+    below, and every cell a short label (at most six words, no digits)."""
+    return (
+        len(cells) >= 3
+        and rows >= 2
+        and all(c and len(c.split()) <= 6 and not any(ch.isdigit() for ch in c) for c in cells)
+    )
+
+
 def table_text(
     rows: Sequence[Sequence[tuple[str, Box | None]]],
     merged: Sequence[Sequence[bool]] | None = None,
+    header: bool | None = None,
 ) -> tuple[str, list[tuple[int, int, Box]]]:
     """The text of a table given as rows of ``(cell text, cell box or None)``, and where
     each cell's value lies in it with its box (cells without a box: not listed).
 
-    The first non-empty row is the header. ``merged[r][c]``: the cell continues the one
-    above it (a vertically merged cell), whose value then holds in this row too. A cell
-    merged across columns is given once, in its first column, and empty cells after it
-    (so every cell stays under its header). Empty rows are left out.
+    ``header``: whether the first non-empty row is the header (None: as
+    :func:`looks_like_header` judges). Without one, a two-column table is written as
+    ``key: value`` lines and a wider one as rows of cells joined by ``" | "``.
+    ``merged[r][c]``: the cell continues the one above it (a vertically merged cell),
+    whose value then holds in this row too. A cell merged across columns is given once,
+    in its first column, and empty cells after it (so every cell stays under its
+    header). Empty rows are left out.
     """
     keep = [i for i, r in enumerate(rows) if any(text for text, _ in r)]
     if not keep:
         return "", []
-    header = [text for text, _ in rows[keep[0]]]
+    if header is None:
+        header = looks_like_header([t for t, _ in rows[keep[0]]], len(keep) - 1)
+    names = [text for text, _ in rows[keep[0]]] if header else []
+    width = max(len(rows[i]) for i in keep)
     parts: list[str] = []
     cells: list[tuple[int, int, Box]] = []
     pos = 0
@@ -57,37 +75,47 @@ def table_text(
         parts.append(piece)
         pos += len(piece)
 
-    for col, (text, box) in enumerate(rows[keep[0]]):
-        put(HEADER_SEPARATOR if col else "")
-        put(text, box)
-    above: list[tuple[str, Box | None]] = [("", None)] * len(header)
-    for r in keep[1:]:
+    if header:
+        for col, (text, box) in enumerate(rows[keep[0]]):
+            put(HEADER_SEPARATOR if col else "")
+            put(text, box)
+    above: list[tuple[str, Box | None]] = [("", None)] * width
+    for n, r in enumerate(keep[1:] if header else keep):
+        if n or header:
+            put("\n")
         row = rows[r]
-        put("\n")
         first = True
         for col, (text, box) in enumerate(row):
-            if merged is not None and merged[r][col] and not text and col < len(above):
+            if merged is not None and merged[r][col] and not text:
                 text, box = above[col]
-            if col < len(above):
-                above[col] = (text, box)
+            above[col] = (text, box)
             if not text:
                 continue
-            put("" if first else CELL_SEPARATOR)
+            if header:
+                put("" if first else CELL_SEPARATOR)
+                if col < len(names) and names[col]:
+                    put(f"{names[col]}: ")
+            elif width == 2:
+                put("" if first else ": ")
+            else:
+                put("" if first else HEADER_SEPARATOR)
             first = False
-            name = header[col] if col < len(header) else ""
-            if name:
-                put(f"{name}: ")
             put(text, box)
     return "".join(parts), cells
 
 
 def row_spans(table: str, at: int, label: str) -> list[Span]:
-    """A ``row`` span for each line of a table's text after its header, the table's text
-    starting at offset ``at`` of the document; labels ``"<label>, row N"``."""
+    """A ``row`` span for each row of a table's text (each line but a header line: a
+    first line of cells joined by ``" | "`` over rows whose cells carry headers), the
+    table's text starting at offset ``at`` of the document; labels ``"<label>, row N"``
+    (N from 1)."""
+    lines = table.split("\n")
+    header = len(lines) > 1 and HEADER_SEPARATOR in lines[0] and CELL_SEPARATOR in lines[1]
     spans = []
     pos = at
-    for n, row in enumerate(table.split("\n")):
-        if n and row:
-            spans.append(Span(pos, pos + len(row), "row", f"{label}, row {n}"))
+    for n, row in enumerate(lines):
+        if row and (n or not header):
+            k = n if header else n + 1
+            spans.append(Span(pos, pos + len(row), "row", f"{label}, row {k}"))
         pos += len(row) + 1
     return spans
