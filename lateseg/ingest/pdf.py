@@ -131,7 +131,7 @@ def read_pdf_layout(
         }
     finally:
         doc.close()
-    return _finish(pages, unread, meta, ocr)
+    return _finish(pages, unread, meta)
 
 
 def _read_pages(doc: Any, ocr: str, name: str) -> tuple[list[PageLines], list[tuple[int, str]]]:
@@ -247,7 +247,7 @@ def _ocr_bar(total: int, name: str) -> Any:
 
 
 def _finish(
-    pages: list[PageLines], unread: list[tuple[int, str]], meta: dict[str, Any], ocr: str
+    pages: list[PageLines], unread: list[tuple[int, str]], meta: dict[str, Any]
 ) -> tuple[str, list[Span], dict, list[LineBox]]:
     """Text, spans, metadata and line boxes of pages read: furniture dropped, words
     rejoined, pages assembled; OCR'd pages marked with an ``ocr`` span (label: the
@@ -354,7 +354,7 @@ def read_image_layout(
         doc.close()
         if bar is not None:
             bar.close()
-    return _finish(pages, unread, meta, "force")
+    return _finish(pages, unread, meta)
 
 
 #: Images smaller than this (shorter side, longer side; pixels) are icons and logos, not
