@@ -203,8 +203,7 @@ def render(page: Any, number: int, zoom: float | None = None) -> Rendered:
     look its words up in the cache."""
     import pymupdf
 
-    version = _tesseract()[2]
-    big, total = _images(page)
+    big, total = _images(page)  # refused whether or not OCR could run
     if big is not None and big[0] * big[1] > MAX_IMAGE_PIXELS:
         raise IngestError(
             f"page {number} embeds a {big[0]} x {big[1]} pixel image "
@@ -216,6 +215,7 @@ def render(page: Any, number: int, zoom: float | None = None) -> Rendered:
             f"page {number} embeds images of {total / 1e6:.0f} MP in all, over the "
             f"{2 * MAX_IMAGE_PIXELS // 1_000_000} MP lateseg decodes for OCR of one page"
         )
+    version = _tesseract()[2]
     # pixels = unrotated page point * rotation (as displayed) * zoom [* deskew], less the
     # pixmap's origin
     zoom = page_scale(page.rect.width, page.rect.height, zoom or DPI / 72.0)
