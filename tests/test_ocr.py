@@ -505,3 +505,13 @@ def test_images_in_folders_are_skipped_with_the_reason_when_ocr_cannot_run(
         assert report.ok and [Path(p).name for p in report.unchanged] == ["msa.pdf"]
         ((name, reason),) = [(Path(p).name, r) for p, r in report.skipped]
         assert name == "scan.png" and "install lateseg[ocr]" in reason
+        # an image indexed by a run that had OCR stays indexed through a --prune that cannot
+        # read it
+        monkeypatch.delenv("LATESEG_TESSERACT")
+        ocr._tesseract.cache_clear()
+        if ocr.available() is None:
+            assert [Path(p).name for p in pipe.ingest([folder], progress=False).added] == [
+                "scan.png"
+            ]
+            report = pipe.ingest([folder], progress=False, ocr="off", prune=True)
+            assert not report.removed and any(s.endswith("scan.png") for s in pipe.sources())

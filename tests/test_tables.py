@@ -30,7 +30,8 @@ def test_a_row_carries_its_headers_and_merged_cells_keep_their_column():
         [("Washer", "w1"), ("$0.02", "w2"), ("", "w3")],
     ]
     merged = [[box is None for _, box in r] for r in rows]
-    text, cells = table_text(rows, merged)
+    text, cells, header = table_text(rows, merged)
+    assert header  # short labels over a column of figures
     assert text.split("\n") == [
         "Item | Price | Unit",
         "Item: Bolt · Price: $0.10 · Unit: each",
@@ -42,9 +43,36 @@ def test_a_row_carries_its_headers_and_merged_cells_keep_their_column():
         assert text[a:b] in {"Item", "Price", "Unit", "Bolt", "$0.10", "each", "Nut",
                              "Washer", "$0.02"}  # fmt: skip
     assert [box for a, b, box in cells if text[a:b] == "$0.10"] == ["b2", "b2"]
-    spans = row_spans(text, 100, "table 1")
+    spans = row_spans(text, 100, "table 1", header)
     assert [text[s.start - 100 : s.end - 100] for s in spans] == text.split("\n")[1:]
-    assert table_text([]) == ("", [])
+    assert table_text([]) == ("", [], False)
+
+
+@pytest.mark.parametrize(
+    ("rows", "header"),
+    [
+        ([["Alice", "Engineer", "London"], ["Bob", "Designer", "Paris"],
+          ["Cleo", "Analyst", "Rome"]], False),  # names over names: no header
+        ([["", "2022", "2023"], ["Revenue", "10", "12"], ["Costs", "7", "8"]], True),
+        ([["Name", "Age", "City"], ["Bob", "41", "Oslo"], ["Ann", "38", "Bern"]], True),
+        ([["Name", "Age", "City"], ["Bob", "41", "Oslo"]], False),  # one row: unsure
+    ],
+)  # fmt: skip
+def test_an_unmarked_first_row_is_a_header_only_over_rows_of_another_kind(rows, header):
+    text, _, got = table_text([[(c, None) for c in r] for r in rows])
+    assert got is header
+    if not header:
+        assert text.split("\n")[0] == " | ".join(rows[0]).strip(" |")
+    spans = row_spans(text, 0, "t", got)
+    assert len(spans) == len(rows) - (1 if got else 0)
+
+
+def test_split_ocr_words_are_joined_only_where_one_word_was_split():
+    from lateseg.ingest.ocr import _glued
+
+    assert _glued("/t", [100, 10, 130, 40], "mp", [118, 10, 160, 40])  # overlapping boxes
+    assert not _glued("chief", [0, 10, 60, 40], "of", [58, 10, 80, 40])  # italic overhang
+    assert not _glued("/home", [0, 10, 60, 40], "/usr", [70, 10, 110, 40])  # two paths
 
 
 def test_a_row_is_one_sentence_whatever_its_cells_hold():

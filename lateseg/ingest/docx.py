@@ -85,7 +85,7 @@ def _blocks(document: Any) -> Iterator[Any]:
             stack.append(iter(child.iterchildren()))
 
 
-def _table_text(table: Any) -> str:
+def _table_text(table: Any) -> tuple[str, bool]:
     """The table as :func:`~lateseg.ingest.tables.table_text` writes it: the header row,
     then a line per row whose cells carry their headers. Cell texts are whitespace
     collapsed; a cell merged across columns is given once, under its first column, and
@@ -104,28 +104,37 @@ def _table_text(table: Any) -> str:
             down += [tc.vMerge == "continue"] * across
         rows.append(row)
         merged.append(down)
-    return table_text(rows, merged, header=_marked_header(table))[0]
+    text, _, header = table_text(rows, merged, header=_marked_header(table))
+    return text, header
 
 
 def _marked_header(table: Any) -> bool | None:
     """True when the table marks its first row as its header (Word's "repeat as header
     row", or every run of text in it bold), None when it does not say."""
+    from docx.oxml.ns import qn
+
     trs = table._tbl.tr_lst
     if not trs:
         return None
     first = trs[0]
-    if first.trPr is not None and first.trPr.xpath("./w:tblHeader"):
+    flags = first.trPr.xpath("./w:tblHeader") if first.trPr is not None else []
+    if flags and flags[0].get(qn("w:val"), "true") not in ("0", "false", "off"):
         return True
     from docx.table import _Cell
 
-    runs = [
-        run
-        for tc in first.tc_lst
-        for paragraph in _Cell(tc, table).paragraphs
-        for run in paragraph.runs
-        if run.text.strip()
-    ]
-    return True if runs and all(run.bold for run in runs) else None
+    def bold(tr: Any) -> bool:
+        runs = [
+            run
+            for tc in tr.tc_lst
+            for paragraph in _Cell(tc, table).paragraphs
+            for run in paragraph.runs
+            if run.text.strip()
+        ]
+        return bool(runs) and all(run.bold for run in runs)
+
+    # a bold first row over rows that are not all bold (a table set bold throughout
+    # marks nothing)
+    return True if bold(first) and not all(bold(tr) for tr in trs[1:]) else None
 
 
 def read_docx(path: Path, data: bytes | None = None) -> tuple[str, list[Span], dict]:
@@ -143,7 +152,7 @@ def read_docx(path: Path, data: bytes | None = None) -> tuple[str, list[Span], d
     for block in _blocks(document):
         table = hasattr(block, "rows")
         if table:
-            text = _table_text(block)
+            text, header = _table_text(block)
             level = None
         else:
             text = block.text.strip()
@@ -157,7 +166,7 @@ def read_docx(path: Path, data: bytes | None = None) -> tuple[str, list[Span], d
             heads.append((pos, level, _SPACES.sub(" ", text)))
         if table:
             tables += 1
-            rows += row_spans(text, pos, f"table {tables}")
+            rows += row_spans(text, pos, f"table {tables}", header)
         parts.append(text)
         pos += len(text)
     meta: dict[str, Any] = {}

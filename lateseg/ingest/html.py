@@ -221,8 +221,8 @@ def _render(root: Any, out: _Out, rows: list[Span] | None = None) -> list[tuple[
         out.brk(gap)
         if name == "table":
             tables += 1
-            text, _ = table_text(_grid(node), header=_header(node))
-            labels = {s.start: s.label for s in row_spans(text, 0, f"table {tables}")}
+            text, _, header = table_text(_grid(node), header=_header(node))
+            labels = {s.start: s.label for s in row_spans(text, 0, f"table {tables}", header)}
             pos = 0
             for line in text.split("\n"):
                 out.brk(1)

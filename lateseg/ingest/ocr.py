@@ -302,15 +302,16 @@ def workers() -> int:
 
 def _images(page: Any) -> tuple[tuple[int, int] | None, int]:
     """Width and height in pixels of the largest image drawn on ``page`` (None: none),
-    and the pixels of all its images, from the image dictionaries: nothing decoded."""
+    and the pixels of all its images, inline ones too (``get_images`` lists only image
+    objects), from their headers: nothing decoded."""
     best: tuple[int, int] | None = None
     total = 0
     try:
-        images = page.get_images(full=True)
+        images = page.get_image_info()
     except Exception:
         return None, 0
     for info in images:
-        w, h = max(0, int(info[2] or 0)), max(0, int(info[3] or 0))
+        w, h = max(0, int(info.get("width") or 0)), max(0, int(info.get("height") or 0))
         total += w * h
         if best is None or w * h > best[0] * best[1]:
             best = (w, h)
@@ -419,17 +420,19 @@ def _lines(
     return out
 
 
-_PATH = re.compile(r"/[\w.<>~+-]+(?:/[\w.<>~+-]+)*")
-
-
 def _glued(before: str, before_box: list[float], word: str, box: list[float]) -> bool:
-    """Whether Tesseract split one word in two: their boxes overlap (letters of a
-    monospaced word read apart: ``/t mp``), or a path goes on with ``/`` (``/etc/opt``
-    ``/<subdir>``: set in a monospaced font, its letter gaps pass for word gaps)."""
-    overlap = min(before_box[2], box[2]) - max(before_box[0], box[0]) > 0 and (
-        min(before_box[3], box[3]) - max(before_box[1], box[1]) > 0
-    )
-    return overlap or (word.startswith("/") and _PATH.fullmatch(before) is not None)
+    """Whether Tesseract split one word in two: their boxes share a third of the smaller
+    one's area or more (letters of a monospaced path read apart: ``/t mp``), and one side
+    is not a plain word (an italic ``f`` overhangs the next word: ``chief of`` stays two
+    words; so do two paths in a list: ``/home /usr``)."""
+    if before.isalpha() and word.isalpha():
+        return False
+    across = min(before_box[2], box[2]) - max(before_box[0], box[0])
+    down = min(before_box[3], box[3]) - max(before_box[1], box[1])
+    if across <= 0 or down <= 0:
+        return False
+    areas = [(b[2] - b[0]) * (b[3] - b[1]) for b in (before_box, box)]
+    return across * down * 3 >= min(areas)
 
 
 def _mapped(

@@ -384,6 +384,8 @@ _MAGIC = (
     (b"\xff\xd8\xff", "jpeg", "JpegImagePlugin", "JpegImageFile"),
     (b"II*\x00", "tiff", "TiffImagePlugin", "TiffImageFile"),
     (b"MM\x00*", "tiff", "TiffImagePlugin", "TiffImageFile"),
+    (b"II+\x00", "tiff", "TiffImagePlugin", "TiffImageFile"),  # BigTIFF
+    (b"MM\x00+", "tiff", "TiffImagePlugin", "TiffImageFile"),
 )
 
 
@@ -424,8 +426,8 @@ def image_frames(data: bytes, filetype: str) -> list[tuple[int, int]]:
     except Exception as e:  # not an image, a truncated header
         raise IngestError(f"corrupt or truncated {filetype.upper()} image: {e}") from None
     sizes: list[tuple[int, int]] = [img.size]
-    try:
-        while len(sizes) <= MAX_IMAGE_FRAMES:
+    try:  # the frames of a TIFF are pages; a PNG or JPEG is one page (an animation's first)
+        while filetype == "tiff" and len(sizes) <= MAX_IMAGE_FRAMES:
             try:
                 img.seek(len(sizes))
             except EOFError:
@@ -706,7 +708,7 @@ def assemble(pages: list[list[Line]]) -> tuple[str, list[Span], list[LineBox]]:
                 tables += 1
                 label = f"p. {number}, table {tables}"
                 spans.append(Span(pos, pos + len(ln.text), "table", label))
-                spans += row_spans(ln.text, pos, label)
+                spans += row_spans(ln.text, pos, label, ln.header)
             boxes += [
                 LineBox(f.page or number, *f.box, pos + f.start, pos + f.end)
                 for f in ln.fragments()

@@ -82,6 +82,7 @@ class Line:
     kind: str = "text"
     para: bool = False
     frags: list[Frag] | None = None
+    header: bool = False  # a table line whose first row is its header
 
     def fragments(self) -> list[Frag]:
         """The drawn stretches of :attr:`text`, in order, covering it."""
@@ -425,12 +426,18 @@ def table_lines(page: Any, rules: list[Box]) -> list[Line]:
         return []
     out: list[Line] = []
     for table in found.tables:
-        cells, merged = _table_cells(page, table)
-        text, drawn = table_text(cells, merged, header=_bold_first_row(page, table))
+        try:
+            cells, merged = _table_cells(page, table)
+            text, drawn, header = table_text(cells, merged, _bold_first_row(page, table))
+        except Exception as e:  # one table's cells must not lose the page's text
+            log.warning("page %d: a table could not be read (%s); reading it as text",
+                        page.number + 1, e)  # fmt: skip
+            continue
         if text:
             x0, y0, x1, y1 = table.bbox
             frags = [Frag(a, b, box) for a, b, box in drawn]
-            out.append(Line(text, x0, y0, x1, y1, kind="table", frags=frags))
+            line = Line(text, x0, y0, x1, y1, kind="table", frags=frags, header=header)
+            out.append(line)
     return out
 
 
@@ -467,18 +474,24 @@ def _table_cells(
 
 
 def _bold_first_row(page: Any, table: Any) -> bool | None:
-    """True when the table's first row is set bold (its header), None when not."""
-    if not table.rows:
+    """True when the table's first row is set bold and the rows below are not all bold
+    (its header), None when it does not say."""
+    if len(table.rows) < 2:
         return None
-    spans = [
-        span
-        for block in page.get_text("dict", clip=table.rows[0].bbox)["blocks"]
-        for line in block.get("lines", ())
-        for span in line["spans"]
-        if span["text"].strip()
-    ]
-    bold = [bool(s["flags"] & 16) or "bold" in s["font"].lower() for s in spans]
-    return True if bold and all(bold) else None
+
+    def bold(bbox: Any) -> bool:
+        spans = [
+            span
+            for block in page.get_text("dict", clip=bbox)["blocks"]
+            for line in block.get("lines", ())
+            for span in line["spans"]
+            if span["text"].strip()
+        ]
+        marks = [bool(s["flags"] & 16) or "bold" in s["font"].lower() for s in spans]
+        return bool(marks) and all(marks)
+
+    first = bold(table.rows[0].bbox)
+    return True if first and not bold(table.rows[1].bbox) else None
 
 
 def _contains(box: Box, word: tuple) -> bool:

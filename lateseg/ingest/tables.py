@@ -16,6 +16,7 @@ in a PDF, its drawn box). Each such row is a ``row`` span: a chunk never ends in
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import TypeVar
 
@@ -30,24 +31,42 @@ HEADER_SEPARATOR = " | "
 Box = TypeVar("Box")
 
 
-def looks_like_header(cells: Sequence[str], rows: int) -> bool:
-    """Whether a first row of ``cells`` reads as column headers when nothing marks it
-    (no ``<th>``, no bold, no repeat-as-header flag): three columns or more, more rows
-    below, and every cell a short label (at most six words, no digits)."""
-    return (
-        len(cells) >= 3
-        and rows >= 2
-        and all(c and len(c.split()) <= 6 and not any(ch.isdigit() for ch in c) for c in cells)
-    )
+_PERIOD = re.compile(r"(?:FY\s?)?(?:19|20)\d\d|Q[1-4](?:\s(?:19|20)\d\d)?|H[12]")
+
+
+def looks_like_header(rows: Sequence[Sequence[str]]) -> bool:
+    """Whether the first of ``rows`` (cell texts) reads as column headers when nothing
+    marks it (no ``<th>``, no bold, no repeat-as-header flag): three columns or more,
+    two rows or more below; every header cell a short label (at most six words, no
+    figures but a year or a quarter; the first may be empty, over a column of row
+    labels); and a column below holds figures where its header holds none (or the
+    headers are periods), so the first row is not simply one more row of names."""
+    head, body = list(rows[0]), [list(r) for r in rows[1:]]
+    if len(head) < 3 or len(body) < 2:
+        return False
+
+    def label(c: str) -> bool:
+        figures = any(ch.isdigit() for ch in c)
+        return len(c.split()) <= 6 and (not figures or bool(_PERIOD.fullmatch(c)))
+
+    if not all(label(c) for c in head) or not all(head[1:]):
+        return False
+    for col, name in enumerate(head):
+        below = [r[col] for r in body if col < len(r) and r[col]]
+        figures = sum(any(ch.isdigit() for ch in c) for c in below)
+        if below and figures * 2 >= len(below) and not any(ch.isdigit() for ch in name):
+            return True
+    return any(_PERIOD.fullmatch(c) for c in head)
 
 
 def table_text(
     rows: Sequence[Sequence[tuple[str, Box | None]]],
     merged: Sequence[Sequence[bool]] | None = None,
     header: bool | None = None,
-) -> tuple[str, list[tuple[int, int, Box]]]:
-    """The text of a table given as rows of ``(cell text, cell box or None)``, and where
-    each cell's value lies in it with its box (cells without a box: not listed).
+) -> tuple[str, list[tuple[int, int, Box]], bool]:
+    """The text of a table given as rows of ``(cell text, cell box or None)``, where each
+    cell's value lies in it with its box (cells without a box: not listed), and whether
+    its first line is the header row.
 
     ``header``: whether the first non-empty row is the header (None: as
     :func:`looks_like_header` judges). Without one, a two-column table is written as
@@ -59,9 +78,9 @@ def table_text(
     """
     keep = [i for i, r in enumerate(rows) if any(text for text, _ in r)]
     if not keep:
-        return "", []
+        return "", [], False
     if header is None:
-        header = looks_like_header([t for t, _ in rows[keep[0]]], len(keep) - 1)
+        header = looks_like_header([[t for t, _ in rows[i]] for i in keep])
     names = [text for text, _ in rows[keep[0]]] if header else []
     width = max(len(rows[i]) for i in keep)
     parts: list[str] = []
@@ -89,7 +108,7 @@ def table_text(
             if merged is not None and merged[r][col] and not text:
                 text, box = above[col]
             above[col] = (text, box)
-            if not text:
+            if not text and (header or width == 2):
                 continue
             if header:
                 put("" if first else CELL_SEPARATOR)
@@ -101,16 +120,14 @@ def table_text(
                 put("" if first else HEADER_SEPARATOR)
             first = False
             put(text, box)
-    return "".join(parts), cells
+    return "".join(parts), cells, header
 
 
-def row_spans(table: str, at: int, label: str) -> list[Span]:
-    """A ``row`` span for each row of a table's text (each line but a header line: a
-    first line of cells joined by ``" | "`` over rows whose cells carry headers), the
-    table's text starting at offset ``at`` of the document; labels ``"<label>, row N"``
-    (N from 1)."""
+def row_spans(table: str, at: int, label: str, header: bool) -> list[Span]:
+    """A ``row`` span for each row of a table's text (each line but the header, where
+    ``header``: as :func:`table_text` said), the table's text starting at offset ``at`` of
+    the document; labels ``"<label>, row N"`` (N from 1)."""
     lines = table.split("\n")
-    header = len(lines) > 1 and HEADER_SEPARATOR in lines[0] and CELL_SEPARATOR in lines[1]
     spans = []
     pos = at
     for n, row in enumerate(lines):

@@ -125,6 +125,10 @@ def _pages(doc: Document) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) else 0
 
 
+#: The skip reason of an image this run cannot read (--prune keeps such images indexed).
+IMAGE_UNREAD = "image: "
+
+
 def _images_unread(found: Walk, ocr: str) -> Walk:
     """The walk without the images found in folders when OCR is off or not installed:
     those are skipped with the reason, as other files lateseg cannot read are (an image
@@ -137,11 +141,10 @@ def _images_unread(found: Walk, ocr: str) -> Walk:
     ]
     if not images:
         return found
-    why = "image: --ocr off" if ocr == "off" else available()
+    why = "--ocr off" if ocr == "off" else available()
     if why is None:
         return found
-    if ocr != "off":
-        why = f"image: {why}"
+    why = f"{IMAGE_UNREAD}{why}"
     for f in images:
         found.skip(f.path, why)
     gone = {id(f) for f in images}
@@ -172,8 +175,8 @@ def _prune(index: Index, found: Walk, writer: Writer) -> list[tuple[str, str]]:
         if any(p.is_relative_to(u) for u in found.unlisted):
             continue  # a folder that could not be listed: nothing known about it
         reason = why_not_walked(p, found)
-        if reason is not None:
-            gone[source] = reason
+        if reason is not None and not reason.startswith(IMAGE_UNREAD):
+            gone[source] = reason  # an image this run cannot read stays as indexed
     writer.remove(list(gone))
     return sorted(gone.items())
 
