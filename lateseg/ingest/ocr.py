@@ -215,7 +215,7 @@ def render(page: Any, number: int, zoom: float | None = None) -> Rendered:
             f"page {number} embeds images of {total / 1e6:.0f} MP in all, over the "
             f"{2 * MAX_IMAGE_PIXELS // 1_000_000} MP lateseg decodes for OCR of one page"
         )
-    version = _tesseract()[2]
+    _, tessdata, version = _tesseract()
     # pixels = unrotated page point * rotation (as displayed) * zoom [* deskew], less the
     # pixmap's origin
     zoom = page_scale(page.rect.width, page.rect.height, zoom or DPI / 72.0)
@@ -232,7 +232,7 @@ def render(page: Any, number: int, zoom: float | None = None) -> Rendered:
     except Exception as e:  # damaged image streams
         raise IngestError(f"page {number} cannot be rendered for OCR: {e}") from None
     m = pymupdf.Matrix(1, 0, 0, 1, pix.x, pix.y) * ~matrix
-    psm = _psm(_tesseract()[1])
+    psm = _psm(tessdata)
     key = hashlib.sha256(
         f"{version}|psm{psm}|eng|{pix.width}x{pix.height}|v{CACHE_VERSION}".encode()
     )

@@ -155,10 +155,7 @@ def _read_pages(doc: Any, ocr: str, name: str) -> tuple[list[PageLines], list[tu
             at, why, future = pending.popleft()
             page = pages[at]
             try:
-                read = future.result()
-                pages[at] = PageLines(
-                    page.number, page.top, page.bottom, page.width, read.lines, ocr=read.confidence
-                )
+                pages[at] = _read_by_ocr(page, future.result())
             except IngestError as e:  # OcrUnavailable too: the other pages go on
                 _unread(unread, page, why, str(e))
                 if isinstance(e, OcrUnavailable):
@@ -170,8 +167,8 @@ def _read_pages(doc: Any, ocr: str, name: str) -> tuple[list[PageLines], list[tu
     with ThreadPoolExecutor(n_workers, thread_name_prefix="lateseg-ocr") as pool:
         try:
             for i in range(doc.page_count):
-                page = _read_page(doc, i)
-                why = "forced" if ocr == "force" else _needs_ocr(doc, i, page)
+                page, raw = _read_page(doc, i)
+                why = "forced" if ocr == "force" else _needs_ocr(raw, page)
                 if why is None:
                     pages.append(page)
                     continue
@@ -182,7 +179,7 @@ def _read_pages(doc: Any, ocr: str, name: str) -> tuple[list[PageLines], list[tu
                     _unread(unread, page, why, off or "")
                     continue
                 try:
-                    rendered = ocr_mod.render(doc.load_page(i), page.number)
+                    rendered = ocr_mod.render(raw, page.number)
                 except IngestError as e:
                     _unread(unread, page, why, str(e))
                     missing = str(e) if isinstance(e, OcrUnavailable) else missing
@@ -210,21 +207,20 @@ def _unread(unread: list[tuple[int, str]], page: PageLines, why: str, reason: st
         log.info("page %d: %s; its text layer is kept (%s)", page.number, why, reason)
 
 
-def _ocr(page: Any, lines: PageLines, zoom: float | None = None) -> PageLines:
-    """``lines``' page read by OCR instead (``zoom``: render scale, None: the OCR's)."""
-    read = ocr_mod.ocr_page(page, lines.number, zoom=zoom)
+def _read_by_ocr(page: PageLines, read: ocr_mod.OcrPage) -> PageLines:
+    """``page`` (its number and frame) holding what OCR read on it instead."""
     return PageLines(
-        lines.number, lines.top, lines.bottom, lines.width, read.lines, ocr=read.confidence
+        page.number, page.top, page.bottom, page.width, read.lines, ocr=read.confidence
     )
 
 
-def _needs_ocr(doc: Any, index: int, page: PageLines) -> str | None:
-    """Why page ``index`` needs OCR (no text, or a text layer that is not the page's
-    text), or None."""
+def _needs_ocr(raw: Any, page: PageLines) -> str | None:
+    """Why ``page`` (read from PyMuPDF page ``raw``) needs OCR (no text, or a text layer
+    that is not the page's text), or None."""
     if page.empty:
         return "no text layer"
     try:
-        why = unusable_text(page.text(), doc.load_page(index))
+        why = unusable_text(page.text(), raw)
     except Exception:  # a damaged page: its text layer stands
         why = None
     return f"unusable text layer ({why})" if why else None
@@ -275,11 +271,9 @@ def _finish(
     meta["tables"] = sum(len(p.tables) for p in pages)
     read = {p.number: p.ocr for p in pages if p.ocr is not None}
     if read:
-        from lateseg.ingest.ocr import engine_name
-
         meta["ocr_pages"] = sorted(read)
         meta["ocr_confidence"] = round(sum(read.values()) / len(read), 4)
-        meta["ocr_engine"] = engine_name()
+        meta["ocr_engine"] = ocr_mod.engine_name()
         spans += [
             Span(s.start, s.end, "ocr", f"{read[int(s.label)]:.2f}")
             for s in spans
@@ -315,7 +309,7 @@ def read_image_layout(
             data = path.read_bytes()
         except OSError as e:
             raise IngestError(f"cannot read image: {e}") from None
-    filetype = image_type(data[:8]) or IMAGE_FILETYPES.get(path.suffix.lower(), "png")
+    filetype = image_filetype(data, path)
     sizes = image_frames(data, filetype)
     import pymupdf
 
@@ -337,7 +331,8 @@ def read_image_layout(
             rect = page.rect
             blank = PageLines(i + 1, rect.y0, rect.y1, rect.width, [])
             try:  # each frame at its own resolution (not scaled from a missing dpi)
-                pages.append(_ocr(page, blank, zoom=w / max(rect.width, 1.0)))
+                read = ocr_mod.ocr_page(page, i + 1, zoom=w / max(rect.width, 1.0))
+                pages.append(_read_by_ocr(blank, read))
             except OcrUnavailable:
                 raise
             except IngestError as e:
@@ -389,9 +384,12 @@ _MAGIC = (
 )
 
 
-def image_type(head: bytes) -> str | None:
-    """``png``, ``jpeg`` or ``tiff`` from a file's first bytes, else None."""
-    return next((kind for magic, kind, _, _ in _MAGIC if head.startswith(magic)), None)
+def image_filetype(data: bytes, path: str | Path) -> str:
+    """How PyMuPDF opens an image file: ``png``, ``jpeg`` or ``tiff`` by its first bytes,
+    else by its suffix (the reader then says what is wrong with it). Ingest and the page
+    viewer open the same bytes the same way."""
+    kind = next((kind for magic, kind, _, _ in _MAGIC if data.startswith(magic)), None)
+    return kind or IMAGE_FILETYPES.get(Path(path).suffix.lower(), "png")
 
 
 def _image_file(f: Any) -> Any:
@@ -491,9 +489,9 @@ def _open(path: Path, password: str | None, data: bytes | None) -> Any:
     return doc
 
 
-def _read_page(doc: Any, index: int) -> PageLines:
+def _read_page(doc: Any, index: int) -> tuple[PageLines, Any]:
     """Lines, tables and rotated lines of page ``index``, in unrotated page coordinates
-    (those PyMuPDF gives text in)."""
+    (those PyMuPDF gives text in), and the loaded PyMuPDF page (for what OCR needs)."""
     import pymupdf
 
     # Ligatures expanded, no images; rectangles (rules, frames) collected for tables.
@@ -507,7 +505,7 @@ def _read_page(doc: Any, index: int) -> PageLines:
         rect = page.rect * page.derotation_matrix
     except Exception as e:  # damaged page tree or content streams
         raise IngestError(f"corrupt PDF: page {index + 1}: {e}") from None
-    return PageLines(index + 1, rect.y0, rect.y1, rect.width, horizontal, tables, rotated)
+    return PageLines(index + 1, rect.y0, rect.y1, rect.width, horizontal, tables, rotated), page
 
 
 def _key(text: str) -> str:

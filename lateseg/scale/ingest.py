@@ -61,7 +61,8 @@ def ingest_paths(
     from lateseg.ingest.paths import source_name
 
     paths = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
-    found = _images_unread(walk(paths, walk_config), check_mode(ocr))
+    ocr = check_mode(ocr)
+    found = _images_unread(walk(paths, walk_config), ocr)
     report = IngestReport(skipped=found.skipped, failed=list(found.failed))
     # The writer locks before the known hashes are read: no other writer can change them.
     with index.writer() as writer:
@@ -72,7 +73,7 @@ def ingest_paths(
                 index.file_hash(source_name(f.path)),
                 password,
                 f.identity,
-                check_mode(ocr),
+                ocr,
             )
             for f in found.files
         ]

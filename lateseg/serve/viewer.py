@@ -137,7 +137,7 @@ class PdfPages:
         if not read and hashlib.sha256(raw).hexdigest() != digest:
             raise NotServable(f"{path.name!r} changed since it was indexed; ingest it again")
         try:
-            pdf = pymupdf.open(stream=raw, filetype=_filetype(doc))
+            pdf = pymupdf.open(stream=raw, filetype=_filetype(doc, raw))
         except Exception as e:
             raise NotServable(f"{path.name!r} cannot be opened: {e}") from None
         self._open[digest] = pdf
@@ -272,13 +272,13 @@ class PdfPages:
             self._png_bytes -= len(self._png.popitem(last=False)[1])
 
 
-def _filetype(doc: Document) -> str:
+def _filetype(doc: Document, raw: bytes) -> str:
     """How PyMuPDF opens the document's file: a PDF, or an image read by OCR (PNG, JPEG,
-    TIFF: pages in the same coordinates as at ingest)."""
+    TIFF: pages in the same coordinates as at ingest, which decided the same way)."""
     if doc.kind == "image":
-        from lateseg.ingest.pdf import IMAGE_FILETYPES
+        from lateseg.ingest.pdf import image_filetype
 
-        return IMAGE_FILETYPES.get(Path(doc.source).suffix.lower(), "png")
+        return image_filetype(raw, doc.source)
     return "pdf"
 
 
