@@ -83,6 +83,21 @@ def ask(page, question: str = DEMO_QUESTION):
     return cite
 
 
+# The highlight marks on the page, with their page-point boxes and where they are drawn.
+MARKS = (
+    "els => els.map(e => ({page: +e.dataset.page, x0: +e.dataset.x0, "
+    "y0: +e.dataset.y0, x1: +e.dataset.x1, y1: +e.dataset.y1, "
+    "box: e.getBoundingClientRect().toJSON()}))"
+)
+
+
+def open_cited_page(page, cite) -> None:
+    """Click a citation and wait until its page is shown with the highlight on it."""
+    cite.click()
+    page.wait_for_selector("#pagebox .hl.strong", timeout=30_000)
+    page.wait_for_function("document.getElementById('page-image').complete")
+
+
 def in_view(page, selector: str) -> bool:
     return page.evaluate(
         """sel => { const r = document.querySelector(sel).getBoundingClientRect();
@@ -103,20 +118,13 @@ def test_ask_click_the_citation_and_see_the_clause_highlighted_on_its_page(
         assert page.inner_text("#phrase") == "sixty (60) days"
         assert "Client may terminate" in page.inner_text("#phrase-quote")
         assert "msa.pdf, p. 4" in page.inner_text("#phrase-where")
-        cite.click()
-        page.wait_for_selector("#pagebox .hl.strong", timeout=30_000)
-        page.wait_for_function("document.getElementById('page-image').complete")
+        open_cited_page(page, cite)
         assert page.inner_text("#viewer-name") == "msa.pdf"
         assert page.inner_text("#page-number") == "4"
         assert page.get_attribute("#pagebox", "data-page") == "4"
         assert "5.2 Termination for Convenience" in page.inner_text("#crumbs")
-        marks = (
-            "els => els.map(e => ({page: +e.dataset.page, x0: +e.dataset.x0, "
-            "y0: +e.dataset.y0, x1: +e.dataset.x1, y1: +e.dataset.y1, "
-            "box: e.getBoundingClientRect().toJSON()}))"
-        )
-        rects = page.eval_on_selector_all("#pagebox .hl:not(.strong)", marks)
-        strong = page.eval_on_selector_all("#pagebox .hl.strong", marks)
+        rects = page.eval_on_selector_all("#pagebox .hl:not(.strong)", MARKS)
+        strong = page.eval_on_selector_all("#pagebox .hl.strong", MARKS)
         image = page.locator("#page-image").bounding_box()
         shot = keep(page, tmp_path, "serve.png")
     finally:
@@ -151,9 +159,7 @@ def test_at_phone_width_the_cited_page_is_in_view_under_its_sticky_name(server, 
         cite = ask(page)
         # stacked: the answer spans the screen instead of sharing it with the viewer
         assert page.locator("#left").bounding_box()["width"] > 330
-        cite.click()
-        page.wait_for_selector("#pagebox .hl.strong", timeout=30_000)
-        page.wait_for_function("document.getElementById('page-image').complete")
+        open_cited_page(page, cite)
         page.wait_for_timeout(300)  # scrolling settles
         assert page.locator("#page-image").bounding_box()["width"] > 300  # not squeezed
         assert in_view(page, "#pagebox .hl.strong"), "the highlighted phrase is off screen"
@@ -397,15 +403,9 @@ def test_a_citation_on_a_scanned_page_highlights_the_ocr_boxes_of_its_words(
         cite = ask(page)
         assert page.inner_text("#phrase") == "sixty (60) days"
         assert "msa_scanned.pdf, p. 4 (OCR)" in page.inner_text("#phrase-where")
-        cite.click()
-        page.wait_for_selector("#pagebox .hl.strong", timeout=30_000)
-        page.wait_for_function("document.getElementById('page-image').complete")
+        open_cited_page(page, cite)
         assert page.inner_text("#page-number") == "4"
-        strong = page.eval_on_selector_all(
-            "#pagebox .hl.strong",
-            "els => els.map(e => ({page: +e.dataset.page, x0: +e.dataset.x0, "
-            "y0: +e.dataset.y0, x1: +e.dataset.x1, y1: +e.dataset.y1}))",
-        )
+        strong = page.eval_on_selector_all("#pagebox .hl.strong", MARKS)
         keep(page, tmp_path, "serve-ocr.png")
     finally:
         page.close()
