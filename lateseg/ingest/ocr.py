@@ -43,12 +43,13 @@ import shutil
 import subprocess
 import tempfile
 import unicodedata
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from lateseg.errors import ConfigError, IngestError
+from lateseg.ingest.ocr_tables import Grid, find_grids, table_lines
 from lateseg.ingest.pdf_layout import Frag, Line
 
 log = logging.getLogger(__name__)
@@ -89,6 +90,8 @@ class OcrPage:
     lines: list[Line]
     confidence: float
     engine: str
+    #: Ruled tables found on the page image, as ``table`` lines (:mod:`.ocr_tables`).
+    tables: list[Line] = field(default_factory=list)
 
 
 @functools.lru_cache(maxsize=1)
@@ -186,6 +189,8 @@ class Rendered:
     png: bytes | None
     words: list[dict[str, Any]] | None
     to_page: tuple[float, float, float, float, float, float]
+    #: Ruled tables on the image (:func:`lateseg.ingest.ocr_tables.find_grids`).
+    grids: tuple[Grid, ...] = ()
 
 
 def ocr_page(page: Any, number: int, zoom: float | None = None) -> OcrPage:
@@ -222,7 +227,7 @@ def render(page: Any, number: int, zoom: float | None = None) -> Rendered:
     matrix = page.rotation_matrix * pymupdf.Matrix(zoom, zoom)
     try:
         pix = page.get_pixmap(matrix=pymupdf.Matrix(zoom, zoom), colorspace=pymupdf.csGRAY)
-        angle = skew(pix.samples_mv, pix.width, pix.height)
+        angle = skew(_grey(pix))
         if angle:  # Tesseract loses most lines of a page skewed by 3 degrees: level it
             pix = page.get_pixmap(
                 matrix=pymupdf.Matrix(zoom, zoom) * pymupdf.Matrix(angle),
@@ -232,6 +237,7 @@ def render(page: Any, number: int, zoom: float | None = None) -> Rendered:
     except Exception as e:  # damaged image streams
         raise IngestError(f"page {number} cannot be rendered for OCR: {e}") from None
     m = pymupdf.Matrix(1, 0, 0, 1, pix.x, pix.y) * ~matrix
+    grids = tuple(find_grids(_grey(pix), zoom))
     psm = _psm(tessdata)
     key = hashlib.sha256(
         f"{version}|psm{psm}|eng|{pix.width}x{pix.height}|v{CACHE_VERSION}".encode()
@@ -240,7 +246,15 @@ def render(page: Any, number: int, zoom: float | None = None) -> Rendered:
     digest = key.hexdigest()
     words = _cached(digest)
     png = pix.tobytes("png") if words is None else None
-    return Rendered(number, digest, png, words, (m.a, m.b, m.c, m.d, m.e, m.f))
+    return Rendered(number, digest, png, words, (m.a, m.b, m.c, m.d, m.e, m.f), grids)
+
+
+def _grey(pix: Any) -> Any:
+    """A one-channel pixmap's pixels as a 2-D numpy array (no copy)."""
+    import numpy as np
+
+    rows = np.frombuffer(pix.samples_mv, dtype=np.uint8).reshape(pix.height, pix.stride)
+    return rows[:, : pix.width]
 
 
 def read(page: Rendered) -> OcrPage:
@@ -251,10 +265,11 @@ def read(page: Rendered) -> OcrPage:
         assert page.png is not None  # render() leaves one of the two
         words = _run(binary, tessdata, page.png, page.number)
         _store(page.digest, words)
-    lines = _lines(words, page.to_page)
+    tables, rest = table_lines(page.grids, words, lambda box: _mapped(box, page.to_page))
+    lines = _lines(rest, page.to_page)
     confs = [w["conf"] for w in words if w["conf"] >= 0]
     confidence = sum(confs) / len(confs) / 100.0 if confs else 0.0
-    return OcrPage(lines, round(confidence, 4), version)
+    return OcrPage(lines, round(confidence, 4), version, tables)
 
 
 #: Skew below this (degrees) is left to Tesseract; the search covers +-MAX_SKEW.
@@ -262,17 +277,17 @@ MIN_SKEW = 0.4
 MAX_SKEW = 5.0
 
 
-def skew(samples: Any, width: int, height: int) -> float:
+def skew(grey: Any) -> float:
     """The rotation (degrees, PyMuPDF's sense) that levels the text lines of a grey
-    page image, or 0.0 when it is level within :data:`MIN_SKEW` or shows no clear lines.
+    page image (a 2-D uint8 array), or 0.0 when it is level within :data:`MIN_SKEW` or
+    shows no clear lines.
 
     A projection profile: dark pixels of a 1-in-4 sample are projected onto rows along
     each candidate slope; level lines make the sharpest profile (the largest sum of
     squared row counts), searched in quarter degrees, then twentieths."""
     import numpy as np
 
-    grey = np.frombuffer(samples, dtype=np.uint8).reshape(height, width)[::4, ::4]
-    ys, xs = np.nonzero(grey < 128)
+    ys, xs = np.nonzero(grey[::4, ::4] < 128)
     if len(ys) < 200:
         return 0.0
     xs = xs - xs.mean()
@@ -436,7 +451,7 @@ def _glued(before: str, before_box: list[float], word: str, box: list[float]) ->
 
 
 def _mapped(
-    box: list[float], m: tuple[float, float, float, float, float, float]
+    box: Sequence[float], m: tuple[float, float, float, float, float, float]
 ) -> tuple[float, float, float, float]:
     """The box around pixel box ``box`` in page points through matrix ``m``."""
     a, b, c, d, e, f = m

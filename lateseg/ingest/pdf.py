@@ -210,8 +210,9 @@ def _unread(unread: list[tuple[int, str]], page: PageLines, why: str, reason: st
 def _read_by_ocr(page: PageLines, read: ocr_mod.OcrPage) -> PageLines:
     """``page`` (its number and frame) holding what OCR read on it instead."""
     return PageLines(
-        page.number, page.top, page.bottom, page.width, read.lines, ocr=read.confidence
-    )
+        page.number, page.top, page.bottom, page.width, read.lines, read.tables,
+        ocr=read.confidence,
+    )  # fmt: skip
 
 
 def _needs_ocr(raw: Any, page: PageLines) -> str | None:
@@ -600,12 +601,33 @@ def _ordered(page: PageLines, drop: set[int]) -> list[Line]:
     """The page's lines in reading order with paragraph marks, furniture dropped."""
     body = [ln for i, ln in enumerate(page.lines) if i not in drop]
     if page.ocr is not None:  # Tesseract's own reading order and paragraphs
-        return body
+        return _with_tables(body, page.tables)
     lines = reading_order(outside(body, page.tables) + page.tables, page.width)
     mark_paragraphs(lines)
     for ln in page.rotated:
         ln.para = True
     return lines + page.rotated
+
+
+def _with_tables(lines: list[Line], tables: list[Line]) -> list[Line]:
+    """OCR'd ``lines`` (Tesseract's order) with each table put before the first line
+    below it that shares its columns (at the end when none does); the line after a
+    table starts a paragraph."""
+    out = list(lines)
+    for table in tables:
+        at = next(
+            (
+                i
+                for i, ln in enumerate(out)
+                if ln.kind == "text" and ln.y0 >= table.y1 - 1 and ln.x0 < table.x1
+                and ln.x1 > table.x0
+            ),
+            len(out),
+        )  # fmt: skip
+        out.insert(at, table)
+        if at + 1 < len(out):
+            out[at + 1].para = True
+    return out
 
 
 def _vocabulary(pages: list[list[Line]]) -> Counter[str]:
