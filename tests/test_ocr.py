@@ -113,6 +113,20 @@ def test_a_mixed_pdf_reads_every_page_as_its_born_digital_twin(scans):
     assert on_scans and all(" " not in text[b.start : b.end] for b in on_scans)
 
 
+def test_ocr_progress_names_each_page_read(scans):
+    """A listener set in :data:`ocr.page_progress` hears each page OCR reads (serve's
+    ingest page shows it), the born-digital pages not."""
+    _needs_tesseract()
+    heard: list[tuple[str, int, int]] = []
+    token = ocr.page_progress.set(lambda *a: heard.append(a))
+    try:
+        read_pdf_layout(scans / "mixed.pdf")
+    finally:
+        ocr.page_progress.reset(token)
+    assert heard == [("mixed.pdf", n, 8) for n in (1, 3, 5, 7)]
+    read_pdf_layout(scans / "mixed.pdf")  # unset again: nobody is told
+
+
 def test_a_scanned_contract_is_answered_and_cited_like_its_twin(tmp_path, encoder):
     """The demo question on an image-only MSA: the same clause, page and span, and the
     citation says the page was read by OCR."""

@@ -154,7 +154,9 @@ def test_words_fill_their_cells_in_reading_order_and_specks_are_dropped():
     ]
     pixel_to_point = 1 / ZOOM
     (table,), rest = table_lines(
-        grids, words, lambda b: tuple(v * pixel_to_point for v in b)  # type: ignore[misc]
+        grids,
+        words,
+        lambda b: tuple(v * pixel_to_point for v in b),  # type: ignore[misc]
     )
     assert [w["text"] for w in rest] == ["Before", "After"]
     assert table.kind == "table"

@@ -351,6 +351,14 @@ def test_uploaded_scans_are_read_by_ocr_as_the_form_asks(upload_client, monkeypa
     r = client.post("/api/ingest", files=[("files", ("scan.png", png))])
     done = _wait(client, r.json()["job"], 6000)
     assert done["added"] == ["scan.png"] and done["ocr"] == "auto" and done["ocr_pages"] == 1
+    # the page's progress counts the pages OCR reads, before the file is done
+    with client.stream("GET", f"/api/ingest/{r.json()['job']}/events") as ev:
+        lines = list(ev.iter_lines())
+    names = [line[6:].strip() for line in lines if line.startswith("event:")]
+    data = [json.loads(line[5:]) for line in lines if line.startswith("data:")]
+    assert names.index("page") < names.index("file")
+    page = data[names.index("page")]
+    assert (page["file"], page["page"], page["pages"]) == ("scan.png", 1, 1)
     hits = client.get("/api/search", params={"q": "terminate for convenience notice"}).json()
     top = hits["hits"][0]
     assert top["name"] == "scan.png" and top["ocr"] is True

@@ -43,7 +43,8 @@ import shutil
 import subprocess
 import tempfile
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -75,6 +76,25 @@ def check_mode(ocr: str) -> str:
     if ocr not in OCR_MODES:
         raise ConfigError(f"ocr={ocr!r}; one of {', '.join(OCR_MODES)}")
     return ocr
+
+
+#: Where set (serve's ingest jobs): called as ``(file name, page, pages)`` after OCR has
+#: read ``page`` (1-based) of a file of ``pages`` pages, in the thread that set it.
+page_progress: ContextVar[Callable[[str, int, int], None] | None] = ContextVar(
+    "lateseg_ocr_page_progress", default=None
+)
+
+
+def report_page(name: str, page: int, pages: int) -> None:
+    """Tell :data:`page_progress` (where set) that OCR read ``page`` of ``pages``; a
+    failing listener is logged, never the ingest's problem."""
+    listener = page_progress.get()
+    if listener is None:
+        return
+    try:
+        listener(name, page, pages)
+    except Exception:
+        log.exception("OCR page progress listener failed")
 
 
 class OcrUnavailable(IngestError):

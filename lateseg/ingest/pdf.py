@@ -162,6 +162,7 @@ def _read_pages(doc: Any, ocr: str, name: str) -> tuple[list[PageLines], list[tu
                     missing = str(e)
             if bar is not None:
                 bar.update(1)
+            ocr_mod.report_page(name, pages[at].number, doc.page_count)
 
     n_workers = ocr_mod.workers()
     with ThreadPoolExecutor(n_workers, thread_name_prefix="lateseg-ocr") as pool:
@@ -341,6 +342,7 @@ def read_image_layout(
                 pages.append(blank)
             if bar is not None:
                 bar.update(1)
+            ocr_mod.report_page(path.name, i + 1, len(sizes))
         meta: dict[str, Any] = {"pages": doc.page_count, "title": None, "image": filetype}
     except IngestError:
         raise

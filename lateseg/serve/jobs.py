@@ -383,8 +383,17 @@ class Jobs:
                 lambda: Pipeline.open(self.index, cache_dir=self.cache_dir)
             )
             self._writer = opener()
+        from lateseg.ingest.ocr import page_progress
+
+        def page(name: str, number: int, pages: int) -> None:
+            job.event("page", file=name, page=number, pages=pages)
+
         for path in job.files:
-            report = self._writer.ingest([path], progress=False, workers=0, ocr=job.ocr)
+            token = page_progress.set(page)  # parsing runs in this thread (workers=0)
+            try:
+                report = self._writer.ingest([path], progress=False, workers=0, ocr=job.ocr)
+            finally:
+                page_progress.reset(token)
             total = job.report
             total.added += report.added
             total.updated += report.updated

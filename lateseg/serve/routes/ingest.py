@@ -60,7 +60,10 @@ def ingest_job(job_id: str, jobs: JobsDep) -> dict[str, Any]:
 
 @router.get("/{job_id}/events")
 async def ingest_events(job_id: str, jobs: JobsDep) -> Any:
-    """The job's progress as server-sent events, until it is done or failed."""
+    """The job's progress as server-sent events, until it is done or failed: ``queued``,
+    ``running``, ``loading`` (the model, before the first file), ``page`` (OCR read page
+    ``page`` of ``pages`` of ``file``), ``file`` (a file ingested or failed, with its
+    reason), then ``done`` (the job) or ``failed``."""
     job = _job(jobs, job_id)
 
     async def stream() -> Any:
