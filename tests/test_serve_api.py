@@ -494,3 +494,73 @@ def test_health_says_loading_until_the_models_are_loaded_and_no_generate_quotes_
     finally:
         svc.pipe.encoder.embed_queries = real
         svc.close()
+
+
+async def test_an_index_of_every_kind_of_source_serves_search_ask_view_and_mcp(tmp_path, encoder):
+    """Files from a folder (absolute paths), an upload, a LangChain document (``langchain:ID``),
+    a relative source and a URL, in one index: every route names each and none answers 500
+    (one LangChain document used to break every search: the common folder of an absolute
+    and a relative path raised). Two sources that would show one name are told apart."""
+    from mcp import Client
+
+    from lateseg.integrations.langchain import LatesegVectorStore
+    from lateseg.pipeline import Pipeline
+    from lateseg.serve.mcp import build
+
+    folder = tmp_path / "docs"
+    (folder / "sub").mkdir(parents=True)
+    (folder / "lease.txt").write_text("The tenant shall pay rent of 900 dollars monthly.\n")
+    (folder / "sub" / "escrow.txt").write_text("The escrow agent releases the deposit in 9 days.\n")
+    uploads = tmp_path / "uploads"
+    (uploads / "job1").mkdir(parents=True)
+    (uploads / "job1" / "upload.txt").write_text("The courier delivers parcels on Tuesdays.\n")
+    index = tmp_path / "index"
+    with Pipeline.open(index) as pipe:
+        pipe.encoder = encoder
+        assert pipe.ingest([folder, uploads / "job1" / "upload.txt"], progress=False).ok
+        pipe.add_documents([
+            Document("notes/plan.md", "The lighthouse keeper trims the wick at dusk.", "text"),
+            Document("https://example.com/policy", "Refunds are paid within 14 days.", "text"),
+            Document("lease.txt", "The glacier guide checks crampons every morning.", "text"),
+        ])  # fmt: skip
+        store = LatesegVectorStore(index=pipe)
+        store.add_texts(["The falconer feeds the hawks at noon."], ids=["lc-1"])
+    svc = Service(index, encoder=encoder, uploads=uploads)
+    try:
+        client = local(create_app(svc))
+        expect = {
+            "rent of 900 dollars": "lease.txt",
+            "escrow agent deposit": "sub/escrow.txt",
+            "courier parcels Tuesdays": "uploads/upload.txt",
+            "lighthouse keeper wick": "notes/plan.md",
+            "refunds paid days": "https://example.com/policy",
+            "glacier guide crampons": "lease.txt (2)",
+            "falconer hawks noon": "langchain:lc-1",
+        }
+        shown = set()
+        for query in expect:
+            r = client.get("/api/search", params={"q": query, "k": 1})
+            assert r.status_code == 200, r.text
+            (hit,) = r.json()["hits"]
+            shown.add(hit["source"])
+            assert str(tmp_path) not in json.dumps(hit)  # no server path leaves it
+            view = client.get(f"/api/documents/{hit['doc_id']}")
+            assert view.status_code == 200, view.text
+            assert view.json()["source"] == hit["source"]
+            r = client.post("/api/ask", json={"question": f"What about {query}?"})
+            assert r.status_code == 200, r.text
+        # the two lease.txt are two names, one each
+        assert {expect["rent of 900 dollars"], expect["glacier guide crampons"]} <= shown
+        assert len(shown) == len(expect)
+        async with Client(build(svc)) as mcp_client:
+
+            async def call(tool: str, args: dict) -> str:
+                result = await mcp_client.call_tool(tool, args)
+                assert not result.is_error, result.content
+                return result.content[0].text
+
+            assert "langchain:lc-1" in await call("search", {"query": "falconer hawks", "k": 2})
+            assert "lighthouse" in await call("read", {"source": "notes/plan.md"})
+            assert "glacier" in await call("read", {"source": "lease.txt (2)"})
+    finally:
+        svc.close()

@@ -305,6 +305,39 @@ def test_a_streamed_ask_refused_for_load_gets_503_not_an_event(served):
         service._streams = 0
 
 
+def test_concurrent_streamed_asks_are_answered_or_refused_before_the_stream(served):
+    """Twelve streamed generated answers at once against a queue of one: each is a 200
+    stream that ends in its answer, or a 503 with Retry-After before any event. (The
+    place in the queue was checked before the stream and taken after it started: some
+    were refused inside a 200 stream, with an ``error`` event.)"""
+
+    url, _, _, service = served
+    service.queue = 1
+    body = json.dumps({"question": DEMO_QUESTION, "answer": "generate", "stream": True}).encode()
+    replies: list[tuple[int, dict, bytes]] = []
+    start = threading.Barrier(12)
+
+    def ask() -> None:
+        start.wait()
+        replies.append(
+            request(url, "POST", "/api/ask", body, **{"Content-Type": "application/json"})
+        )
+
+    threads = [threading.Thread(target=ask) for _ in range(12)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    service.queue = 0
+    assert len(replies) == 12
+    for status, headers, data in replies:
+        if status == 200:
+            assert b"event: answer" in data and b"event: error" not in data, data[-400:]
+        else:
+            assert status == 503 and int(headers["retry-after"]) > 0 and b"event:" not in data
+    assert {status for status, _, _ in replies} == {200, 503}
+
+
 # 7. archive totals, 8. damaged archives, 9. no leftovers ------------------------------------
 
 

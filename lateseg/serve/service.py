@@ -17,7 +17,7 @@ import os
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -76,19 +76,32 @@ class LockedEncoder:
 
 
 class Paths:
-    """How documents are named to clients: relative to the folder they were ingested
-    from (the common folder of the index's files), an uploaded file by its name under
-    its upload, so no absolute path of the server (the upload folder's least of all)
-    leaves it. :meth:`find` maps a name given back to its document's source."""
+    """How documents are named to clients: a file by its path relative to the folder
+    it was ingested from (the common folder of the index's absolute paths), an uploaded
+    file by its name under its upload, so no absolute path of the server (the upload
+    folder's least of all) leaves it; any other source (a relative path, a URL, a
+    LangChain document's ``langchain:ID``) as it is. Two sources that would show the
+    same name are told apart by a number (``a.txt (2)``). :meth:`find` maps a name given
+    back to its document's source."""
 
     def __init__(self, sources: Sequence[str], uploads: Path | None = None) -> None:
         self.uploads = str(uploads) + os.sep if uploads is not None else None
-        own = [s for s in sources if self._in_uploads(s) is None]
+        own = [s for s in sources if self._in_uploads(s) is None and os.path.isabs(s)]
         common = os.path.commonpath(own) if own else ""
         if len(own) == 1:
             common = os.path.dirname(common)
         self.root = common.rstrip(os.sep) + os.sep if common else ""
-        self._back = {self.show(s): s for s in sources}
+        self._names: dict[str, str] = {}
+        taken: set[str] = set()
+        for s in sorted(set(sources)):
+            name = base = self._name(s)
+            n = 1
+            while name in taken:
+                n += 1
+                name = f"{base} ({n})"
+            taken.add(name)
+            self._names[s] = name
+        self._back = {name: s for s, name in self._names.items()}
 
     def _in_uploads(self, source: str) -> str | None:
         """``source``'s path inside the upload folder, or None when it is not there."""
@@ -96,14 +109,19 @@ class Paths:
             return None
         return source[len(self.uploads) :]
 
-    def show(self, source: str) -> str:
-        """The name a client sees for ``source``."""
+    def _name(self, source: str) -> str:
         rest = self._in_uploads(source)
         if rest is not None:
             return "uploads/" + rest.split(os.sep, 1)[-1].replace(os.sep, "/")
+        if not os.path.isabs(source):
+            return source
         if self.root and source.startswith(self.root):
             return source[len(self.root) :].replace(os.sep, "/")
         return source.lstrip(os.sep).replace(os.sep, "/")
+
+    def show(self, source: str) -> str:
+        """The name a client sees for ``source``."""
+        return self._names.get(source) or self._name(source)
 
     def find(self, shown: str) -> str | None:
         """The source of the document a client names ``shown``, or None."""
@@ -249,6 +267,7 @@ class Service:
         stream: Callable[[str], None] | None = None,
         on_hits: Callable[[list[Hit]], None] | None = None,
         cancel: threading.Event | None = None,
+        placed: bool = False,
     ) -> Answer:
         """The answer to ``question``, as ``Pipeline.ask`` makes it (``answer``: quote,
         copy or generate; ``extractive`` is quote): scoped to the documents it names,
@@ -256,7 +275,8 @@ class Service:
         ``stream`` a generated answer's text as made. Raises :class:`Busy` when ``queue``
         answers are already waiting for the generator, and :class:`Cancelled` as soon
         as ``cancel`` is set (the client went away): generation stops at its next
-        word, and its slot is free again."""
+        word, and its slot is free again. ``placed``: the caller holds a
+        :meth:`queue_place` for this answer."""
         kv = KVConfig.from_options(kv_budget, kv_method)
         how = answer_mode(answer, extractive, kv is not None)
         if how == "quote" and kv is not None:
@@ -282,7 +302,7 @@ class Service:
             with self.lock:
                 done = answerer.answer_from(asked.question, asked.hits, answer="quote")
         else:
-            with self._generation_slot():
+            with self._generation_slot(placed):
                 gen = self.pipe.generator
                 gen.max_seconds = self.answer_seconds
                 if cancel is not None and cancel.is_set():
@@ -313,10 +333,6 @@ class Service:
         with self.lock:
             return self.pipe.retriever.indexed_as(file_hash)
 
-    def busy(self) -> bool:
-        """Whether an answer asked now would be refused (the queue is full)."""
-        return self._waiting > self.queue
-
     @contextmanager
     def stream_slot(self) -> Iterator[None]:
         """One of :data:`MAX_STREAMS` streamed answers (each holds a worker while it is
@@ -335,7 +351,11 @@ class Service:
                 self._streams -= 1
 
     @contextmanager
-    def _generation_slot(self) -> Iterator[None]:
+    def queue_place(self) -> Iterator[None]:
+        """A place among the answers being made or waiting for the generator, taken
+        now: :class:`Busy` when the queue is full. A streamed answer takes its place
+        before its stream starts, so load is refused with a 503, never inside a 200
+        stream; :meth:`ask` then runs with ``placed=True``."""
         with self._count:
             if self._waiting > self.queue:  # one generating and `queue` waiting
                 raise Busy(
@@ -345,11 +365,16 @@ class Service:
                 )
             self._waiting += 1
         try:
-            with self._gen:
-                yield
+            yield
         finally:
             with self._count:
                 self._waiting -= 1
+
+    @contextmanager
+    def _generation_slot(self, placed: bool = False) -> Iterator[None]:
+        """The generator, after a place in the queue (taken here unless ``placed``)."""
+        with nullcontext() if placed else self.queue_place(), self._gen:
+            yield
 
     def status(self) -> dict[str, Any]:
         with self.lock:

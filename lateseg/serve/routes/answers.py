@@ -8,6 +8,7 @@ import logging
 import queue
 import threading
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import ExitStack
 from typing import Any
 
 from fastapi import APIRouter, Query, Request
@@ -94,10 +95,16 @@ def ask(body: AskBody, request: Request, service: ServiceDep) -> Any:
     streamed = body.stream or "text/event-stream" in request.headers.get("accept", "")
     if not streamed:
         return service.answer_json(service.ask(body.question, **options))  # type: ignore[arg-type]
-    if how != "quote" and service.busy():
-        raise Busy("the generation queue is full; try again shortly", retry_after=10)
-    slot = service.stream_slot()
-    slot.__enter__()  # raises Busy (503) before any byte of the stream is sent
+    # Both are taken here, before any byte of the stream is sent: Busy is a 503 with
+    # Retry-After (a place checked here and taken later could be gone by then).
+    held = ExitStack()
+    held.enter_context(service.stream_slot())
+    if how != "quote":
+        try:
+            held.enter_context(service.queue_place())
+        except Busy:
+            held.close()
+            raise
     events: queue.Queue[tuple[str, Any] | None] = queue.Queue()
     cancel = threading.Event()
 
@@ -108,6 +115,7 @@ def ask(body: AskBody, request: Request, service: ServiceDep) -> Any:
                 stream=lambda text: events.put(("token", {"text": text})),
                 on_hits=lambda hits: events.put(("hits", [service.hit_json(h) for h in hits])),
                 cancel=cancel,
+                placed=how != "quote",
                 **options,  # type: ignore[arg-type]
             )
             events.put(("answer", service.answer_json(answer)))
@@ -120,7 +128,7 @@ def ask(body: AskBody, request: Request, service: ServiceDep) -> Any:
             message = str(e) if status != 500 else "internal error"
             events.put(("error", error_body(status, message)))
         finally:
-            slot.__exit__(None, None, None)
+            held.close()
             events.put(None)
 
     _POOL.submit(work)
