@@ -247,7 +247,7 @@ class QuickEmbedder:
 def quick_embedder(source: str, backend: str) -> QuickEmbedder | None:
     """A :class:`QuickEmbedder` for the model at ``source`` on the exported ``backend``,
     or None (no kit for it as it is now, or its graph is missing): then load it whole."""
-    from lateseg.encode.backends import compile_graph
+    from lateseg.encode.runtime import compile_graph
 
     kit = load_kit(source)
     if kit is None:

@@ -306,7 +306,9 @@ class Answerer:
             return extractive_answer(question, hits, self.encoder())
         gen = self.local_generator().with_prefill(prefill)
         if how == "copy":
-            return gen.copy_answer(question, hits, self.encoder(), kv=kv, stream=stream)
+            from lateseg.generate.copying import copy_answer
+
+            return copy_answer(gen, question, hits, self.encoder(), kv=kv, stream=stream)
         done = gen.answer(question, hits, self.encoder(), kv=kv, stream=stream)
         return self.checked(question, done, hits) if fallback else done
 

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from lateseg.generate.citations import format_passages
+from lateseg.generate.citations import format_passages, too_long
 from lateseg.generate.extractive import candidates, score_candidates
 from lateseg.generate.phrase import answer_phrase
 from lateseg.generate.question import analyse
@@ -162,8 +162,6 @@ def copy_answer(
     """The generator's answer to ``question``, copied from ``passages`` (see the module
     docstring): its text is the span, its phrase the value inside it (the span itself
     when it states none), its sentence and citation the passage it comes from."""
-    from lateseg.generate.local import too_long
-
     if not passages:
         return Answer(NO_PASSAGE, (), mode="copy", cited_by="copy")
     gen.load()

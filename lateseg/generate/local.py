@@ -26,7 +26,8 @@ from lateseg.encode.models import (
     resolve_generator,
 )
 from lateseg.errors import ConfigError, GenerationError, ModelError
-from lateseg.generate.citations import fit_passages, format_passages, parse_citations
+from lateseg.generate.citations import fit_passages, format_passages, parse_citations, too_long
+from lateseg.generate.constraint import Constraint
 from lateseg.generate.phrase import answer_phrase
 from lateseg.generate.question import analyse
 from lateseg.generate.support import check_support
@@ -34,7 +35,6 @@ from lateseg.types import NO_PASSAGE, Answer, Hit, Phrase
 
 if TYPE_CHECKING:
     from lateseg.encode.late import LateEncoder
-    from lateseg.generate.copying import CopyConstraint
     from lateseg.kv.compress import Compressed, KVConfig, ObservationWindow
     from lateseg.kv.sparse import SparsePrefill
 
@@ -323,7 +323,7 @@ class LocalGenerator:
         temperature: float = 0.0,
         seed: int | None = None,
         max_seconds: float | None = None,
-        constraint: CopyConstraint | None = None,
+        constraint: Constraint | None = None,
     ) -> Decoded:
         """Decoding from ``logits``: greedy, or sampled at ``temperature`` > 0 (``seed``
         fixes the draw). Stops at the end token, after ``max_new_tokens`` (default the
@@ -333,7 +333,8 @@ class LocalGenerator:
         (:func:`repeated_sentence`: the repeat is dropped), or after ``max_seconds``
         (default the generator's :attr:`max_seconds`). The stream gets whole words only;
         an answer cut by a limit ends at its last whole word, with "…". A
-        ``constraint`` (:class:`~lateseg.generate.copying.CopyConstraint`) masks each
+        ``constraint`` (a :class:`~lateseg.generate.constraint.Constraint`, such as copy
+        mode's :class:`~lateseg.generate.copying.CopyConstraint`) masks each
         step's logits to the tokens it allows (and the end token once one is written)."""
         import torch
 
@@ -427,7 +428,7 @@ class LocalGenerator:
         stop: Sequence[str] = (),
         temperature: float = 0.0,
         seed: int | None = None,
-        constraint: CopyConstraint | None = None,
+        constraint: Constraint | None = None,
     ) -> Completion:
         """Completion of a chat (see :meth:`decode` for the decoding options), its KV
         cache compressed by ``kv`` after prefill. The observation window is the question
@@ -541,21 +542,6 @@ class LocalGenerator:
         done = self.complete(self.prompt(question, shown), kv=kv, stream=stream, stop=ANSWER_STOPS)
         return cite(done.text, question, shown, encoder, done.kv_stats, dropped, done.finish_reason)
 
-    def copy_answer(
-        self,
-        question: str,
-        passages: Sequence[Hit],
-        encoder: LateEncoder,
-        *,
-        kv: KVConfig | None = None,
-        stream: Stream | None = None,
-    ) -> Answer:
-        """An answer copied from ``passages`` by constrained decoding
-        (:func:`lateseg.generate.copying.copy_answer`)."""
-        from lateseg.generate.copying import copy_answer
-
-        return copy_answer(self, question, passages, encoder, kv=kv, stream=stream)
-
 
 def shared_generator(model: str = DEFAULT_GENERATOR, device: str | None = None) -> LocalGenerator:
     """A loaded generator with the default settings, for callers that do not keep one
@@ -663,17 +649,6 @@ def evidence_phrase(question: str, evidence: Hit) -> Phrase | None:
         return None
     a, b = evidence.start + found[0], evidence.start + found[1]
     return Phrase(evidence.text[found[0] : found[1]], ((a, b),), evidence, asked.kind)
-
-
-def too_long(dropped: Sequence[Hit], budget: int) -> Answer:
-    """The answer when no passage fits the generator's budget (nothing was generated)."""
-    return Answer(
-        f"None of the {len(dropped)} passages fits the generator's budget of {budget} tokens; "
-        "give fewer or shorter passages, or a larger context_tokens.",
-        (),
-        dropped=tuple(dropped),
-        finish="length",
-    )
 
 
 def looping(tokens: Sequence[int], repeats: int = 3, longest: int = 16, least: int = 12) -> int:

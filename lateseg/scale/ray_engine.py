@@ -5,7 +5,7 @@ Ray actors (Ray Data ``map_batches``), the index written by the calling process 
 The driver lists the files (and knows which are unchanged); a Ray Data pipeline then
 parses each file in a task (``map``) and encodes it in an actor that loaded the encoder
 once (``map_batches`` with an actor pool; one GPU per actor when the cluster has GPUs),
-running the same :func:`lateseg.scale.engines.encode_document` as the local engine. Results
+running the same :func:`lateseg.scale.encoding.encode_document` as the local engine. Results
 come back in file order (``preserve_order``), and :meth:`Pipeline.ingest` writes them
 into the index exactly as it writes its own, with the same durability rules: one writer,
 one transaction per document, vectors saved as the local engine saves them. So the index equals the
@@ -13,7 +13,7 @@ local engine's: the same chunks with the same IDs, vectors equal to float roundi
 
 With a ``postgresql://`` index (a store that takes concurrent writers), each actor writes
 the documents it encoded itself, one transaction per document, and hands the driver only
-what it wrote (:class:`~lateseg.scale.engines.Written`): vectors no longer travel back
+what it wrote (:class:`~lateseg.scale.encoding.Written`): vectors no longer travel back
 through the object store, and the driver stays the coordinator (the listing, the known
 hashes, the report) while its cache catches up from the change log.
 
@@ -33,7 +33,7 @@ from typing import Any
 from lateseg.encode.late import EncoderConfig
 from lateseg.errors import ConfigError, LatesegError
 from lateseg.ingest.parallel import Parsed, ParseJob, parse
-from lateseg.scale.engines import Outcome, Written, encode_parsed
+from lateseg.scale.encoding import Outcome, Written, encode_parsed
 from lateseg.segment import Chunker
 
 log = logging.getLogger(__name__)
