@@ -218,3 +218,31 @@ def test_a_pdf_cell_merged_across_columns_is_not_filled_from_the_row_above(tmp_p
     text = read_pdf(tmp_path / "merged.pdf")[0]
     assert "Level: Total credits capped at 30%" in text
     assert "Total credits capped at 30% ·" not in text  # nothing copied from the row above
+
+
+@pytest.mark.parametrize(
+    ("question", "phrase"),
+    [
+        # the row's key is stated: its other cell answers (a two-column table)
+        ("What belongs in the boot directory?", "Static files of the boot loader"),
+        ("What is in /boot?", "Static files of the boot loader"),
+        # the column asked for right after "which": its cell, though the question says it
+        ("Which directory holds static files of the boot loader?", "boot"),
+    ],
+)
+def test_a_two_column_row_answers_with_the_cell_not_its_header(question, phrase):
+    from lateseg.generate.phrase import answer_phrase
+    from lateseg.generate.question import analyse
+
+    row = "Directory: boot · Description: Static files of the boot loader"
+    found = answer_phrase(analyse(question), row)
+    assert found is not None and row[found[0] : found[1]] == phrase
+
+
+def test_a_column_header_is_never_the_phrase():
+    from lateseg.generate.cells import in_a_label
+
+    row = "Directory: boot · Description: Static files of the boot loader"
+    assert in_a_label(row, 0, 9)  # "Directory"
+    assert not in_a_label(row, 11, 15)  # "boot"
+    assert not in_a_label("Directory: boot is where the loader lives.", 0, 9)  # not a row

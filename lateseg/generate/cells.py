@@ -59,15 +59,50 @@ def table_cell(asked: Asked, text: str) -> tuple[int, int] | None:
         named = [_named(text[a:b], question, q_stems) for _, a, b in cells]
         row_score = sum(named)
         for (header, a, b), is_named in zip(cells, named, strict=True):
-            if is_named:
-                continue
             score = _header_score(header, question, q_stems, lead, where)
-            if score <= 0:
+            # a cell the question states is not its answer, unless its column is asked
+            # for in full right after the question word (a score of 2: "which
+            # directory holds the files of the boot loader" states "boot" too)
+            if score <= 0 or (is_named and score < 2.0):
                 continue
             key = (row_score + score, a, b)
             if best is None or key[0] > best[0]:
                 best = key
+    if best is None:
+        best = _other_cell(text, question, q_stems)
     return None if best is None else (best[1], best[2])
+
+
+def _other_cell(text: str, question: str, q_stems: set[str]) -> tuple[float, int, int] | None:
+    """In a row of two cells whose one the question states ("what belongs in the boot
+    directory" over ``Directory: boot · Description: Static files of the boot loader``),
+    the other cell: a key and its value. None when no row is such."""
+    best: tuple[float, int, int] | None = None
+    pos = 0
+    for line in text.split("\n"):
+        cells = row_cells(line, pos)
+        pos += len(line) + 1
+        if len(cells) != 2:
+            continue
+        named = [_named(text[a:b], question, q_stems) for _, a, b in cells]
+        if named.count(True) == 1:
+            _, a, b = cells[named.index(False)]
+            if best is None:
+                best = (1.0, a, b)
+    return best
+
+
+def in_a_label(text: str, a: int, b: int) -> bool:
+    """Whether ``[a, b)`` of ``text`` lies outside every cell value of the table rows it
+    holds: a column's header, not an answer."""
+    pos = 0
+    for line in text.split("\n"):
+        end = pos + len(line)
+        if pos <= a < end:
+            cells = row_cells(line, pos)
+            return bool(cells) and not any(s <= a and b <= e for _, s, e in cells)
+        pos = end + 1
+    return False
 
 
 def _named(value: str, question: str, q_stems: set[str]) -> bool:

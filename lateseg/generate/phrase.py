@@ -16,7 +16,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from lateseg.generate.cells import table_cell
+from lateseg.generate.cells import in_a_label, table_cell
 from lateseg.generate.question import Asked, content_words, stem
 from lateseg.text.values import ADDRESS, Value, find_values
 
@@ -413,9 +413,11 @@ def answer_phrase(asked: Asked, text: str) -> tuple[int, int] | None:
     if found is not None:
         return found
     found = typed_phrase(asked, text)
-    if found is not None or not text.strip():
-        return found
-    return None if asked.quantity and asked.kind not in WORDED else best_clause(asked, text)
+    if found is None and text.strip() and not (asked.quantity and asked.kind not in WORDED):
+        found = best_clause(asked, text)
+    if found is not None and in_a_label(text, *found):
+        return None  # a column's header ("Directory"), never the answer
+    return found
 
 
 # -- lists ------------------------------------------------------------------------------

@@ -5,7 +5,7 @@ in, not the order a person reads it: two columns drawn line by line come out int
 and a table comes out cell by cell. This module turns one page into :class:`Line` objects
 in reading order:
 
-* tables with ruled grids (``page.find_tables``) become one ``table`` line each: the
+* tables with ruled grids (``page.find_tables``; open sides too) become one ``table`` line each: the
   header row with cells joined by ``" | "``, then one line per row whose cells carry
   their column's header (``Location: Cork, Ireland · Processing: marketing e-mails``),
   each cell its own drawn box (:mod:`lateseg.ingest.tables`);
@@ -410,11 +410,13 @@ def table_lines(page: Any, rules: list[Box]) -> list[Line]:
     box, each cell's text drawn in its cell's box.
 
     ``find_tables`` costs tens of milliseconds a page, so it only runs on pages whose
-    ``rules`` could form a grid: at least three vertical rule positions (two columns) and
-    two horizontal ones. Frames around code blocks have two and are skipped.
+    ``rules`` could form a grid of two columns: three vertical rule positions and two
+    horizontal ones, or one vertical rule between columns whose sides are open and three
+    horizontal rules (FHS's directory tables; :mod:`lateseg.ingest.ocr_tables` reads such
+    a table on a scan too). A frame around a code block (two of each) is skipped.
     """
     xs, ys = _ruled_positions(rules)
-    if len(xs) < 3 or len(ys) < 2:
+    if not ((len(xs) >= 3 and len(ys) >= 2) or (len(xs) >= 1 and len(ys) >= 3)):
         return []
     try:
         try:
