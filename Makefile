@@ -8,7 +8,7 @@ QUESTION ?= How many days' notice must the Client give to terminate the Master S
 
 TESTDATA := .cache/testdata
 
-.PHONY: install install-gpu demo test lint clean testdata browser postgres ocr
+.PHONY: install install-gpu demo test test-fast lint clean testdata browser postgres ocr
 
 install: $(STAMP)
 
@@ -79,6 +79,11 @@ test: install testdata browser postgres ocr
 	$(BIN)/ruff check lateseg tests pipelines data bench
 	$(BIN)/mypy
 	HF_HUB_OFFLINE=1 $(BIN)/pytest -q
+
+# The tests but the slow ones (generator, training, Ray, browser, PostgreSQL, long
+# end-to-end paths): a few minutes, no apt installs. `make test` runs them all.
+test-fast: install testdata
+	HF_HUB_OFFLINE=1 $(BIN)/pytest -q -m "not slow"
 
 lint: install
 	$(BIN)/ruff check lateseg tests pipelines data bench

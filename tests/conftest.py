@@ -31,6 +31,17 @@ def license_file(name: str) -> Path:
     return path
 
 
+#: Fixtures that load the generator or start PostgreSQL: a test that uses one (however
+#: indirectly) is ``slow``, out of ``make test-fast``.
+SLOW_FIXTURES = {"gen", "generator", "postgres"}
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if SLOW_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.slow)
+
+
 # The README/Makefile demo question; its answer is the gold span of sample question msa-01.
 DEMO_QUESTION = (
     "How many days' notice must the Client give to terminate the Master Services "

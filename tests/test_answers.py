@@ -110,6 +110,7 @@ def test_a_question_naming_a_missing_document_says_so(sample_index, question):
     assert "no indexed document matches it" in answer.text and "msa.pdf" in answer.text
 
 
+@pytest.mark.slow
 def test_every_answer_phrase_slices_its_document(sample_index):
     """On the first 40 contract questions with a value, and all scoped ones."""
     rows = [
@@ -144,6 +145,7 @@ def test_a_sentence_is_cited_at_its_own_page(sample_index):
     assert narrow.page == hit.page_end and narrow.text == doc.text[start:end]
 
 
+@pytest.mark.slow
 def test_a_copied_sentence_is_cited_where_it_was_copied_from(sample_index):
     """The model copies a sentence of passage 1 but marks [2]: the citation, the evidence
     and its page are passage 1's."""
@@ -236,6 +238,7 @@ def test_a_scoped_question_is_asked_in_the_contracts_own_words(sample_index):
     )
 
 
+@pytest.mark.slow
 def test_a_list_question_is_answered_by_the_list(encoder):
     """The Policy Manual's priority levels: the list, not its first item."""
     if not POLICY.exists():
@@ -268,6 +271,7 @@ def test_a_defined_term_is_answered_by_its_definition(sample_index, question, so
     check_offsets(sample_index, answer)
 
 
+@pytest.mark.slow
 def test_a_copied_answer_is_a_span_of_its_passage(sample_index):
     """Constrained decoding with the real generator: whatever it chooses, the answer is a
     verbatim stretch of one passage, opening in a sentence (never a heading), cited there,

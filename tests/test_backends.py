@@ -423,6 +423,7 @@ def test_an_index_is_searched_in_the_precision_it_was_built_in(cls_model, tmp_pa
         assert np.allclose(pipe.encoder.embed_queries(QUERIES), default, atol=1e-6)
 
 
+@pytest.mark.slow
 def test_float_backends_rank_an_index_alike(tmp_path, fp32_encoder):
     """An index made on OpenVINO fp32 is ranked the same when its queries are embedded on
     torch: the float class is one class (bf16 keeps the top hit: speed_levers.md)."""

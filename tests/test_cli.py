@@ -203,6 +203,7 @@ def test_output_closed_early_ends_quietly(license_index):
     assert len(proc.stdout) == 20 and proc.stderr == "", proc.stderr
 
 
+@pytest.mark.slow
 def test_ask_prints_the_phrase_first_and_cites_the_gold_span(tmp_path, sample_questions):
     index = tmp_path / "idx"
     assert cli("ingest", str(DATA / "contracts"), "--index", str(index)).returncode == 0
@@ -305,6 +306,7 @@ def test_index_stats_verify_compact(license_index, tmp_path, capsys):
     assert not (tmp_path / "nothing").exists()
 
 
+@pytest.mark.slow
 def test_ask_streams_a_generated_answer_from_a_compressed_cache(license_index):
     _, index = license_index
     q = "Which license grants a patent license from each contributor?"
@@ -344,6 +346,7 @@ def test_ask_streams_a_generated_answer_from_a_compressed_cache(license_index):
     assert bad.returncode == 1 and "give tokens" in bad.stderr
 
 
+@pytest.mark.slow
 def test_phase_command_writes_json_plots_and_summary(tmp_path):
     out = cli(
         "phase",

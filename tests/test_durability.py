@@ -35,6 +35,8 @@ from lateseg.pipeline import Pipeline
 
 NAMES = ["Apache-2.0", "BSD", "CC0-1.0"]
 
+pytestmark = pytest.mark.slow  # ingests killed and raced in processes, on SQLite and PostgreSQL
+
 
 class Worker:
     """``tests/index_worker.py`` in its own process, one JSON command at a time."""

@@ -43,6 +43,7 @@ def _together_and_alone(docs, encoder):
     return alone, together[:-1]
 
 
+@pytest.mark.slow
 def test_documents_encoded_together_get_what_each_gets_alone(docs, fp32_encoder):
     """At fp32 batching changes nothing: the same chunks and vectors to 1e-5."""
     alone, together = _together_and_alone(docs, fp32_encoder)
@@ -52,6 +53,7 @@ def test_documents_encoded_together_get_what_each_gets_alone(docs, fp32_encoder)
         np.testing.assert_allclose(one[1], many[1], atol=1e-5)
 
 
+@pytest.mark.slow
 def test_the_default_backend_batches_documents_within_its_precision(docs, encoder):
     """On the CPU default (bf16 where the CPU has it) the batch's shapes move vectors by
     rounding only (a mask that leaked across documents would move them by far more): at
@@ -72,6 +74,7 @@ def test_the_default_backend_batches_documents_within_its_precision(docs, encode
     assert same >= 0.95 * total
 
 
+@pytest.mark.slow
 def test_the_local_engine_builds_the_index_of_one_document_at_a_time(tmp_path, fp32_encoder):
     encoder = fp32_encoder
     corpus = tmp_path / "docs"

@@ -6,6 +6,8 @@ import pytest
 
 from lateseg.generate.local import LocalGenerator, looping
 
+pytestmark = pytest.mark.slow  # loads the generator
+
 
 @pytest.mark.parametrize(
     ("tokens", "dropped"),

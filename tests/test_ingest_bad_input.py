@@ -19,10 +19,10 @@ def _pdf(path: Path, text: str | None, **save) -> None:
     page = doc.new_page()
     if text:
         page.insert_text((72, 72), text)
-    else:  # an image only, like a scan
-        page.insert_image(
-            pymupdf.Rect(72, 72, 200, 200), pixmap=pymupdf.Pixmap(pymupdf.csRGB, (0, 0, 64, 64), 0)
-        )
+    else:  # an image only, like a scan (of a dark patch: no words)
+        pix = pymupdf.Pixmap(pymupdf.csRGB, (0, 0, 64, 64), 0)
+        pix.clear_with(0)  # a new Pixmap's samples are whatever memory held: OCR read words
+        page.insert_image(pymupdf.Rect(72, 72, 200, 200), pixmap=pix)
     doc.save(path, **save)
     doc.close()
 

@@ -417,6 +417,7 @@ def _stdlib_files() -> list[Path]:
     return sorted(stdlib.glob("*.py"))
 
 
+@pytest.mark.slow
 def test_python_units_match_ast_on_the_standard_library():
     """Every def/class found by ast.walk has a span with its name that starts at its
     first decorator (or def/class) line and ends on its last line."""

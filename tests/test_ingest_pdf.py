@@ -484,6 +484,7 @@ def test_line_boxes_follow_hyphen_joins_across_lines_and_pages(tmp_path):
     assert [b.page for b in boxes if b.start < at + 10 and b.end > at] == [1, 2]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["columns", "contracts"])
 def test_line_boxes_hold_their_text_in_columns_and_real_contracts(tmp_path, name):
     if name == "columns":

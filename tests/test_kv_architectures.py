@@ -23,6 +23,8 @@ from lateseg.kv import KVConfig, ObservationWindow, compress
 from lateseg.kv.observe import refusal, window_scores
 from lateseg.types import Hit
 
+pytestmark = pytest.mark.slow  # builds and runs models
+
 LAYERS = 3
 QUESTION = "Who may grant a patent license under this License?"
 

@@ -25,6 +25,8 @@ from lateseg.kv.sparse import (
 )
 from lateseg.types import Hit
 
+pytestmark = pytest.mark.slow  # builds and runs models
+
 QUESTION = "What is the secret access code for the vault?"
 
 

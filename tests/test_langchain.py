@@ -121,6 +121,7 @@ def test_retriever_documents_carry_provenance_and_filters_apply():
         retriever.invoke(QUESTION, colour="red")
 
 
+@pytest.mark.slow
 def test_the_retriever_reranks_on_request():
     """``rerank="generator"`` gives the pipeline's re-ranked hits, per retriever or per
     call; an unknown re-ranker is refused by name."""

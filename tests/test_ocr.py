@@ -92,6 +92,7 @@ def test_modes_are_checked():
         read_pdf_layout(MSA, ocr="sometimes")
 
 
+@pytest.mark.slow
 def test_a_mixed_pdf_reads_every_page_as_its_born_digital_twin(scans):
     """Every other page a scan: all 8 pages are read, the scanned ones by OCR, and the
     text is the born-digital text but for a few characters."""
@@ -113,6 +114,7 @@ def test_a_mixed_pdf_reads_every_page_as_its_born_digital_twin(scans):
     assert on_scans and all(" " not in text[b.start : b.end] for b in on_scans)
 
 
+@pytest.mark.slow
 def test_ocr_progress_names_each_page_read(scans):
     """A listener set in :data:`ocr.page_progress` hears each page OCR reads (serve's
     ingest page shows it), the born-digital pages not."""
@@ -127,6 +129,7 @@ def test_ocr_progress_names_each_page_read(scans):
     read_pdf_layout(scans / "mixed.pdf")  # unset again: nobody is told
 
 
+@pytest.mark.slow
 def test_a_scanned_contract_is_answered_and_cited_like_its_twin(tmp_path, encoder):
     """The demo question on an image-only MSA: the same clause, page and span, and the
     citation says the page was read by OCR."""
@@ -248,6 +251,7 @@ def test_a_garbage_text_layer_over_a_scan_is_read_by_ocr(tmp_path):
         assert "xqzt" in text and "ocr_pages" not in meta and "unread_pages" not in meta
 
 
+@pytest.mark.slow
 def test_the_ocr_cache_reads_each_page_image_once(tmp_path, monkeypatch):
     """A second read of the same scan, and of a copy with its pages in another order,
     runs Tesseract on no page again (a wrapper counts the real program's runs)."""
@@ -445,6 +449,7 @@ def test_an_encrypted_scan_needs_its_password(tmp_path):
     assert meta["ocr_pages"] == [1] and NOTICE in _squash(text)
 
 
+@pytest.mark.slow
 def test_a_500_page_scan_holds_a_few_pages_in_memory_at_once(tmp_path):
     """500 scanned pages (the same page image, so Tesseract reads it once and the cache
     the rest: this test measures what stays in memory, not Tesseract's speed): the peak

@@ -104,8 +104,10 @@ def test_a_table_with_open_sides_takes_its_rules_ends_for_edges():
         lambda img: (_ruled(img, [100, 1200], [100, 400]), _hline(img, 700, 100, 600)),
         # a grid of one row only
         lambda img: _ruled(img, [100, 500, 900], [100, 200]),
+        # a filled black square (an image block on a page): no rules in it
+        lambda img: img.__setitem__((slice(200, 560), slice(300, 660)), 0),
     ],
-    ids=["flowchart", "frame-and-lines", "one-row"],
+    ids=["flowchart", "frame-and-lines", "one-row", "black-square"],
 )
 def test_figures_frames_and_single_rows_are_not_tables(draw):
     img = _page()

@@ -21,6 +21,8 @@ from lateseg.phase import (
 from lateseg.phase.probes import UNIT, retrieval_systems
 from lateseg.phase.stats import harmonic_share
 
+pytestmark = pytest.mark.slow  # trains the toy model
+
 
 def test_wilson_interval_matches_the_formula():
     lo, hi = wilson(5, 10)

@@ -115,6 +115,7 @@ def test_definitions_of_the_terms_a_hit_uses(sample_index):
     assert not inside & defs.keys()
 
 
+@pytest.mark.slow
 def test_ask_many_answers_from_one_compressed_document(sample_index):
     from lateseg.errors import ConfigError
     from lateseg.kv.sparse import SparsePrefill

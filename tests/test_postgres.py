@@ -23,6 +23,8 @@ from lateseg.index.postgres import PgStore, glob_regex, shown_url
 from lateseg.pipeline import Pipeline
 from lateseg.types import Chunk, Document
 
+pytestmark = pytest.mark.slow  # runs PostgreSQL
+
 QUERIES = (
     "How many days' notice to terminate for convenience?",
     "Which law governs the agreement?",

@@ -14,6 +14,8 @@ from conftest import squash
 from lateseg.errors import ConfigError
 from lateseg.generate.rerank import RERANK_TOP, likelihoods, rerank, zmix
 
+pytestmark = pytest.mark.slow  # loads the generator
+
 QUESTION = "How many days' notice must be given to terminate the agreement?"
 PASSAGES = [
     "Preheat the oven to 180 degrees and bake the bread for forty minutes until golden.",

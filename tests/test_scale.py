@@ -17,6 +17,8 @@ from lateseg import Pipeline
 from lateseg.cli import main
 from lateseg.errors import ConfigError
 
+pytestmark = pytest.mark.slow  # starts Ray
+
 ROOT = Path(__file__).resolve().parents[1]
 STDLIB = Path(sysconfig.get_paths()["stdlib"])
 

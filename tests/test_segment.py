@@ -130,6 +130,7 @@ def test_boundaries_are_translation_invariant(encoder):
 POLICY = DATA.parent / ".cache" / "testdata" / "policy.pdf"
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not POLICY.exists(), reason="run `make testdata` for the Debian Policy PDF")
 def test_every_chunk_of_a_long_pdf_carries_its_page(encoder):
     """193 pages: each chunk's page is the page its first character is on."""

@@ -69,6 +69,7 @@ def test_chunks_tile_the_text_within_bounds(encoder, indices):
 RESYNC_TOKENS = 3000
 
 
+@pytest.mark.slow
 @PROPS
 @given(
     st.lists(st.integers(0, 10_000), min_size=110, max_size=140),

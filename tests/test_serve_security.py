@@ -263,6 +263,7 @@ def test_a_slow_body_is_cut_off(served):
 # 6. disconnects, 12. refusals --------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_client_that_goes_away_frees_its_answer_at_once(served):
     url, _, _, service = served
     service.queue = 1
@@ -285,6 +286,7 @@ def test_a_client_that_goes_away_frees_its_answer_at_once(served):
     assert health["answers_in_queue"] == 0 and time.monotonic() - t0 < 20
 
 
+@pytest.mark.slow
 def test_a_streamed_ask_refused_for_load_gets_503_not_an_event(served):
     url, _, _, service = served
     service.queue = 0
@@ -305,6 +307,7 @@ def test_a_streamed_ask_refused_for_load_gets_503_not_an_event(served):
         service._streams = 0
 
 
+@pytest.mark.slow
 def test_concurrent_streamed_asks_are_answered_or_refused_before_the_stream(served):
     """Twelve streamed generated answers at once against a queue of one: each is a 200
     stream that ends in its answer, or a 503 with Retry-After before any event. (The
@@ -349,6 +352,7 @@ def zipped(entries: dict[str, bytes], method: int = zipfile.ZIP_DEFLATED) -> byt
     return out.getvalue()
 
 
+@pytest.mark.slow
 def test_archive_limits_hold_per_request_not_per_zip(served):
     """Three zips of 96 KiB each in one request, against 200 KiB unpacked in all: the
     third is refused; a zip of more files than a request may bring is refused whole."""
@@ -426,6 +430,7 @@ def test_finished_jobs_are_trimmed_and_the_quota_holds(tmp_path):
 # 10. a full disk, 11. tokens, 13. server paths, 14. /docs -----------------------------------
 
 
+@pytest.mark.slow
 def test_ingest_on_a_full_disk_says_so_in_one_line(tmp_path):
     mount = tmp_path / "small"
     mount.mkdir()

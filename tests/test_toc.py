@@ -131,6 +131,7 @@ def _check_labels(doc) -> None:
             assert not PAGE_TAIL.match(part) or re.search(r"\d+\.\d+(\.\d+)*$", part), s.label
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", [POLICY, FHS], ids=["policy", "fhs"])
 def test_real_manuals_have_their_contents_as_toc_and_no_giant_clause(path):
     """No clause covers more than 10 % of the text unless it is made of subsections (FHS
@@ -154,6 +155,7 @@ def test_real_manuals_have_their_contents_as_toc_and_no_giant_clause(path):
     _check_labels(doc)
 
 
+@pytest.mark.slow
 def test_policy_sections_sit_under_their_chapters():
     doc = _real(POLICY)
     labels = {s.label for s in doc.spans("clause")}

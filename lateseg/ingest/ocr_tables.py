@@ -40,6 +40,8 @@ from lateseg.ingest.tables import table_text
 #: A horizontal rule is at least this long, a vertical one at least this tall (points).
 MIN_RULE_WIDTH = 54.0
 MIN_RULE_HEIGHT = 14.0
+#: A rule is at most this thick (points); a thicker dark band is a filled block.
+MAX_RULE_THICKNESS = 4.0
 #: Rules closer than this (points) are one edge: a double rule, an arrow along a box.
 DOUBLE_RULE = 6.0
 #: A frame rule spans at least this share of its table's width (or height).
@@ -106,11 +108,14 @@ def _runs(mask: Any, min_len: int) -> list[tuple[int, int, int]]:
     return list(zip(rows[keep].tolist(), starts[keep].tolist(), ends[keep].tolist(), strict=True))
 
 
-def _rules(runs: list[tuple[int, int, int]], tol: int) -> list[Rule]:
+def _rules(runs: list[tuple[int, int, int]], tol: int, thickest: int) -> list[Rule]:
     """Runs (sorted by row) joined into rules: a run continues a rule whose last run lies
-    within ``tol`` rows of it and overlaps it (within ``tol``)."""
-    active: list[list[float]] = []  # [sum of rows, count, lo, hi, last row]
-    done: list[list[float]] = []
+    within ``tol`` rows of it and overlaps it (within ``tol``). A group of runs more than
+    ``thickest`` deep across its middle is a filled block (a black box, a shaded band, a
+    photo's dark patch), not a rule; a rule drawn on a slight slant steps from row to row
+    but stays thin at any one place."""
+    active: list[list[Any]] = []  # [sum of rows, count, lo, hi, last row, runs]
+    done: list[list[Any]] = []
     for at, lo, hi in runs:
         if any(g[4] < at - tol for g in active):  # rules left behind end
             done += [g for g in active if g[4] < at - tol]
@@ -120,11 +125,16 @@ def _rules(runs: list[tuple[int, int, int]], tol: int) -> list[Rule]:
                 g[0] += at
                 g[1] += 1
                 g[2], g[3], g[4] = min(g[2], lo), max(g[3], hi), at
+                g[5].append((lo, hi))
                 break
         else:
-            active.append([at, 1, lo, hi, at])
-    groups = done + active
-    return [Rule(g[0] / g[1], int(g[2]), int(g[3])) for g in groups]
+            active.append([at, 1, lo, hi, at, [(lo, hi)]])
+    out = []
+    for g in done + active:
+        middle = (g[2] + g[3]) / 2
+        if sum(lo <= middle <= hi for lo, hi in g[5]) <= thickest:
+            out.append(Rule(g[0] / g[1], int(g[2]), int(g[3])))
+    return out
 
 
 def _edges(positions: list[float], tol: int) -> list[int]:
@@ -275,8 +285,9 @@ def find_grids(grey: Any, zoom: float) -> list[Grid]:
     v_runs = _runs(np.ascontiguousarray(down.T), round(MIN_RULE_HEIGHT * zoom))
     if len(v_runs) > MAX_SEGMENTS:
         return []
-    hs = [Rule(r.at + 1, r.lo, r.hi) for r in _rules(h_runs, tol)]
-    vs = [Rule(r.at + 1, r.lo, r.hi) for r in _rules(sorted(v_runs), tol)]
+    thickest = round(MAX_RULE_THICKNESS * zoom) + 2  # and the two rows looked at with it
+    hs = [Rule(r.at + 1, r.lo, r.hi) for r in _rules(h_runs, tol, thickest)]
+    vs = [Rule(r.at + 1, r.lo, r.hi) for r in _rules(v_runs, tol, thickest)]
     grids = []
     for group_h, group_v in _components(hs, vs, tol):
         grid = _grid(group_h, group_v, tol, round(DOUBLE_RULE * zoom))
