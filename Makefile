@@ -3,7 +3,8 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
-INDEX  ?= $(or $(LATESEG_DEMO_INDEX),$(HOME)/.cache/lateseg/demo-index)
+# The demo index lives in the checkout (.cache/ is ignored by git); LATESEG_DEMO_INDEX moves it.
+INDEX  ?= $(or $(LATESEG_DEMO_INDEX),.cache/demo-index)
 QUESTION ?= How many days' notice must the Client give to terminate the Master Services Agreement for convenience?
 
 TESTDATA := .cache/testdata
