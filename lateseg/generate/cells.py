@@ -136,7 +136,18 @@ def _header_score(
 
 
 def names_a_cell(question: str, text: str) -> bool:
-    """Whether ``text`` is a table row with a cell the question states word for word
-    ("which role has an hourly rate of $120": the row whose rate is $120)."""
+    """Whether ``text`` is a table row with a cell the question states word for word and
+    another column the question asks for by its header ("which role has an hourly rate
+    of $120": the row whose rate is $120, asked for its role). A row whose key alone the
+    question says ("what is the /dev directory for" over ``Directory: dev · Description:
+    Device files``) is not singled out: prose may answer that as well."""
     lowered = question.lower()
-    return any(b - a >= 3 and text[a:b].lower() in lowered for _, a, b in row_cells(text))
+    cells = row_cells(text)
+    stated = [b - a >= 3 and text[a:b].lower() in lowered for _, a, b in cells]
+    if not any(stated):
+        return False
+    q_stems = _stems(question)
+    return any(
+        not said and _stems(header) and _stems(header) <= q_stems
+        for (header, _, _), said in zip(cells, stated, strict=True)
+    )
