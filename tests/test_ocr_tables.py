@@ -249,3 +249,42 @@ def test_a_scanned_table_is_answered_by_its_cell(tmp_path, encoder):
         assert got.citations and got.citations[0].ocr
         got = pipe.ask("What is the service credit when uptime is below 95.0%?", k=5)
         assert got.phrase is not None and "50%" in got.phrase.text
+
+
+def test_a_page_of_graph_paper_is_not_searched_cell_by_cell():
+    """A hostile page ruled every 9 pixels (330 rules each way): no table, and the cost
+    stays that of the runs (a grid's cost grows as its edges cubed)."""
+    img = _page(3000, 3000)
+    img[::9, :] = 0
+    img[:, ::9] = 0
+    assert find_grids(img, 1.0) == []
+
+
+def _columns_between_rules(path):
+    """A page set in two columns of prose with a rule between them and three rules
+    across (a newsletter's layout): not a table."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    for y in (80, 420, 760):
+        page.draw_line((60, y), (550, y), width=0.8)
+    page.draw_line((305, 80), (305, 760), width=0.8)
+    prose = (
+        "The tenant shall keep the premises in good repair and return them in the same "
+        "condition, fair wear and tear excepted, at the end of the term. "
+    ) * 6
+    for y0, y1 in ((90, 410), (430, 750)):
+        page.insert_textbox(pymupdf.Rect(66, y0, 298, y1), prose, fontsize=9)
+        page.insert_textbox(pymupdf.Rect(312, y0, 544, y1), prose, fontsize=9)
+    doc.save(path)
+    return path
+
+
+def test_two_columns_of_prose_between_rules_are_not_a_table(tmp_path):
+    path = _columns_between_rules(tmp_path / "columns.pdf")
+    text, spans, meta, _ = read_pdf_layout(path)
+    assert meta["tables"] == 0 and not [s for s in spans if s.kind == "row"]
+    assert "The tenant shall keep the premises" in text
+    _needs_tesseract()
+    text, spans, meta, _ = read_pdf_layout(_scan(path, tmp_path / "scan.pdf", rotate=0.0))
+    assert meta["ocr_pages"] == [1] and meta["tables"] == 0
+    assert "keep the premises in good repair" in text

@@ -239,6 +239,26 @@ def test_a_two_column_row_answers_with_the_cell_not_its_header(question, phrase)
     assert found is not None and row[found[0] : found[1]] == phrase
 
 
+@pytest.mark.parametrize(
+    ("question", "row", "phrase"),
+    [
+        # a value of a kind is asked: the key's other cell is no answer unless it is one
+        ("How many days notice is required for termination?",
+         "Section: 12.3 · Subject: Termination", None),
+        ("How many days notice is required for termination?",
+         "Topic: Termination · Details: either party may end it on 30 days notice", "30 days"),
+        ("When does the Basic plan renew?",
+         "Plan: Basic · Terms: renews on 1 January 2025 each year", "1 January 2025"),
+    ],
+)  # fmt: skip
+def test_a_typed_question_over_a_key_value_row_gets_a_typed_phrase(question, row, phrase):
+    from lateseg.generate.phrase import answer_phrase
+    from lateseg.generate.question import analyse
+
+    found = answer_phrase(analyse(question), row)
+    assert (row[found[0] : found[1]] if found else None) == phrase
+
+
 def test_a_column_header_is_never_the_phrase():
     from lateseg.generate.cells import in_a_label
 

@@ -68,15 +68,18 @@ def table_cell(asked: Asked, text: str) -> tuple[int, int] | None:
             key = (row_score + score, a, b)
             if best is None or key[0] > best[0]:
                 best = key
-    if best is None:
-        best = _other_cell(text, question, q_stems)
     return None if best is None else (best[1], best[2])
 
 
-def _other_cell(text: str, question: str, q_stems: set[str]) -> tuple[float, int, int] | None:
+def other_cell(asked: Asked, text: str) -> tuple[int, int] | None:
     """In a row of two cells whose one the question states ("what belongs in the boot
     directory" over ``Directory: boot · Description: Static files of the boot loader``),
-    the other cell: a key and its value. None when no row is such."""
+    the other cell: a key and its value. None when no row is such, or when the question
+    asks for a value of a kind (a number, a date): then only a typed phrase answers."""
+    if asked.quantity:
+        return None
+    question = asked.question
+    q_stems = _stems(question)
     best: tuple[float, int, int] | None = None
     pos = 0
     for line in text.split("\n"):
@@ -89,7 +92,7 @@ def _other_cell(text: str, question: str, q_stems: set[str]) -> tuple[float, int
             _, a, b = cells[named.index(False)]
             if best is None:
                 best = (1.0, a, b)
-    return best
+    return None if best is None else (best[1], best[2])
 
 
 def in_a_label(text: str, a: int, b: int) -> bool:

@@ -16,7 +16,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from lateseg.generate.cells import in_a_label, table_cell
+from lateseg.generate.cells import in_a_label, other_cell, table_cell
 from lateseg.generate.question import Asked, content_words, stem
 from lateseg.text.values import ADDRESS, Value, find_values
 
@@ -406,13 +406,16 @@ WORDED = ("limit", "when")
 def answer_phrase(asked: Asked, text: str) -> tuple[int, int] | None:
     """The shortest span of ``text`` (a sentence) that answers ``asked``: in a table row,
     the cell of the column asked about (:func:`~lateseg.generate.cells.table_cell`); else
-    what :func:`typed_phrase` finds, else (for a question answered by text, or one of
+    what :func:`typed_phrase` finds, else the value of a key the question states
+    (:func:`~lateseg.generate.cells.other_cell`), else (for a question answered by text, or one of
     :data:`WORDED`) the clause sharing most with the question. None when a value is
     asked for and the sentence states none."""
     found = table_cell(asked, text)
     if found is not None:
         return found
     found = typed_phrase(asked, text)
+    if found is None:
+        found = other_cell(asked, text)
     if found is None and text.strip() and not (asked.quantity and asked.kind not in WORDED):
         found = best_clause(asked, text)
     if found is not None and in_a_label(text, *found):

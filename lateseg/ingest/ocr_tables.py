@@ -30,6 +30,7 @@ searched.
 from __future__ import annotations
 
 import bisect
+import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -37,11 +38,19 @@ from typing import Any
 from lateseg.ingest.pdf_layout import Frag, Line
 from lateseg.ingest.tables import table_text
 
+#: Pixel rows (and columns) of a table's rows that the bold-header test looks at.
+STROKE_LINES = 400
 #: A horizontal rule is at least this long, a vertical one at least this tall (points).
 MIN_RULE_WIDTH = 54.0
 MIN_RULE_HEIGHT = 14.0
 #: A rule is at most this thick (points); a thicker dark band is a filled block.
 MAX_RULE_THICKNESS = 4.0
+#: A grid of more column or row edges than this is not read (graph paper, a hostile
+#: page of rules): FHS's longest table has 26 row edges.
+MAX_EDGES = 100
+#: A table's rows are lines of cells: a grid whose median row is taller than this many
+#: word heights holds prose (columns of a page between rules), not a table.
+MAX_ROW_LINES = 6
 #: Rules closer than this (points) are one edge: a double rule, an arrow along a box.
 DOUBLE_RULE = 6.0
 #: A frame rule spans at least this share of its table's width (or height).
@@ -190,8 +199,8 @@ def _grid(hs: list[Rule], vs: list[Rule], tol: int, gap: int) -> Grid | None:
         ys.insert(0, top - 1)
     if bottom - ys[-1] > gap:
         ys.append(bottom + 1)
-    if len(xs) < 3 or len(ys) < 3:
-        return None
+    if len(xs) < 3 or len(ys) < 3 or len(xs) > MAX_EDGES or len(ys) > MAX_EDGES:
+        return None  # no table, or graph paper: the cost of a grid grows as its edges cubed
     # a table's frame: two rules (or open sides) across its whole width and two down
     # its whole height; boxes and arrows of a figure cross without making one
     width, height = xs[-1] - xs[0], ys[-1] - ys[0]
@@ -231,21 +240,32 @@ def _grid(hs: list[Rule], vs: list[Rule], tol: int, gap: int) -> Grid | None:
     return Grid(tuple(xs), tuple(ys), tuple(cells))
 
 
+def _run_lengths(mask: Any) -> Any:
+    """The lengths of the runs of True along each row of a 2-D boolean array (numpy)."""
+    import numpy as np
+
+    padded = np.zeros((mask.shape[0], mask.shape[1] + 2), dtype=np.int8)
+    padded[:, 1:-1] = mask
+    step = np.diff(padded, axis=1)
+    return np.nonzero(step == -1)[1] - np.nonzero(step == 1)[1]
+
+
 def _stroke(dark: Any, box: PixelBox, tol: int) -> float | None:
     """How thick the letters in ``box`` (inside its rules) are drawn: the mean width of
     the dark runs across them along rows (trimmed to twice the median: longer runs are
     strokes along the row) plus the mean height of the runs along columns; None when it
-    holds too little ink to say."""
+    holds too little ink to say. At most :data:`STROKE_LINES` pixel rows and columns
+    are looked at (evenly spread), whatever the box's size."""
     import numpy as np
 
     x0, y0, x1, y1 = box
     inside = dark[y0 + 2 * tol : y1 - 2 * tol, x0 + 2 * tol : x1 - 2 * tol]
     if inside.size == 0:
         return None
-    across = np.array([e - s for _, s, e in _runs(inside, 1) if e - s <= 8 * tol])
-    down = np.array(
-        [e - s for _, s, e in _runs(np.ascontiguousarray(inside.T), 1) if e - s <= 8 * tol]
-    )
+    rows = inside[:: max(1, inside.shape[0] // STROKE_LINES)]
+    cols = np.ascontiguousarray(inside[:, :: max(1, inside.shape[1] // STROKE_LINES)].T)
+    across, down = _run_lengths(rows), _run_lengths(cols)
+    across, down = across[across <= 8 * tol], down[down <= 8 * tol]
     if len(across) < 20 or len(down) < 20:
         return None
     stems = across[across <= 2 * np.median(across)]
@@ -288,6 +308,8 @@ def find_grids(grey: Any, zoom: float) -> list[Grid]:
     thickest = round(MAX_RULE_THICKNESS * zoom) + 2  # and the two rows looked at with it
     hs = [Rule(r.at + 1, r.lo, r.hi) for r in _rules(h_runs, tol, thickest)]
     vs = [Rule(r.at + 1, r.lo, r.hi) for r in _rules(v_runs, tol, thickest)]
+    if len(hs) > 4 * MAX_EDGES or len(vs) > 4 * MAX_EDGES:
+        return []  # a page of rules, not of tables
     grids = []
     for group_h, group_v in _components(hs, vs, tol):
         grid = _grid(group_h, group_v, tol, round(DOUBLE_RULE * zoom))
@@ -297,7 +319,8 @@ def find_grids(grey: Any, zoom: float) -> list[Grid]:
     return sorted(grids, key=lambda g: g.ys[0])
 
 
-_RULE_CHARS = "|[]!"
+#: What a vertical rule is read as, at a word's ends or alone.
+_RULE_CHARS = "|"
 #: Tesseract's confidence (0-100) under which a word of two letters or fewer in a cell is
 #: taken for a speck or a piece of rule.
 LOW_CONFIDENCE = 50.0
@@ -336,12 +359,13 @@ def table_lines(
 
 
 def _speck(word: dict[str, Any], tall: float) -> bool:
-    """Whether an OCR word in a cell is a rule or a speck read as letters: only rule-like
-    characters, under half the table's usual word height, or two letters or fewer read
+    """Whether an OCR word in a cell is a rule or a speck read as letters: only bars,
+    under half the table's usual word height, or two letters (not digits) or fewer read
     with low confidence."""
     text = word["text"].strip(_RULE_CHARS)
     height = word["box"][3] - word["box"][1]
-    return not text or height < tall / 2 or (len(text) <= 2 and word["conf"] < LOW_CONFIDENCE)
+    short = len(text) <= 2 and not text.isdigit()
+    return not text or height < tall / 2 or (short and word["conf"] < LOW_CONFIDENCE)
 
 
 def _cell_text(words: list[dict[str, Any]], tall: float) -> str:
@@ -387,6 +411,9 @@ def _table_line(
         if slot is not None and not _speck(w, tall):
             held[owner[slot]].append(w)
     texts = [_cell_text(ws, tall) for ws in held]
+    rows_tall = sorted(b - a for a, b in itertools.pairwise(grid.ys))
+    if tall and rows_tall[len(rows_tall) // 2] > MAX_ROW_LINES * tall:
+        return None  # rules between columns of prose, not a table
     if not any(texts):
         return None
     rows: list[list[tuple[str, tuple[float, float, float, float] | None]]] = []

@@ -43,6 +43,9 @@ MIN_COLUMN_SHARE = 0.2
 MAX_CROSSING_SHARE = 0.125
 # Lines this much taller than a column's are set larger: a heading, not the column's text.
 LARGER = 1.15
+# A table row taller than this many lines of its text is a paragraph: rules between
+# columns of prose, not a table (for tables with open sides).
+MAX_ROW_LINES = 6
 # Extra gap, as a share of the line height, that marks a new paragraph.
 PARAGRAPH_GAP = 0.3
 
@@ -416,7 +419,8 @@ def table_lines(page: Any, rules: list[Box]) -> list[Line]:
     a table on a scan too). A frame around a code block (two of each) is skipped.
     """
     xs, ys = _ruled_positions(rules)
-    if not ((len(xs) >= 3 and len(ys) >= 2) or (len(xs) >= 1 and len(ys) >= 3)):
+    framed = len(xs) >= 3 and len(ys) >= 2
+    if not (framed or (len(xs) >= 1 and len(ys) >= 3)):
         return []
     try:
         try:
@@ -428,6 +432,8 @@ def table_lines(page: Any, rules: list[Box]) -> list[Line]:
         return []
     out: list[Line] = []
     for table in found.tables:
+        if not framed and _prose(page, table):
+            continue  # a rule between two columns of text, not a table
         try:
             cells, merged = _table_cells(page, table)
             text, drawn, header = table_text(cells, merged, _bold_first_row(page, table))
@@ -441,6 +447,18 @@ def table_lines(page: Any, rules: list[Box]) -> list[Line]:
             line = Line(text, x0, y0, x1, y1, kind="table", frags=frags, header=header)
             out.append(line)
     return out
+
+
+def _prose(page: Any, table: Any) -> bool:
+    """Whether ``table``'s rows are paragraphs, not lines of cells: its median row is
+    taller than :data:`MAX_ROW_LINES` of its words' lines (a page's two columns between
+    rules, read by ``find_tables`` as a table of two tall cells)."""
+    words = page.get_text("words", clip=table.bbox)
+    rows = sorted(r.bbox[3] - r.bbox[1] for r in table.rows)
+    if not words or not rows:
+        return False
+    line = sorted(w[3] - w[1] for w in words)[len(words) // 2]
+    return rows[len(rows) // 2] > MAX_ROW_LINES * max(line, 1.0)
 
 
 def _table_cells(
