@@ -9,12 +9,14 @@ not a new interpreter)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
 import select
 import shutil
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -106,6 +108,48 @@ def _ingest_in_child(
     return zygote("wait", pid=pid)
 
 
+def _documents(index: Path | str) -> int:
+    """How many documents the index holds now (0 before it exists), read without
+    opening it for writing."""
+    if isinstance(index, Path):
+        db = index / "docstore.sqlite"
+        if not db.exists():
+            return 0
+        try:
+            with contextlib.closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True)) as con:
+                return int(con.execute("SELECT COUNT(*) FROM documents").fetchone()[0])
+        except sqlite3.Error:  # made but not yet its tables
+            return 0
+    try:
+        store = PgStore(index, writable=False)
+    except IndexStoreError:
+        return 0
+    try:
+        return store.counts()[0]
+    except Exception:  # made but not yet its tables
+        return 0
+    finally:
+        store.close()
+
+
+def _ingest_killed_after(
+    zygote: Worker, index: Path | str, paths: list[Path], documents: int
+) -> int:
+    """Ingest in a forked process, killed with SIGKILL as soon as the index holds
+    ``documents`` documents: a point chosen by the ingest's progress, not by a clock, so
+    a busy or a fast machine kills at the same places. Its exit status (negative: the
+    killing signal; 0 when it ended first)."""
+    pid = zygote("fork-ingest", index=str(index), paths=[str(p) for p in paths])
+    deadline = time.monotonic() + 600  # a ceiling for a hung child, not a pace
+    while _documents(index) < documents and time.monotonic() < deadline:
+        status = zygote("poll", pid=pid)
+        if status is not None:
+            return status
+        time.sleep(0.005)
+    os.kill(pid, signal.SIGKILL)
+    return zygote("wait", pid=pid)
+
+
 def _problems(index: Path | str) -> list[str]:
     """``index verify`` as the CLI runs it, on a read-only open: nothing repaired first."""
     if isinstance(index, str):  # a postgresql:// index
@@ -169,15 +213,23 @@ def _state(pipe: Pipeline) -> dict[str, list[tuple[int, int, str, np.ndarray]]]:
     return out
 
 
-def _same(a, b) -> bool:
+def _same(a, b, atol: float = 1e-5) -> bool:
+    """The same chunks (spans and texts) per source, and vectors within ``atol``."""
     if a.keys() != b.keys():
         return False
     for src in a:
         if [x[:3] for x in a[src]] != [x[:3] for x in b[src]]:
             return False
-        if not all(np.allclose(x[3], y[3], atol=1e-5) for x, y in zip(a[src], b[src], strict=True)):
+        if not all(np.allclose(x[3], y[3], atol=atol) for x, y in zip(a[src], b[src], strict=True)):
             return False
     return True
+
+
+def _rounding(pipe: Pipeline) -> float:
+    """How far a vector may move with the documents it is encoded beside: at fp32 not at
+    all (1e-5); in bf16 by rounding (measured up to 2e-4 on these licences: the documents
+    left after a kill are encoded in other rounds than an uninterrupted ingest's)."""
+    return 1e-3 if pipe.index.manifest.precision == "bf16" else 1e-5
 
 
 @pytest.fixture(scope="module")
@@ -196,29 +248,24 @@ def corpus(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def reference(corpus, zygote, tmp_path_factory):
-    """The uninterrupted result (ingested by a forked process), and how long an ingest
-    takes once warm: the faster of two runs (a first run can pay one-off costs, such as
-    compiling the model, that later ones do not; kills timed from a slow first run
-    came after faster later ingests had ended)."""
-    times = []
-    for run in range(2):
-        index = tmp_path_factory.mktemp("ref") / f"idx{run}"
-        t0 = time.monotonic()
-        assert _ingest_in_child(zygote, index, [corpus], None) == 0
-        times.append(time.monotonic() - t0)
+    """The uninterrupted result, ingested by a forked process."""
+    index = tmp_path_factory.mktemp("ref") / "idx"
+    assert _ingest_in_child(zygote, index, [corpus], None) == 0
     with Pipeline.open(index) as pipe:
-        return _state(pipe), min(times)
+        return _state(pipe)
 
 
 def test_an_ingest_killed_at_ten_random_points_verifies_clean_at_once(
     corpus, reference, zygote, new_index, encoder
 ):
-    expected, took = reference
+    expected = reference
     rng = random.Random(15)
     killed = 0
+    n = len(list(corpus.glob("*.txt")))
     for seed in range(10):
         index = new_index()
-        status = _ingest_in_child(zygote, index, [corpus], rng.uniform(0.05, 0.8) * took)
+        # killed once the index holds 0 to n - 2 documents: two or more still to come
+        status = _ingest_killed_after(zygote, index, [corpus], rng.randrange(0, n - 1))
         killed += status == -signal.SIGKILL
         if not _created(index):
             continue  # killed before it created the index
@@ -227,9 +274,9 @@ def test_an_ingest_killed_at_ten_random_points_verifies_clean_at_once(
             pipe.encoder = encoder
             report = pipe.ingest([corpus], progress=False, workers=0)
             assert not report.failed
-            assert _same(_state(pipe), expected), seed
+            assert _same(_state(pipe), expected, _rounding(pipe)), seed
         assert _problems(index) == []
-    assert killed >= 8, killed  # (a kill may come just after an ingest ended)
+    assert killed >= 8, killed  # (the last documents may be written between two looks)
 
 
 def test_a_long_lived_writer_never_writes_back_a_stale_copy(
