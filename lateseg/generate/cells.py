@@ -13,6 +13,7 @@ included users"; a place for "where"), leaving out the cells the question states
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from lateseg.generate.question import Asked, content_words, stem
 from lateseg.text.boundaries import CELL_SEPARATOR
@@ -42,6 +43,17 @@ def row_cells(line: str, at: int = 0) -> list[tuple[str, int, int]]:
     return cells if len(cells) >= 2 else []
 
 
+def _table_rows(text: str) -> Iterator[list[tuple[str, int, int]]]:
+    """The :func:`row_cells` of each line of ``text`` that is a table row (offsets in
+    ``text``)."""
+    pos = 0
+    for line in text.split("\n"):
+        cells = row_cells(line, pos)
+        pos += len(line) + 1
+        if cells:
+            yield cells
+
+
 def table_cell(asked: Asked, text: str) -> tuple[int, int] | None:
     """The cell of ``text`` (one or more table rows) that answers ``asked``, or None when
     ``text`` holds no table row or the question names none of its columns."""
@@ -50,12 +62,7 @@ def table_cell(asked: Asked, text: str) -> tuple[int, int] | None:
     lead = [m.end() for m in _ASKING.finditer(question)]
     where = bool(re.search(r"\bwhere\b", question, re.IGNORECASE))
     best: tuple[float, int, int] | None = None
-    pos = 0
-    for line in text.split("\n"):
-        cells = row_cells(line, pos)
-        pos += len(line) + 1
-        if not cells:
-            continue
+    for cells in _table_rows(text):
         named = [_named(text[a:b], question, q_stems) for _, a, b in cells]
         row_score = sum(named)
         for (header, a, b), is_named in zip(cells, named, strict=True):
@@ -80,19 +87,14 @@ def other_cell(asked: Asked, text: str) -> tuple[int, int] | None:
         return None
     question = asked.question
     q_stems = _stems(question)
-    best: tuple[float, int, int] | None = None
-    pos = 0
-    for line in text.split("\n"):
-        cells = row_cells(line, pos)
-        pos += len(line) + 1
+    for cells in _table_rows(text):
         if len(cells) != 2:
             continue
         named = [_named(text[a:b], question, q_stems) for _, a, b in cells]
         if named.count(True) == 1:
             _, a, b = cells[named.index(False)]
-            if best is None:
-                best = (1.0, a, b)
-    return None if best is None else (best[1], best[2])
+            return a, b
+    return None
 
 
 def in_a_label(text: str, a: int, b: int) -> bool:

@@ -35,7 +35,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from lateseg.ingest.pdf_layout import Frag, Line
+from lateseg.ingest.pdf_layout import MAX_ROW_LINES, Frag, Line
 from lateseg.ingest.tables import table_text
 
 #: Pixel rows (and columns) of a table's rows that the bold-header test looks at.
@@ -48,9 +48,6 @@ MAX_RULE_THICKNESS = 4.0
 #: A grid of more column or row edges than this is not read (graph paper, a hostile
 #: page of rules): FHS's longest table has 26 row edges.
 MAX_EDGES = 100
-#: A table's rows are lines of cells: a grid whose median row is taller than this many
-#: word heights holds prose (columns of a page between rules), not a table.
-MAX_ROW_LINES = 6
 #: Rules closer than this (points) are one edge: a double rule, an arrow along a box.
 DOUBLE_RULE = 6.0
 #: A frame rule spans at least this share of its table's width (or height).
@@ -102,9 +99,9 @@ class Grid:
         return row, col
 
 
-def _runs(mask: Any, min_len: int) -> list[tuple[int, int, int]]:
-    """``(row, start, end)`` of the runs of True at least ``min_len`` long in each row of
-    the 2-D boolean array ``mask``, row by row."""
+def _run_bounds(mask: Any) -> tuple[Any, Any, Any]:
+    """The row, start and end (numpy arrays) of each run of True along the rows of the
+    2-D boolean array ``mask``, row by row."""
     import numpy as np
 
     height, width = mask.shape
@@ -113,6 +110,13 @@ def _runs(mask: Any, min_len: int) -> list[tuple[int, int, int]]:
     step = np.diff(padded, axis=1)
     rows, starts = np.nonzero(step == 1)
     _, ends = np.nonzero(step == -1)  # row-major, so the i-th end closes the i-th start
+    return rows, starts, ends
+
+
+def _runs(mask: Any, min_len: int) -> list[tuple[int, int, int]]:
+    """``(row, start, end)`` of the runs of True at least ``min_len`` long in each row of
+    ``mask``, row by row."""
+    rows, starts, ends = _run_bounds(mask)
     keep = ends - starts >= min_len
     return list(zip(rows[keep].tolist(), starts[keep].tolist(), ends[keep].tolist(), strict=True))
 
@@ -240,16 +244,6 @@ def _grid(hs: list[Rule], vs: list[Rule], tol: int, gap: int) -> Grid | None:
     return Grid(tuple(xs), tuple(ys), tuple(cells))
 
 
-def _run_lengths(mask: Any) -> Any:
-    """The lengths of the runs of True along each row of a 2-D boolean array (numpy)."""
-    import numpy as np
-
-    padded = np.zeros((mask.shape[0], mask.shape[1] + 2), dtype=np.int8)
-    padded[:, 1:-1] = mask
-    step = np.diff(padded, axis=1)
-    return np.nonzero(step == -1)[1] - np.nonzero(step == 1)[1]
-
-
 def _stroke(dark: Any, box: PixelBox, tol: int) -> float | None:
     """How thick the letters in ``box`` (inside its rules) are drawn: the mean width of
     the dark runs across them along rows (trimmed to twice the median: longer runs are
@@ -264,7 +258,10 @@ def _stroke(dark: Any, box: PixelBox, tol: int) -> float | None:
         return None
     rows = inside[:: max(1, inside.shape[0] // STROKE_LINES)]
     cols = np.ascontiguousarray(inside[:, :: max(1, inside.shape[1] // STROKE_LINES)].T)
-    across, down = _run_lengths(rows), _run_lengths(cols)
+    _, starts, ends = _run_bounds(rows)
+    across = ends - starts
+    _, starts, ends = _run_bounds(cols)
+    down = ends - starts
     across, down = across[across <= 8 * tol], down[down <= 8 * tol]
     if len(across) < 20 or len(down) < 20:
         return None

@@ -44,7 +44,8 @@ MAX_CROSSING_SHARE = 0.125
 # Lines this much taller than a column's are set larger: a heading, not the column's text.
 LARGER = 1.15
 # A table row taller than this many lines of its text is a paragraph: rules between
-# columns of prose, not a table (for tables with open sides).
+# columns of prose, not a table (for tables with open sides here, for every table found
+# on a scan in lateseg.ingest.ocr_tables).
 MAX_ROW_LINES = 6
 # Extra gap, as a share of the line height, that marks a new paragraph.
 PARAGRAPH_GAP = 0.3
