@@ -5,7 +5,7 @@ either side. The rule looks only at a neighbourhood, so text inserted or removed
 never moves an anchor: two copies of a text shifted against each other agree on every
 anchor past the first ``radius`` positions after the change. Window starts of the late
 encoder and the forced cuts of the dynamic segmenter are both taken from anchors, which is
-what makes their output translation invariant (DESIGN.md §5).
+what makes their output translation invariant (ARCHITECTURE.md, Invariants).
 """
 
 from __future__ import annotations

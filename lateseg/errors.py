@@ -15,7 +15,7 @@ class ConfigError(LatesegError, ValueError):
 
 
 class InvariantError(LatesegError, ValueError):
-    """A core type was built with values that break its invariants (DESIGN.md §4)."""
+    """A core type was built with values that break its invariants (ARCHITECTURE.md, Invariants)."""
 
 
 class IngestError(LatesegError):

@@ -1,4 +1,4 @@
-"""Core types shared by every stage (frozen dataclasses, DESIGN.md §4).
+"""Core types shared by every stage (frozen dataclasses, ARCHITECTURE.md, Invariants).
 
 Invariants, checked on construction:
 
@@ -149,7 +149,8 @@ class Chunk:
 
 
 def check_chunks(doc: Document, chunks: Sequence[Chunk]) -> None:
-    """Raise :class:`InvariantError` unless ``chunks`` tile ``doc`` as DESIGN.md §4 says.
+    """Raise :class:`InvariantError` unless ``chunks`` tile ``doc`` (ARCHITECTURE.md,
+    Invariants).
 
     Each chunk's text is the document's text at its span; chunks are ordered and disjoint;
     every non-whitespace character of the document lies inside some chunk.

@@ -94,3 +94,13 @@ def test_lateseg_has_no_import_cycles():
     graph = {name: _imports(name, path, modules) for name, path in modules.items()}
     assert graph["lateseg.scale.ray_engine"]  # imports are read, lazy ones included
     assert _cycles(graph) == []
+
+
+def test_docs_and_code_cite_nothing_outside_the_repository() -> None:
+    """What the code and docs cite is in the repository: no team notes beside it."""
+    outside = ("../shared", "DESIGN.md", "MODELS.md", "ANCHORS.md")
+    files = [*PACKAGE.rglob("*.py"), ROOT / "README.md", ROOT / "ARCHITECTURE.md"]
+    for path in files:
+        text = path.read_text(encoding="utf-8")
+        found = [o for o in outside if o in text]
+        assert not found, f"{path.relative_to(ROOT)} cites {found}"

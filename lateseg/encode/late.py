@@ -3,7 +3,7 @@
 The document is tokenized once with character offsets. Past the model's window it is
 read in overlapping windows whose starts are placed at content boundaries (paragraph or
 sentence starts) rather than a fixed stride, and each token keeps its embedding from the
-window where it has the most context on both sides (DESIGN.md §5).
+window where it has the most context on both sides (ARCHITECTURE.md, Invariants).
 """
 
 from __future__ import annotations

@@ -56,7 +56,8 @@ def encode_document(encoder: LateEncoder, chunker: Chunker, doc: Document) -> En
 
 
 def _chunks(chunker: Chunker, doc: Document, tokens: TokenEmbeddings) -> list[Chunk]:
-    """The chunker's chunks of ``doc``, checked against the document (DESIGN.md §4)."""
+    """The chunker's chunks of ``doc``, checked against the document (ARCHITECTURE.md,
+    Invariants)."""
     chunks = list(chunker.chunk(doc, tokens))
     check_chunks(doc, chunks)
     return chunks
