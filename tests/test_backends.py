@@ -294,6 +294,33 @@ def test_a_changed_model_folder_is_a_new_key(cls_model, home, tmp_path):
     assert again._model is not None and load_kit(str(model)) is not None
 
 
+def test_kits_of_models_changed_or_gone_are_pruned(cls_model, home, tmp_path):
+    """The kit cache holds the models in use: a new kit removes those of rewritten and
+    deleted model folders (and unreadable ones), and keeps the others'."""
+    import shutil
+
+    import lateseg.encode.late as late
+    from lateseg.encode.quick import fingerprint, kits_home, load_kit
+
+    kept, changed, gone = (tmp_path / n for n in ("kept", "changed", "gone"))
+    for folder in (kept, changed, gone):
+        shutil.copytree(cls_model, folder)
+        _kit_after_full_load(folder)
+        late._LOADED.clear()
+    old_key = fingerprint(changed)
+    weights = next(changed.rglob("*.safetensors"))
+    weights.write_bytes(weights.read_bytes())  # rewritten: a new modification time
+    shutil.rmtree(gone)
+    (kits_home() / "junk").mkdir()
+    assert len(list(kits_home().iterdir())) == 4
+    _kit_after_full_load(changed)  # the new kit prunes
+    assert sorted(p.name for p in kits_home().iterdir()) == sorted(
+        [fingerprint(kept), fingerprint(changed)]
+    )
+    assert old_key != fingerprint(changed)
+    assert load_kit(str(kept)) is not None and load_kit(str(changed)) is not None
+
+
 @pytest.mark.parametrize(
     "tamper",
     [

@@ -22,6 +22,7 @@ cache; anything odd and the full path runs instead.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import logging
 import os
@@ -42,6 +43,7 @@ KIT_VERSION = 1
 _MAX_FILES = 500  # a model folder with more is not fingerprinted (no kit, full path)
 _MAX_KIT_BYTES = 64 << 20  # tokenizer JSON included
 _POOLINGS = ("mean", "cls")
+_MAX_KITS = 1000  # kit folders looked at by one prune: its cost is bounded
 
 Forward = Callable[[np.ndarray, np.ndarray], np.ndarray]
 
@@ -143,7 +145,36 @@ def save_kit(source: str, st: Any, tokenizer: Any, graphs: dict[str, Path]) -> P
         return None
     finally:
         shutil.rmtree(tmp, ignore_errors=True)  # gone already when renamed whole
+    prune_kits(keep=folder)
     return folder
+
+
+def prune_kits(keep: Path | None = None) -> int:
+    """Remove the kits of models that are gone or have changed (a folder rewritten, moved
+    or deleted: its fingerprint is no longer the kit's key), so the cache holds kits of the
+    models in use only; ``keep`` is never removed. Returns how many were removed."""
+    try:
+        with os.scandir(kits_home()) as found:
+            entries = list(itertools.islice(found, _MAX_KITS))
+    except OSError:
+        return 0
+    removed = 0
+    for entry in entries:
+        folder = Path(entry.path)
+        if folder == keep or entry.name.startswith(".") or not entry.is_dir(follow_symlinks=False):
+            continue
+        try:
+            if (folder / "kit.json").stat().st_size > _MAX_KIT_BYTES:
+                raise ValueError("too large")
+            source = json.loads((folder / "kit.json").read_text("utf-8")).get("source")
+        except (OSError, ValueError, AttributeError):
+            source = None  # unreadable: not a kit this version can use
+        if not isinstance(source, str) or fingerprint(source) != entry.name:
+            shutil.rmtree(folder, ignore_errors=True)
+            removed += 1
+    if removed:
+        log.info("removed %d query kits of models gone or changed", removed)
+    return removed
 
 
 @dataclass
