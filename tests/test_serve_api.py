@@ -127,6 +127,38 @@ def test_views_of_code_and_text_and_the_definitions(client):
     assert "Provider" in terms["definitions"] and "Client" in terms["definitions"]
 
 
+def test_the_routes_send_the_service_s_json_byte_for_byte(client, service):
+    """A route's response model neither drops, adds nor reorders a key of the JSON the
+    service shapes (the page and the MCP tools read the same dicts)."""
+
+    def sent(data) -> str:  # as a plain JSONResponse sends it
+        return json.dumps(data, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+
+    docs = service.documents
+    q = {"q": DEMO_QUESTION, "k": 5}
+    hits = service.search(DEMO_QUESTION, 5)
+    want = {"query": DEMO_QUESTION, "hits": [service.hit_json(h) for h in hits]}
+    assert client.get("/api/search", params=q).text == sent(want)
+    code = service.search("invoice total", 3, kind="code")[0]
+    assert hits[0].kind == "pdf" and code.kind == "code"
+    for h in (hits[0], code):  # pages, geometry and a highlight; lines and no pages
+        doc = docs.document(h.doc_id)
+        base, span = f"/api/documents/{h.doc_id}", {"start": h.start, "end": h.end}
+        assert client.get(base).text == sent(docs.describe(doc))
+        view = {**docs.view(doc, h.start, h.end), "document": docs.describe(doc)}
+        assert client.get(base + "/view", params=span).text == sent(view)
+        terms = {"definitions": docs.definitions(doc, h.start, h.end)}
+        assert client.get(base + "/definitions", params=span).text == sent(terms)
+        if doc.kind == "pdf":
+            marked = docs.highlight(doc, h.start, h.end)
+            assert client.get(base + "/highlight", params=span).text == sent(marked)
+    answer = service.answer_json(service.ask(DEMO_QUESTION, answer="quote"))
+    asked = client.post("/api/ask", json={"question": DEMO_QUESTION, "answer": "quote"})
+    assert asked.text == sent(answer)
+    health = client.get("/api/health").json()
+    assert list(health) == list(service.status())
+
+
 def test_ask_as_json_and_as_server_sent_events(client):
     body = {"question": DEMO_QUESTION, "extractive": True}
     a = client.post("/api/ask", json=body).json()
@@ -416,7 +448,7 @@ def test_an_index_without_line_boxes_is_highlighted_by_search_and_says_so(tmp_pa
         hit = client.get("/api/search", params={"q": "who repairs the roof"}).json()["hits"][0]
         d = client.get(f"/api/documents/{hit['doc_id']}").json()
         assert d["geometry"] is False
-        text = svc.read(hit["source"])["text"]
+        text = svc.documents.read(hit["source"])["text"]
         start = text.index("The Landlord")
         end = start + len("The Landlord shall keep the roof in repair.")
         got = client.get(
@@ -430,10 +462,10 @@ def test_an_index_without_line_boxes_is_highlighted_by_search_and_says_so(tmp_pa
 
 
 def test_read_gives_text_with_its_pages_and_clause(service):
-    got = service.read(MSA, 10741, 10800)
+    got = service.documents.read(MSA, 10741, 10800)
     assert got["page"] == 4 and got["text"].startswith("5.2") and "5.2" in got["section"]
     with pytest.raises(Exception, match="not a document of this index"):
-        service.read(os.path.join("/etc", "passwd"))
+        service.documents.read(os.path.join("/etc", "passwd"))
     assert Path(got["source"]).name == "msa.pdf"
 
 

@@ -20,11 +20,12 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from starlette.exceptions import HTTPException
 
 from lateseg.errors import LatesegError
+from lateseg.serve.documents import NotFound
 from lateseg.serve.guard import Guard, error_body, register, status_of
 from lateseg.serve.jobs import Jobs, UploadError
 from lateseg.serve.limits import BODY_IDLE_SECONDS
 from lateseg.serve.routes import ROUTERS
-from lateseg.serve.service import Busy, NotFound, Service
+from lateseg.serve.service import Busy, Service
 from lateseg.serve.viewer import NotServable
 
 log = logging.getLogger(__name__)

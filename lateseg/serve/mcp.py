@@ -89,7 +89,7 @@ def build(service: Service, max_k: int = MCP_MAX_K) -> Any:
     def read(source: str, start: int = 0, end: int | None = None) -> dict:
         """Text [start, end) of an indexed document, as a search hit's source names it
         (at most 20,000 characters), with its pages and clause."""
-        return service.read(source, start, end)
+        return service.documents.read(source, start, end)
 
     return server
 

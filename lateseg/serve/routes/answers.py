@@ -26,6 +26,7 @@ from lateseg.serve.limits import (
     SEARCH_MODES,
 )
 from lateseg.serve.routes.deps import ServiceDep
+from lateseg.serve.schemas import AnswerOut, SearchOut
 from lateseg.serve.service import Busy, Cancelled
 
 log = logging.getLogger(__name__)
@@ -64,7 +65,7 @@ class AskBody(BaseModel):
         return _one_of(v, DOCUMENT_KINDS, "kind")
 
 
-@router.get("/api/search")
+@router.get("/api/search", response_model=SearchOut)
 def search(
     service: ServiceDep,
     q: str = Query(max_length=MAX_QUESTION),
@@ -78,13 +79,17 @@ def search(
     return {"query": q, "hits": [service.hit_json(h) for h in hits]}
 
 
-@router.post("/api/ask", response_model=None)
+@router.post(
+    "/api/ask",
+    response_model=AnswerOut,
+    responses={200: {"content": {"text/event-stream": {}}}},
+)
 def ask(body: AskBody, request: Request, service: ServiceDep) -> Any:
     """An answer with citations, its phrase first. ``stream`` (or ``Accept:
     text/event-stream``): server-sent events ``hits``, ``token`` (a generated answer's
-    text as made), then ``answer`` or ``error``. Load is refused before a stream starts:
-    a full generation queue, or all streams taken, answers 503 with ``Retry-After``. A
-    client that goes away stops its answer at the next word."""
+    text as made), then ``answer`` (the answer's JSON) or ``error``. Load is refused
+    before a stream starts: a full generation queue, or all streams taken, answers 503
+    with ``Retry-After``. A client that goes away stops its answer at the next word."""
     budget = body.kv_budget
     kv = int(budget) if budget is not None and budget >= 1 else budget
     how = answer_mode(body.answer, body.extractive, budget is not None or bool(body.kv_method))

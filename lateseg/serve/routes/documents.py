@@ -1,5 +1,6 @@
 """``/api/documents/{id}``: what a document is, where a span lies on its pages, the
-passage in its context, the terms it uses, and its page images."""
+passage in its context, the terms it uses, and its page images (through
+``service.documents``, :class:`~lateseg.serve.documents.Documents`)."""
 
 from __future__ import annotations
 
@@ -10,33 +11,38 @@ from fastapi.responses import Response
 
 from lateseg.serve.limits import DEFAULT_ZOOM, MAX_ZOOM, MIN_ZOOM
 from lateseg.serve.routes.deps import ServiceDep
+from lateseg.serve.schemas import DefinitionsOut, DocumentOut, HighlightOut, ViewOut
 
 router = APIRouter(prefix="/api/documents")
 
 
-@router.get("/{doc_id}")
+@router.get("/{doc_id}", response_model=DocumentOut, response_model_exclude_unset=True)
 def document(doc_id: str, service: ServiceDep) -> dict[str, Any]:
     """What a document is (its kind, name, pages): addressed by ID, never by path."""
-    return service.describe(service.document(doc_id))
+    documents = service.documents
+    return documents.describe(documents.document(doc_id))
 
 
-@router.get("/{doc_id}/highlight")
+@router.get("/{doc_id}/highlight", response_model=HighlightOut)
 def highlight(doc_id: str, start: int, end: int, service: ServiceDep) -> dict[str, Any]:
     """Rectangles of the span ``start``-``end`` on the PDF's pages."""
-    return service.highlight(service.document(doc_id), start, end)
+    documents = service.documents
+    return documents.highlight(documents.document(doc_id), start, end)
 
 
-@router.get("/{doc_id}/view")
+@router.get("/{doc_id}/view", response_model=ViewOut, response_model_exclude_unset=True)
 def view(doc_id: str, start: int, end: int, service: ServiceDep) -> dict[str, Any]:
     """The passage in its context as HTML (code: highlighted, cited lines marked)."""
-    doc = service.document(doc_id)
-    return {**service.view(doc, start, end), "document": service.describe(doc)}
+    documents = service.documents
+    doc = documents.document(doc_id)
+    return {**documents.view(doc, start, end), "document": documents.describe(doc)}
 
 
-@router.get("/{doc_id}/definitions")
+@router.get("/{doc_id}/definitions", response_model=DefinitionsOut)
 def definitions(doc_id: str, start: int, end: int, service: ServiceDep) -> dict[str, Any]:
     """The defined terms the passage uses, with their definitions."""
-    return {"definitions": service.definitions(service.document(doc_id), start, end)}
+    documents = service.documents
+    return {"definitions": documents.definitions(documents.document(doc_id), start, end)}
 
 
 @router.get(
@@ -57,5 +63,6 @@ def page_png(
     if highlight:
         a, b = highlight.split("-")
         span = (int(a), int(b))
-    png = service.page_png(service.document(doc_id), number, zoom, span)
+    documents = service.documents
+    png = documents.page_png(documents.document(doc_id), number, zoom, span)
     return Response(png, media_type="image/png", headers={"Cache-Control": "private"})

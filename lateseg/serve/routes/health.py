@@ -9,6 +9,7 @@ from fastapi.responses import HTMLResponse
 
 from lateseg.serve.limits import DEFAULT_ZOOM, DOCUMENT_KINDS, MAX_K
 from lateseg.serve.routes.deps import JobsDep, ServiceDep
+from lateseg.serve.schemas import StatusOut
 
 router = APIRouter()
 
@@ -26,7 +27,7 @@ def page(request: Request, jobs: JobsDep) -> HTMLResponse:
     return HTMLResponse(html)
 
 
-@router.get("/api/health")
+@router.get("/api/health", response_model=StatusOut)
 def health(service: ServiceDep) -> dict[str, Any]:
     """The index's counts and the generation queue."""
     return service.status()

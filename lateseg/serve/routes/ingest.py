@@ -7,21 +7,21 @@ import json
 from typing import Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import JSONResponse
 from sse_starlette.sse import EventSourceResponse
 from starlette.concurrency import run_in_threadpool
 
 from lateseg.errors import ConfigError
+from lateseg.serve.documents import NotFound
 from lateseg.serve.jobs import Job, Jobs, UploadError
 from lateseg.serve.limits import MAX_FILES
 from lateseg.serve.routes.deps import JobsDep
-from lateseg.serve.service import NotFound
+from lateseg.serve.schemas import IngestJobOut
 
 router = APIRouter(prefix="/api/ingest")
 
 
-@router.post("")
-async def ingest(request: Request, jobs: JobsDep) -> JSONResponse:
+@router.post("", response_model=IngestJobOut, status_code=202)
+async def ingest(request: Request, jobs: JobsDep) -> dict[str, Any]:
     """Upload files (multipart field ``files``; a zip is checked, then unpacked) and
     ingest them in the background: 202 with the job to follow. Field ``ocr``: ``auto``
     (default: scanned pages and images read by OCR), ``off`` or ``force``. A request
@@ -49,17 +49,21 @@ async def ingest(request: Request, jobs: JobsDep) -> JSONResponse:
         reasons = "; ".join(r for _, r in job.refused) or "no file was given (field 'files')"
         raise UploadError(f"nothing to ingest: {reasons}")
     jobs.submit(job)
-    return JSONResponse(job.to_dict(), 202)
+    return job.to_dict()
 
 
-@router.get("/{job_id}")
+@router.get("/{job_id}", response_model=IngestJobOut)
 def ingest_job(job_id: str, jobs: JobsDep) -> dict[str, Any]:
     """An ingest job's progress and results (each failure with its reason)."""
     return _job(jobs, job_id).to_dict()
 
 
-@router.get("/{job_id}/events")
-async def ingest_events(job_id: str, jobs: JobsDep) -> Any:
+@router.get(
+    "/{job_id}/events",
+    response_class=EventSourceResponse,
+    responses={200: {"content": {"text/event-stream": {}}}},
+)
+async def ingest_events(job_id: str, jobs: JobsDep) -> EventSourceResponse:
     """The job's progress as server-sent events, until it is done or failed: ``queued``,
     ``running``, ``loading`` (the model, before the first file), ``page`` (OCR read page
     ``page`` of ``pages`` of ``file``), ``file`` (a file ingested or failed, with its
