@@ -26,7 +26,7 @@ from conftest import DATA, DEMO_QUESTION, ROOT, serving
 
 from lateseg.serve.app import create_app
 from lateseg.serve.jobs import Jobs, Limits
-from lateseg.serve.limits import MAX_JSON_BYTES, MAX_PAGE_SIDE
+from lateseg.serve.limits import BODY_IDLE_SECONDS, MAX_JSON_BYTES, MAX_PAGE_SIDE
 from lateseg.serve.service import Service
 
 
@@ -111,14 +111,21 @@ def reply_of(sock: socket.socket) -> str:
     return (head + b"\r\n\r\n" + body).decode()
 
 
-def wait(url: str, job: str) -> dict:
-    for _ in range(600):
-        _, _, data = request(url, "GET", f"/api/ingest/{job}")
-        state = json.loads(data)
-        if state["state"] in ("done", "failed"):
-            return state
-        time.sleep(0.1)
-    raise AssertionError("the job did not finish")
+def wait(url: str, job: str, ceiling: float = 1800.0) -> dict:
+    """The job's final state, once its event stream ends (the server ends it when the job
+    is done or failed): a wait on the job's own events, so a slow machine only waits
+    longer; ``ceiling`` seconds of silence fail the test."""
+    u = urlsplit(url)
+    conn = http.client.HTTPConnection(u.hostname, u.port, timeout=ceiling)
+    conn.request("GET", f"/api/ingest/{job}/events")
+    r = conn.getresponse()
+    assert r.status == 200, r.read()
+    r.read()  # to the stream's end
+    conn.close()
+    _, _, data = request(url, "GET", f"/api/ingest/{job}")
+    state = json.loads(data)
+    assert state["state"] in ("done", "failed"), state
+    return state
 
 
 # 1. DNS rebinding --------------------------------------------------------------------
@@ -252,12 +259,13 @@ def test_odd_values_get_422_never_500(served, field):
 
 def test_a_slow_body_is_cut_off(served):
     u = urlsplit(served[0])
-    with socket.create_connection((u.hostname, u.port), timeout=20) as s:
+    with socket.create_connection((u.hostname, u.port), timeout=300) as s:
         s.sendall(b"POST /api/ask HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json"
                   b"\r\nContent-Length: 40\r\n\r\n{\"question\"")  # fmt: skip
         t0 = time.monotonic()
         reply = reply_of(s)  # the rest never comes
-    assert reply.startswith("HTTP/1.1 408") and time.monotonic() - t0 < 10
+    # cut by this app's 1 s idle limit, not the default one (15 s): room for a busy machine
+    assert reply.startswith("HTTP/1.1 408") and time.monotonic() - t0 < BODY_IDLE_SECONDS
 
 
 # 6. disconnects, 12. refusals --------------------------------------------------------------
