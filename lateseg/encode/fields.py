@@ -18,9 +18,9 @@ recall@2000 0.958 -> 0.875): a heading says less than the passage under it.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
+from lateseg.text.words import identifier_words
 from lateseg.types import Chunk, Document, Span
 
 #: Span kinds whose label and first line make a code chunk's field.
@@ -30,13 +30,11 @@ UNIT_KINDS = ("class", "function", "method")
 MAX_FIELD_CHARS = 300
 MAX_SIGNATURE_LINES = 8
 
-_WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
-
 
 def label_words(label: str) -> str:
     """An identifier path as lowercase words: ``json.JSONDecoder.raw_decode`` ->
     ``json json decoder raw decode`` (split at dots, underscores and case changes)."""
-    return " ".join(w.lower() for w in _WORD.findall(label[:MAX_FIELD_CHARS]))
+    return " ".join(identifier_words(label[:MAX_FIELD_CHARS]))
 
 
 def signature(text: str, unit: Span) -> str:

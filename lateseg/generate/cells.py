@@ -15,8 +15,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from lateseg.generate.question import Asked, content_words, stem
+from lateseg.generate.question import Asked, content_words
 from lateseg.text.boundaries import CELL_SEPARATOR
+from lateseg.text.words import stem
 
 _ASKING = re.compile(
     r"\b(?:which|what|how\s+many|how\s+much|who|whose)\s+(?:is\s+|are\s+|was\s+)?(?:the\s+)?",

@@ -39,9 +39,10 @@ from lateseg.generate.phrase import (
     is_heading,
     typed_phrase,
 )
-from lateseg.generate.question import Asked, analyse, content_words, equivalents, stem
+from lateseg.generate.question import Asked, analyse, content_words, equivalents
 from lateseg.text.boundaries import sentence_spans
 from lateseg.text.values import find_values
+from lateseg.text.words import MODAL, stem
 from lateseg.types import NO_PASSAGE, Answer, Hit, Phrase
 
 if TYPE_CHECKING:
@@ -230,9 +231,6 @@ def score_candidates(
     return score, states
 
 
-_MODAL = re.compile(r"\b(?:shall|must|may|will|agrees?|is\s+required|are\s+required|cannot)\b")
-
-
 _SUBORDINATE = re.compile(
     r"\s*(?:If|When|Whenever|Upon|Unless|Where|In\s+the\s+event|Except|Notwithstanding|"
     r"Subject\s+to|During|Within|After|Before|Following|Once|Until|Provided)\b"
@@ -246,7 +244,7 @@ def subject_agreement(asked: Asked, text: str) -> float:
     give"), 0 when either has none."""
     if asked.subject is None:
         return 0.0
-    m = _MODAL.search(text)
+    m = MODAL.search(text)
     if m is None:
         return 0.0
     head = text[: m.start()]

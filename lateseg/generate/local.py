@@ -31,6 +31,7 @@ from lateseg.generate.constraint import Constraint
 from lateseg.generate.phrase import answer_phrase
 from lateseg.generate.question import analyse
 from lateseg.generate.support import check_support
+from lateseg.text.words import terms
 from lateseg.types import NO_PASSAGE, Answer, Hit, Phrase
 
 if TYPE_CHECKING:
@@ -686,9 +687,7 @@ def repeated_sentence(text: str, checked: int = 0) -> tuple[int, int | None]:
     if len(ends) <= checked:
         return checked, None
     starts = [0, *ends[:-1]]
-    norm = [
-        " ".join(re.findall(r"\w+", text[a:b].lower())) for a, b in zip(starts, ends, strict=True)
-    ]
+    norm = [" ".join(terms(text[a:b])) for a, b in zip(starts, ends, strict=True)]
     for n in range(max(checked, 1), len(ends)):
         if len(norm[n].split()) >= 3 and norm[n] in norm[:n]:
             return len(ends), len(text[: starts[n]].rstrip())

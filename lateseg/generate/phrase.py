@@ -17,40 +17,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from lateseg.generate.cells import in_a_label, other_cell, table_cell
-from lateseg.generate.question import Asked, content_words, stem
+from lateseg.generate.question import Asked, content_words
 from lateseg.text.values import ADDRESS, Value, find_values
+from lateseg.text.words import MINOR_WORDS, MODAL, WORD, stem
 
-_MINOR = frozenset(
-    [
-        "a",
-        "an",
-        "the",
-        "and",
-        "or",
-        "of",
-        "for",
-        "on",
-        "to",
-        "in",
-        "at",
-        "by",
-        "with",
-        "without",
-        "from",
-        "under",
-        "its",
-        "their",
-        "as",
-        "vs",
-        "is",
-        "are",
-    ]
-)
 _HEAD_WORD = re.compile(r"^(?:ARTICLE|Article|SECTION|Section|CHAPTER|Chapter|PART|Part|"
                         r"EXHIBIT|Exhibit|SCHEDULE|Schedule|APPENDIX|Appendix|ANNEX|Annex|§)"
                         r"\s*[\dIVXLC]+[A-Z]?\b[.:]?")  # fmt: skip
 _NUMBERED = re.compile(r"^(?:\d+(?:\.\d+)*\.?|\([a-z0-9]+\)|[A-Z]\.)\s+")
-_WORDS = re.compile(r"[A-Za-z][A-Za-z'’-]*|\S")
 
 
 def is_heading(line: str) -> bool:
@@ -71,7 +45,7 @@ def is_heading(line: str) -> bool:
         return False
     if rest.isupper():
         return len(words) <= 10 and (m is not None or len(words) <= 6)
-    titled = all(w[0].isupper() or w.lower() in _MINOR or not w[0].isalpha() for w in words)
+    titled = all(w[0].isupper() or w.lower() in MINOR_WORDS or not w[0].isalpha() for w in words)
     return bool(m) and titled
 
 
@@ -146,11 +120,6 @@ _PERSON = re.compile(
     r"[A-Z][a-z]+(?:\s+[A-Z]\.)?\s+[A-Z][a-z]+(?:-[A-Z][a-z]+)?\b"
 )
 _QUOTED = re.compile(r"[\"“]([^\"”]{2,80})[\"”]")
-_MODAL = re.compile(
-    r"\b(?:shall|must|may|will|should|can|cannot|might|is\s+(?:not\s+)?(?:required|permitted|"
-    r"allowed|entitled)|are\s+(?:not\s+)?(?:required|permitted|allowed|entitled))\b",
-    re.IGNORECASE,
-)
 _CLAUSE_CUT = re.compile(r";\s+|:\s+|,\s+(?:and|or|but|provided|except|unless)\b|\.\s+")
 _RATE_TAIL = re.compile(
     r"\s+(?:per|a|each|every)\s+(?:[A-Za-z]+\s+){0,3}?"
@@ -178,11 +147,7 @@ def _near(
     if not spans:
         return None
     want = _stems(asked.words)
-    words = [
-        (m.start(), m.end())
-        for m in re.finditer(r"[A-Za-z][\w'’-]*", text)
-        if stem(m.group(0)) in want
-    ]
+    words = [(m.start(), m.end()) for m in WORD.finditer(text) if stem(m.group(0)) in want]
 
     def key(n: int) -> tuple[int, int, float, int]:
         s, e = spans[n]
@@ -333,7 +298,7 @@ def typed_phrase(asked: Asked, text: str) -> tuple[int, int] | None:
     ):
         spans = [m.span(1) for m in _QUOTED.finditer(text)]
     elif asked.kind == "modal":
-        modal = [m.start() for m in _MODAL.finditer(text)]
+        modal = [m.start() for m in MODAL.finditer(text)]
         at = _near(text, [(p, p + 1) for p in modal], asked)
         if at is None:
             return None

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 
 from lateseg.text.values import find_values, number_word
+from lateseg.text.words import STOPWORDS, WORD_PATTERN, stem
 
 # "What does 'Confidential Information' mean?", "How is Downtime defined?", "What counts
 # as a Security Incident?", "the definition of Affiliate": the term is group 1-4.
@@ -103,20 +104,12 @@ VALUE_KINDS: dict[str, tuple[str, ...]] = {
     "count": ("count", "number"),
     "limit": ("money", "multiple", "percent"),
 }
-# Question words that are not what the question is about.
-_PLAIN = (
-    "a an the and or of to in on at by for from with within after before during per than "
-    "as that which who whom whose what when where why how is are be been being was were "
-    "do does did doing can could may might must shall should will would has have had "
-    "i me my we our you your it its they them their this these those there here if "
-    "any all each either neither both not no yes so such much many long far soon "
-    "about under over into onto up out off only also just still ever even get gets got "
-    "need needs needed say says said tell kind sort"
+# What names the document itself: "the agreement" is in every sentence of one.
+DOCUMENT_WORDS = frozenset(
+    ["agreement", "contract", "document", "lease", "manual", "license", "licence"]
 )
-# ... and what names the document itself: "the agreement" is in every sentence of one
-_DOCUMENT = "agreement contract document lease manual license licence"
-STOPWORDS = frozenset(f"{_PLAIN} {_DOCUMENT}".split())
-_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-'’][A-Za-z0-9]+)*|\d[\d,.]*")
+# A number (digits first: "1,000.50" is one token) or a word.
+_WORD = re.compile(r"\d[\d,.]*|" + WORD_PATTERN)
 
 
 @dataclass(frozen=True)
@@ -183,21 +176,15 @@ def content_words(text: str) -> list[str]:
         w = _ORDINALS.get(w, w)
         if re.fullmatch(r"\d+(?:st|nd|rd|th)", w):
             w = w[:-2]
-        if w in STOPWORDS or number_word(w) or (len(w) < 2 and not w.isdigit()):
+        if (
+            w in STOPWORDS
+            or w in DOCUMENT_WORDS
+            or number_word(w)
+            or (len(w) < 2 and not w.isdigit())
+        ):
             continue
         out.append(w)
     return out
-
-
-def stem(word: str) -> str:
-    """A crude stem: enough to match ``terminate``/``termination``/``terminated``,
-    ``payments``/``paid`` is not attempted."""
-    w = word.lower()
-    for suffix in ("ations", "ation", "ings", "ing", "ies", "ied", "ers", "er", "es", "ed",
-                   "ly", "s"):  # fmt: skip
-        if len(w) > len(suffix) + 3 and w.endswith(suffix):
-            return w[: -len(suffix)]
-    return w
 
 
 # How legal and technical text says what questions say in plain words. A question word

@@ -27,6 +27,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from lateseg.text.words import MINOR_WORDS, STOPWORDS, WORD
+from lateseg.text.words import words as _words
 from lateseg.types import Scope
 
 #: Characters of each document read for its profile (title, preamble, parties).
@@ -60,69 +62,13 @@ FILE_NAME = re.compile(
     re.IGNORECASE,
 )
 # Words that name no particular document.
-_GENERIC = frozenset(
-    [
-        "agreement",
-        "agreements",
-        "contract",
-        "contracts",
-        "document",
-        "documents",
-        "documentation",
-        "terms",
-        "the",
-        "this",
-        "that",
-        "our",
-        "my",
-        "its",
-        "their",
-        "his",
-        "her",
-        "a",
-        "an",
-        "of",
-        "and",
-        "or",
-        "with",
-        "between",
-        "for",
-        "from",
-        "to",
-        "new",
-        "old",
-        "current",
-        "original",
-        "same",
-        "other",
-        "whole",
-        "entire",
-        "full",
-        "signed",
-        "executed",
-        "final",
-        "said",
-        "above",
-        "below",
-        "attached",
-        "following",
-        "relevant",
-        "applicable",
-        "underlying",
-        "main",
-        "license",
-        "licence",
-        "policy",
-        "standard",
-        "letter",
-        "schedule",
-        "exhibit",
-        "appendix",
-    ]
+_GENERIC_WORDS = (
+    "above agreement agreements appendix applicable attached below between contract "
+    "contracts current document documentation documents entire executed exhibit final "
+    "following full letter licence license main new old original other policy relevant "
+    "same schedule signed standard terms underlying whole"
 )
-_MINOR = frozenset(
-    ["of", "and", "the", "for", "to", "in", "on", "a", "an", "with", "by", "&", "version"]
-)
+_GENERIC = STOPWORDS | frozenset(_GENERIC_WORDS.split())
 # Canonical kind words: what a document word also goes by.
 _SYNONYMS = {
     "nda": ("non-disclosure", "nondisclosure", "confidentiality"),
@@ -182,7 +128,6 @@ _PARTY = re.compile(
     r"\b(?:between|and)\s+((?:[A-Z][\w&'’.-]*\s+){0,5}[A-Z][\w&'’.-]*)"
     r"(?:,?\s+(?:Inc|LLC|L\.L\.C|Corp|Ltd|LLP|L\.P|plc|GmbH)\.?)?,\s+(?:an?|the)\s"
 )
-_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’-]*")
 
 
 @dataclass(frozen=True)
@@ -206,10 +151,6 @@ class Profile:
         return self.source.replace("\\", "/").rsplit("/", 1)[-1]
 
 
-def _words(text: str) -> list[str]:
-    return [w.lower().replace("’", "'") for w in _WORD.findall(text)]
-
-
 def title_of(meta: dict[str, Any], head: str) -> str:
     """A document's title: its metadata's, else its first line of words (cut at 12)."""
     title = str(meta.get("title") or "").strip()
@@ -226,7 +167,8 @@ def acronyms(title: str) -> set[str]:
     """Acronyms of a title's trailing runs of words ("Mutual Non-Disclosure Agreement" →
     ``mnda``, ``nda``): three letters or more, or two when the title has two words."""
     parts = [p for w in re.split(r"\s+", re.sub(r"\bversion\b.*$", "", title, flags=re.I))
-             for p in w.split("-") if p and p[0].isalpha() and p.lower() not in _MINOR]  # fmt: skip
+             for p in w.split("-")
+             if p and p[0].isalpha() and p.lower() not in MINOR_WORDS]  # fmt: skip
     out = set()
     for n in range(2, min(len(parts), 6) + 1):
         letters = "".join(p[0] for p in parts[-n:]).lower()
@@ -246,7 +188,7 @@ def roles(head: str) -> list[tuple[str, str]]:
         label = _ROLE.search(head, m.end(), min(len(head), m.end() + 400))
         if label is None:
             continue
-        words = [w.lower() for w in _WORD.findall(m.group(1))]
+        words = [w.lower() for w in WORD.findall(m.group(1))]
         role = label.group(1)
         if role.lower() in words or role.lower() in ("agreement", "lease", "effective date"):
             continue
@@ -262,7 +204,7 @@ def parties(head: str) -> set[str]:
     roles ("Client") are not."""
     out = set()
     for m in _PARTY.finditer(head[:HEAD_CHARS]):
-        for w in _WORD.findall(m.group(1)):
+        for w in WORD.findall(m.group(1)):
             low = w.lower().replace("’", "'").removesuffix("'s")
             if low not in _CORPORATE and not w.isupper() and not w.isdigit() and len(w) > 2:
                 out.add(low)
@@ -349,7 +291,7 @@ def _split(text: str) -> list[str]:
     """Words of ``text``, lowercase; "Halcyon-Tessellate" (capitals on both sides of the
     hyphen) as its two names, "non-disclosure" as one word."""
     out = []
-    for w in _WORD.findall(text):
+    for w in WORD.findall(text):
         parts = w.split("-")
         if len(parts) > 1 and all(p[:1].isupper() for p in parts):
             out += [p.lower() for p in parts]
@@ -450,16 +392,20 @@ def plain_question(question: str, scope: Scope, docs: Sequence[Profile]) -> str:
         return out
     parts: list[str] = []
     last = None
-    for m in re.finditer(r"([A-Za-z][\w-]*?)(['’]s)?\b|[^A-Za-z]+", out):
-        word = m.group(1)
-        r = role.get(word.lower()) if word and word[0].isupper() else None
+    pos = 0
+    for m in WORD.finditer(out):
+        gap, token, pos = out[pos : m.start()], m.group(0), m.end()
+        if gap.strip():
+            last = None
+        parts.append(gap)
+        word, owner = (token[:-2], token[-2:]) if token[-2:] in ("'s", "’s") else (token, "")
+        r = role.get(word.lower()) if word[:1].isupper() else None
         if r is None:
-            last = None if m.group(0).strip() else last
-            parts.append(m.group(0))
+            last = None
+            parts.append(token)
             continue
-        if last == r and parts and not parts[-1].strip():
-            parts.pop()  # "Granite Quay": one role for the run of its words
-            parts.pop()
-        parts.append(r + (m.group(2) or ""))
+        if last == r and not gap.strip():
+            del parts[-2:]  # "Granite Quay": one role for the run of its words
+        parts.append(r + owner)
         last = r
-    return "".join(parts)
+    return "".join(parts) + out[pos:]

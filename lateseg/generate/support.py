@@ -36,6 +36,7 @@ from lateseg.generate.citations import MARK, marked_numbers
 from lateseg.generate.phrase import is_heading
 from lateseg.text.boundaries import sentence_spans
 from lateseg.text.values import find_values, number_word
+from lateseg.text.words import STOPWORDS, WORD_PATTERN, term_spans, terms
 from lateseg.types import Hit, Support
 
 if TYPE_CHECKING:
@@ -48,72 +49,13 @@ MIN_SIMILARITY = 0.5
 
 # -- facts ------------------------------------------------------------------------------
 
-_TOKEN = re.compile(r"\$?\d[\d,]*(?:\.\d+)?%?|[A-Za-z]+(?:[-'’][A-Za-z]+)*")
+_TOKEN = re.compile(r"\$?\d[\d,]*(?:\.\d+)?%?|" + WORD_PATTERN)
 # Capitalised words that are not names (they open clauses, label things, or are ours).
-_NOT_NAMES = frozenset(
-    [
-        "i",
-        "a",
-        "an",
-        "the",
-        "this",
-        "that",
-        "these",
-        "those",
-        "it",
-        "its",
-        "in",
-        "on",
-        "at",
-        "of",
-        "for",
-        "to",
-        "by",
-        "if",
-        "as",
-        "or",
-        "and",
-        "but",
-        "not",
-        "no",
-        "yes",
-        "so",
-        "under",
-        "per",
-        "each",
-        "any",
-        "all",
-        "both",
-        "either",
-        "neither",
-        "section",
-        "sections",
-        "article",
-        "clause",
-        "clauses",
-        "paragraph",
-        "schedule",
-        "exhibit",
-        "appendix",
-        "passage",
-        "passages",
-        "answer",
-        "question",
-        "note",
-        "however",
-        "therefore",
-        "also",
-        "according",
-        "based",
-        "there",
-        "here",
-        "they",
-        "he",
-        "she",
-        "we",
-        "you",
-    ]
+_NOT_NAMES_WORDS = (
+    "according answer appendix article based but clause clauses exhibit however note "
+    "paragraph passage passages question schedule section sections therefore"
 )
+_NOT_NAMES = STOPWORDS | frozenset(_NOT_NAMES_WORDS.split())
 _REFUSAL = re.compile(
     r"\b(?:do(?:es)?n[o’']t|do(?:es)? not|cannot|can[’']t|no)\s+"
     r"(?:(?:seem to|appear to|explicitly|directly|clearly)\s+)?"
@@ -240,7 +182,7 @@ _LEAD_IN = re.compile(
 
 def _normal(text: str) -> str:
     """Lowercase words only: how two sentences are compared for a repeat or a copy."""
-    return " ".join(re.findall(r"[a-z0-9]+", text.lower()))
+    return " ".join(terms(text))
 
 
 def holder(claim: str, passages: Sequence[Hit], least: float = 0.6) -> tuple[int, int, int] | None:
@@ -253,9 +195,7 @@ def holder(claim: str, passages: Sequence[Hit], least: float = 0.6) -> tuple[int
         return None
     best: tuple[int, int, int, int] | None = None  # (length, passage, start, end)
     for i, h in enumerate(passages):
-        words = [
-            (m.start(), m.end(), m.group(0).lower()) for m in re.finditer(r"[A-Za-z0-9]+", h.text)
-        ]
+        words = term_spans(h.text)
         flat = " ".join(w for _, _, w in words)
         match = SequenceMatcher(None, flat, want, autojunk=False).find_longest_match(
             0, len(flat), 0, len(want)

@@ -16,7 +16,6 @@ vector and ID blobs).
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
@@ -25,6 +24,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from lateseg.errors import IndexStoreError, IngestError
+from lateseg.text.words import SEARCH_STOPWORDS, terms
 from lateseg.types import Chunk, Document, LineBox, Span
 
 
@@ -151,19 +151,11 @@ class Store(ChangeLog, Rows, Lexical, Integrity, Protocol):
 
 # -- shared by the stores ---------------------------------------------------------------
 
-# Words too common to rank by (a query's other words decide).
-_STOPWORDS = (
-    "a an and any are as at be by can do does for from has have how i in is it its may "
-    "must of on or shall should so than that the their then there these this those to "
-    "under upon was what when where which who whom why will with would"
-)
-STOPWORDS = frozenset(_STOPWORDS.split())
-
 
 def query_words(text: str) -> list[str]:
     """The content words of a query, lower-cased, first occurrence first (only ``\\w``
     characters: no operator of any search syntax survives)."""
-    words = [w for w in re.findall(r"\w+", text.lower()) if w not in STOPWORDS]
+    words = [w for w in terms(text) if w not in SEARCH_STOPWORDS]
     return list(dict.fromkeys(words))
 
 

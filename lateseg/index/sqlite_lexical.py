@@ -4,13 +4,13 @@ kind) that every search takes."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import Any
 
 from lateseg.errors import IndexStoreError
 from lateseg.index.base import query_words
 from lateseg.index.sqlite_schema import SqliteBase
+from lateseg.text.words import terms
 
 
 def fts_query(text: str) -> str | None:
@@ -49,7 +49,7 @@ class SqliteLexical(SqliteBase):
     def phrase_sources(self, phrase: str, limit: int = 50) -> list[str]:
         """The sources (at most ``limit``) with a chunk holding ``phrase``'s words in a
         row (FTS5 phrase match, stemmed; only its words are used, no operators)."""
-        words = re.findall(r"\w+", phrase.lower())
+        words = terms(phrase)
         if not words or not self.has_fts:
             return []
         sql = (

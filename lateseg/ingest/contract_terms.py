@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from lateseg.text.boundaries import MAX_SENTENCE, DefinitionSentences
+from lateseg.text.words import MINOR_WORDS
 from lateseg.types import Span
 
 LEAD = re.compile(r"[ \t]*(#{1,6}[ \t]+)?(\*\*|__)?[ \t]*")
@@ -35,10 +36,6 @@ def _words(s: str) -> frozenset[str]:
     return frozenset(s.split())
 
 
-_SMALL = _words(
-    "a an the and or nor but of to for in on at by with from into upon as per via vs this that "
-    "its under over than not no be is are"
-)
 _ROMAN = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100}
 WINDOW = 300  # characters of a line looked at for a title; keeps huge lines linear
 
@@ -130,7 +127,7 @@ def _is_title_case(s: str, max_words: int = 14) -> bool:
         return False
     for w in words:
         core = w.strip("\"“”'’()[],;*")
-        if core and core[0].isalpha() and core.lower() not in _SMALL and not core[0].isupper():
+        if core and core[0].isalpha() and core.lower() not in MINOR_WORDS and not core[0].isupper():
             return False
     return True
 
@@ -152,7 +149,7 @@ def smart_title(s: str) -> str:
         return s
     out = []
     for i, w in enumerate(s.lower().split()):
-        if i and w in _SMALL:
+        if i and w in MINOR_WORDS:
             out.append(w)
             continue
         parts = []

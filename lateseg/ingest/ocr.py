@@ -38,7 +38,6 @@ import json
 import logging
 import math
 import os
-import re
 import shutil
 import subprocess
 import tempfile
@@ -52,6 +51,7 @@ from typing import Any
 from lateseg.errors import ConfigError, IngestError
 from lateseg.ingest.ocr_tables import Grid, find_grids, table_lines
 from lateseg.ingest.pdf_layout import Frag, Line
+from lateseg.text.words import FUNCTION_WORDS, words
 
 log = logging.getLogger(__name__)
 
@@ -540,18 +540,6 @@ def _store(digest: str, words: list[dict[str, Any]]) -> None:
 
 # -- is a text layer usable? -----------------------------------------------------------
 
-# Function words of the languages contracts here are written in: a page of prose in any
-# of them holds several. A text layer of many words and none of these is glyph soup
-# (fonts without a Unicode map) or a scanner's OCR layer gone wrong.
-_FUNCTION_TEXT = (
-    "the of and to in a is that for or be by on with as this shall any not are an at "
-    "from it its such all may which other no each will has have if under than party "
-    "der die das und zu den von mit ist nicht des le la les et de un une est pour "
-    "dans par el los las y en del que por con para il di che per"
-)
-_FUNCTION_WORDS = frozenset(_FUNCTION_TEXT.split())
-_TOKEN = re.compile(r"[^\W\d_]+", re.UNICODE)
-
 
 def unusable_text(text: str, page: Any = None) -> str | None:
     """Why a page's text layer is not text a reader sees (None: it is usable).
@@ -570,8 +558,8 @@ def unusable_text(text: str, page: Any = None) -> str | None:
     bad = sum(1 for c in chars if _unreadable(c))
     if bad * 3 > len(chars):
         return f"{bad} of {len(chars)} characters unreadable"
-    tokens = [t.lower() for t in _TOKEN.findall(text)]
-    if len(tokens) < 30 or any(t in _FUNCTION_WORDS for t in tokens) or page is None:
+    tokens = words(text)
+    if len(tokens) < 30 or any(t in FUNCTION_WORDS for t in tokens) or page is None:
         return None
     if hidden_text_share(page) >= 0.5 and covered_by_image(page):
         return f"a hidden text layer of {len(tokens)} words, none a common word"

@@ -49,6 +49,7 @@ from lateseg.ingest.pdf_layout import (
     text_lines,
 )
 from lateseg.ingest.tables import row_spans
+from lateseg.text.words import WORD
 from lateseg.types import LineBox, Span
 
 log = logging.getLogger(__name__)
@@ -71,7 +72,6 @@ _PAGE_NUMBER = re.compile(
     r"^(?:page|p\.|pg\.?)?\s*[-–—(\[|]?\s*(?:#|[ivxlcdm]+)\s*[-–—)\]|]?\s*(?:(?:of|/)\s*#)?$"
 )
 _SENTENCE_END = re.compile(r"[.!?:;][\"'”’)\]]*$")
-_WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
 # The last token of a line, ending in a hyphen after a letter: (token before the last
 # word part, last word part).
 _SPLIT_TAIL = re.compile(r"(\S*?)([^\W\d_]+)-")
@@ -639,7 +639,7 @@ def _vocabulary(pages: list[list[Line]]) -> Counter[str]:
         for ln in lines:
             if ln.kind == "text":
                 body = ln.text.rsplit(" ", 1)[0] if ln.text.endswith("-") else ln.text
-                vocab.update(_WORD.findall(body.lower()))
+                vocab.update(WORD.findall(body.lower()))
     return vocab
 
 
@@ -648,7 +648,7 @@ def _keeps_hyphen(prev: Line, before: str, part: str, head: str, vocab: Counter[
     typesetting split. ``Non-Debian``, ``MySQL-based`` and ``not-to-exceed`` keep it;
     otherwise the document's own usage of either form decides, and without any, code
     (monospaced) and a few compound prefixes keep it."""
-    word = _WORD.match(head)
+    word = WORD.match(head)
     if not word or not head[0].islower() or "-" in before or not part[1:].islower():
         return True
     joined, hyphenated = (part + word.group()).lower(), f"{part}-{word.group()}".lower()

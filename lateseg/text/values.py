@@ -15,6 +15,8 @@ import contextlib
 import re
 from dataclasses import dataclass
 
+from lateseg.text.words import STOPWORDS, WORD_PATTERN, is_letters
+
 _SMALL = [
     "zero",
     "one",
@@ -109,64 +111,7 @@ _REFERENCE_WORDS = frozenset(
 _TOKEN = re.compile(
     r"\$\s?\d{1,3}(?:,\d{3})+(?:\.\d+)?|\$\s?\d+(?:\.\d+)?"
     r"|\d+(?:st|nd|rd|th)\b|\d{1,3}(?:,\d{3})+(?:\.\d+)?%?|\d+(?:\.\d+)*%?"
-    r"|[A-Za-z]+(?:[-’'][A-Za-z]+)*|§+|\S"
-)
-# After a count: words that end the counted noun phrase.
-_STOP = frozenset(
-    [
-        "and",
-        "or",
-        "of",
-        "to",
-        "in",
-        "on",
-        "at",
-        "by",
-        "for",
-        "from",
-        "with",
-        "within",
-        "after",
-        "before",
-        "during",
-        "per",
-        "than",
-        "as",
-        "that",
-        "which",
-        "who",
-        "whose",
-        "shall",
-        "will",
-        "may",
-        "must",
-        "is",
-        "are",
-        "be",
-        "been",
-        "being",
-        "was",
-        "were",
-        "the",
-        "a",
-        "an",
-        "its",
-        "their",
-        "his",
-        "her",
-        "this",
-        "these",
-        "those",
-        "each",
-        "any",
-        "all",
-        "such",
-        "not",
-        "no",
-        "if",
-        "when",
-        "where",
-    ]
+    r"|" + WORD_PATTERN + r"|§+|\S"
 )
 
 
@@ -375,7 +320,7 @@ def _count(tokens: list[re.Match[str]], j: int, end: int) -> tuple[str, str | No
     k = j
     while k < len(tokens) and len(words) < 3:
         w = tokens[k].group(0)
-        if not re.fullmatch(r"[A-Za-z]+(?:[-’'][A-Za-z]+)*", w) or w.lower() in _STOP:
+        if not is_letters(w) or w.lower() in STOPWORDS:
             break
         words.append(w)
         end = tokens[k].end()
