@@ -19,7 +19,8 @@ from conftest import DATA, ROOT, license_file
 from test_durability import NAMES, Worker
 
 from lateseg.errors import IndexStoreError
-from lateseg.index.postgres import PgStore, glob_regex, shown_url
+from lateseg.index.glob import glob_regex
+from lateseg.index.postgres import PgStore, shown_url
 from lateseg.pipeline import Pipeline
 from lateseg.types import Chunk, Document
 

@@ -8,52 +8,44 @@ date from the docstore's change log before it searches or writes
 (:meth:`Index.refresh`). A missing, stale, foreign or damaged cache file is rebuilt
 from the docstore, with a notice; it is never "repaired" by deleting documents.
 
-Writes go through :meth:`Index.writer` only: it takes the single-writer lock, catches
-up with the log (so no process ever writes back a stale copy), writes, saves the cache
-now and then (saving concerns the cache only: durability is SQLite's) and unlocks.
-Readers take no lock and never modify the folder, so a read-only index opens for search.
+Writes go through :meth:`Index.writer` only: it takes the single-writer lock
+(:mod:`lateseg.index.lock`), migrates a format-1 folder (:mod:`lateseg.index.migrate`),
+catches up with the log (so no process ever writes back a stale copy), writes (a
+:class:`~lateseg.index.writer.Writer`, which saves the cache now and then: saving
+concerns the cache only, durability is the store's) and unlocks. Readers take no lock and
+never modify the folder, so a read-only index opens for search.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import fcntl
 import logging
 import threading
-import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from lateseg.errors import IndexStoreError, InvariantError
+from lateseg.errors import IndexStoreError
 from lateseg.index.base import Change, Store
 from lateseg.index.cache import CacheError, is_cache_file, load_cache, save_cache
+from lateseg.index.lock import WriteLock, take_write_lock, writer_at_work
 from lateseg.index.manifest import Manifest, read_manifest, write_manifest
+from lateseg.index.migrate import Reencode, vectors_into_store
 from lateseg.index.store import DocStore
 from lateseg.index.vectors import APPROX_THRESHOLD, PQ_MIN_TRAIN, VectorIndex, check_policy
-from lateseg.types import DOC_ID, DOC_ID_LENGTH, Chunk, Document
+from lateseg.index.writer import Writer
 
 log = logging.getLogger(__name__)
 
 __all__ = ["Index", "Manifest", "Writer", "read_manifest", "write_manifest"]
 
 VECTORS = "vectors.faiss"
-# The cache is saved every SAVE_EVERY written documents, but a save (a rewrite of the
-# whole file, O(index size)) waits until SAVE_WAIT times its own duration has passed
-# since the last one, so saving takes at most a tenth of the writer's time even when the
-# index is many gigabytes. Saving only shortens the catch-up of the next process to
-# open the index; nothing is lost between saves.
-SAVE_EVERY = 50
-SAVE_WAIT = 9.0
 # Changes kept in the log behind the saved cache, so a long-lived process that fell a
 # little behind catches up from the log instead of reloading the whole file.
 LOG_KEEP = 10_000
-
-#: Encodes a stored document again: its chunks and their vectors ``[n, dim]``.
-Reencode = Callable[[Document], tuple[list[Chunk], np.ndarray]]
 
 
 class Index:
@@ -81,8 +73,8 @@ class Index:
         #: Encodes documents again during a migration (set by the Pipeline).
         self.reencode: Reencode | None = None
         self._wanted_policy: str | None = None
-        self._lock_file: Any = None
-        self._mutex = threading.RLock()  # the cache and the connection, across threads
+        self._lock: WriteLock | None = None
+        self.mutex = threading.RLock()  # the cache and the connection, across threads
         self._seq: int | None = None  # the last change the in-memory cache includes
         self._disk_seq: int | None = None  # the last change the file on disk includes
         self.notice: str | None = None  # why the cache was rebuilt, if it was
@@ -184,7 +176,7 @@ class Index:
         nothing changed: one read of the counters; none inside :meth:`caught_up`)."""
         if getattr(self._pinned, "on", False):
             return
-        with self._mutex:
+        with self.mutex:
             if self.store.legacy:
                 if self.store.reread_version() and not self.store.legacy:
                     self.vectors = self._load()  # another process migrated it
@@ -219,13 +211,13 @@ class Index:
 
     def search(self, queries: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
         """Scores and chunk IDs ``[q, k]`` from the up-to-date cache (ID -1: none)."""
-        with self._mutex:
+        with self.mutex:
             self.refresh()
             return self.vectors.search(queries, k)
 
     def count(self) -> int:
         """Vectors in the up-to-date cache."""
-        with self._mutex:
+        with self.mutex:
             self.refresh()
             return len(self.vectors)
 
@@ -240,13 +232,26 @@ class Index:
 
     def contains(self, ids: Sequence[int]) -> set[int]:
         """The IDs among ``ids`` that have a vector in the cache."""
-        with self._mutex:
+        with self.mutex:
             return self.vectors.contains(ids)
+
+    def applied(self, change: Change, vectors: np.ndarray) -> None:
+        """Under the write lock: apply ``change``, just committed by this process, to the
+        cache (``vectors``: its added chunks')."""
+        assert self._seq is not None
+        if change.seq != self._seq + 1:
+            # Another writer's changes came in between (a store with concurrent
+            # writers): catch up from the log, which holds this change too.
+            self.refresh()
+            return
+        self.vectors.remove(change.removed.tolist())
+        self.vectors.add(list(range(change.first_id, change.first_id + change.added)), vectors)
+        self._seq = change.seq
 
     def save(self) -> None:
         """Under the write lock: save the cache (first rebuilt as the policy asks, see
         :meth:`VectorIndex.apply`) and trim the change log it makes unnecessary."""
-        with self._mutex:
+        with self.mutex:
             self._require_lock()
             if self.store.legacy or self._seq is None:
                 return
@@ -263,7 +268,7 @@ class Index:
         :class:`Writer`), save the cache if it changed, unlock."""
         self.lock()
         try:
-            with self._mutex:
+            with self.mutex:
                 if self.store.legacy:
                     self._migrate()
                 if self._wanted_policy is not None:
@@ -272,39 +277,17 @@ class Index:
             try:
                 yield Writer(self)
             finally:
-                with self._mutex:
+                with self.mutex:
                     if self._seq != self._disk_seq:
                         self.save()
         finally:
             self.unlock()
 
     def _migrate(self) -> None:
-        """Format 1 → 2: vectors into the docstore (from the old FAISS file; documents
-        whose vectors were never saved are encoded again, or else removed), then a new
-        cache file and manifest."""
-        old = self.vectors
-        kind = old.kind
-
-        def take(ids: list[int]) -> tuple[np.ndarray, np.ndarray]:
-            present = sorted(old.contains(ids))
-            return np.asarray(present, dtype=np.int64), old.vectors(present)
-
-        lacking = self.store.migrate(take)
-        docs = self.store.documents_by_id(lacking)
-        if docs and self.reencode is not None:
-            log.warning("encoding %d documents whose vectors were never saved", len(docs))
-            for doc in docs:
-                chunks, vecs = self.reencode(doc)
-                self.store.replace_document(
-                    doc, self.store.file_hash(doc.source) or "", chunks, vecs
-                )
-        elif docs:
-            log.warning(
-                "removing %d documents whose vectors were never saved; the next ingest "
-                "adds them again",
-                len(docs),
-            )
-            self.store.remove_sources([d.source for d in docs])
+        """Format 1 → 2: vectors into the docstore (:mod:`lateseg.index.migrate`), then a
+        new cache file and manifest."""
+        kind = self.vectors.kind
+        vectors_into_store(self.store, self.vectors, self.reencode)
         log.info("migrated %s to index format 2 (vectors in the docstore)", self.folder)
         self.vectors = self._rebuild(kind)
         self.save()
@@ -315,7 +298,7 @@ class Index:
         """Keep ``policy`` as the vector policy: written to the manifest (and applied to
         the cache) at the next write."""
         self._wanted_policy = check_policy(policy)
-        if self._lock_file is not None:
+        if self._lock is not None:
             self._write_policy(self._wanted_policy)
 
     def _write_policy(self, policy: str) -> None:
@@ -327,7 +310,7 @@ class Index:
 
     def lock(self) -> None:
         """Take the single-writer lock, or raise if another process is writing."""
-        if self._lock_file is not None:
+        if self._lock is not None:
             return
         if self.store.readonly:
             raise IndexStoreError(
@@ -335,31 +318,17 @@ class Index:
             )
         if self.store.concurrent_writers:  # the store orders the writes itself
             self.folder.mkdir(parents=True, exist_ok=True)
-            self._lock_file = _NO_LOCK
+            self._lock = WriteLock()
             return
-        try:
-            f = open(self.folder / "write.lock", "w")  # noqa: SIM115 - held until unlock()
-        except OSError as e:
-            raise IndexStoreError(f"{self.folder} cannot be written: {e.strerror or e}") from None
-        try:
-            fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            f.close()
-            raise IndexStoreError(
-                f"{self.folder} is being written by another process; wait for it to finish"
-            ) from None
-        self._lock_file = f
+        self._lock = take_write_lock(self.folder)
 
     def unlock(self) -> None:
-        if self._lock_file is _NO_LOCK:
-            self._lock_file = None
-        elif self._lock_file is not None:
-            fcntl.flock(self._lock_file, fcntl.LOCK_UN)
-            self._lock_file.close()
-            self._lock_file = None
+        if self._lock is not None:
+            self._lock.release()
+            self._lock = None
 
     def _require_lock(self) -> None:
-        if self._lock_file is None:
+        if self._lock is None:
             raise IndexStoreError("writing needs the write lock (use Index.writer())")
 
     # -- maintenance -----------------------------------------------------------------
@@ -367,7 +336,7 @@ class Index:
         """What is inconsistent, changing nothing (``lateseg index verify``): SQLite and
         text-index integrity, a vector for every chunk, and the cache file against the
         docstore, vector for vector."""
-        with self._mutex:
+        with self.mutex:
             out = self.store.problems(self.dim, deep_text_check=self._idle())
             if self.store.legacy:
                 return out + self._legacy_problems()
@@ -392,22 +361,10 @@ class Index:
 
     def _idle(self) -> bool:
         """Whether no other process is writing (this one holds the lock, or the lock is
-        free: tried on a read-only descriptor, never creating the lock file)."""
-        if self._lock_file is not None or self.store.concurrent_writers:
+        free: probed without creating or changing anything)."""
+        if self._lock is not None or self.store.concurrent_writers:
             return True
-        try:
-            f = open(self.folder / "write.lock", "rb")  # noqa: SIM115 - closed below
-        except FileNotFoundError:
-            return True  # no writer ever ran here
-        except OSError:
-            return False
-        with f:
-            try:
-                fcntl.flock(f, fcntl.LOCK_SH | fcntl.LOCK_NB)
-            except BlockingIOError:
-                return False
-            fcntl.flock(f, fcntl.LOCK_UN)
-        return True
+        return not writer_at_work(self.folder)
 
     def _compare(self, vectors: VectorIndex) -> list[str]:
         """Inside a snapshot: the cache ``vectors`` against the docstore's vectors."""
@@ -484,7 +441,7 @@ class Index:
             return sum(self._bytes().values())
 
         before = size()
-        with self.writer(), self._mutex:
+        with self.writer(), self.mutex:
             self.store.compact()
             if vectors is not None:
                 self.set_policy(vectors)
@@ -505,69 +462,3 @@ class Index:
     def close(self) -> None:
         self.unlock()
         self.store.close()
-
-
-_NO_LOCK = object()  # the lock "held" on a store that orders concurrent writers itself
-
-
-class Writer:
-    """Writes of one :meth:`Index.writer` block: each one a committed transaction,
-    applied to the cache at once."""
-
-    def __init__(self, index: Index) -> None:
-        self.index = index
-        self.written = 0
-        self._next_save = 0.0
-
-    def add(
-        self,
-        doc: Document,
-        digest: str,
-        chunks: Sequence[Chunk],
-        vectors: np.ndarray,
-        path: bytes | None = None,
-    ) -> int:
-        """Replace ``doc.source``'s document with ``doc``, its chunks and their vectors
-        (one transaction); returns the number of chunks."""
-        if len(doc.id) != DOC_ID_LENGTH or not DOC_ID.fullmatch(doc.id):
-            raise InvariantError(
-                f"document ID {doc.id[:40]!r} is not {DOC_ID_LENGTH} hex digits (leave "
-                "Document.id empty: it is made from the source and text)"
-            )
-        index = self.index
-        with index._mutex:
-            change = index.store.replace_document(doc, digest, chunks, vectors, path)
-            self._applied(change, np.asarray(vectors, dtype=np.float32))
-        self._saved_now_and_then()
-        return len(chunks)
-
-    def remove(self, sources: Sequence[str]) -> list[str]:
-        """Remove the documents of ``sources`` (one transaction); the sources that were
-        indexed."""
-        index = self.index
-        with index._mutex:
-            known = [s for s in dict.fromkeys(sources) if index.store.file_hash(s) is not None]
-            change = index.store.remove_sources(known)
-            if change is not None:
-                self._applied(change, np.zeros((0, index.dim), np.float32))
-        return known
-
-    def _applied(self, change: Change, vectors: np.ndarray) -> None:
-        index = self.index
-        assert index._seq is not None
-        if change.seq != index._seq + 1:
-            # Another writer's changes came in between (a store with concurrent
-            # writers): catch up from the log, which holds this change too.
-            index.refresh()
-            return
-        index.vectors.remove(change.removed.tolist())
-        index.vectors.add(list(range(change.first_id, change.first_id + change.added)), vectors)
-        index._seq = change.seq
-
-    def _saved_now_and_then(self) -> None:
-        self.written += 1
-        if self.written % SAVE_EVERY == 0 and time.perf_counter() >= self._next_save:
-            t0 = time.perf_counter()
-            self.index.save()
-            done = time.perf_counter()
-            self._next_save = done + SAVE_WAIT * (done - t0)
