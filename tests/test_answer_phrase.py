@@ -14,6 +14,7 @@ from lateseg.generate.phrase import (
 )
 from lateseg.generate.question import analyse, content_words, equivalents
 from lateseg.text.values import find_values
+from lateseg.text.words import stem
 
 
 def values(text: str) -> list[tuple[str, str, float | None, str | None]]:
@@ -99,7 +100,8 @@ def test_a_value_the_question_gives_is_a_premise_not_an_answer():
 
 
 def test_plain_words_find_the_contracts_words():
-    assert "commencement" in equivalents("begin") and "solicit" in equivalents("recruiting")
+    assert stem("commencement") in equivalents("begin")
+    assert stem("solicit") in equivalents("recruiting")
     assert content_words("the fifth lease year") == ["5", "year"]
 
 

@@ -9,7 +9,10 @@ their own number alternatives with :data:`WORD_PATTERN`.
 
 from __future__ import annotations
 
+import functools
 import re
+import threading
+from typing import Any
 
 #: A word: letters and digits of any script, joined by inner hyphens and apostrophes
 #: ("non-compete", "Licensee's", "x86-64"); never a leading or trailing joiner.
@@ -93,14 +96,21 @@ MODAL = re.compile(
     re.IGNORECASE,
 )
 
-_SUFFIXES = ("ations", "ation", "ings", "ing", "ies", "ied", "ers", "er", "es", "ed", "ly", "s")
+# Snowball's English stemmer (Porter2) keeps state while it stems: one per process, locked.
+_STEMMER: Any = None
+_STEM_LOCK = threading.Lock()
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def stem(word: str) -> str:
-    """A crude stem: enough to match ``terminate``/``termination``/``terminated``;
-    ``payments``/``paid`` is not attempted."""
-    w = word.lower()
-    for suffix in _SUFFIXES:
-        if len(w) > len(suffix) + 3 and w.endswith(suffix):
-            return w[: -len(suffix)]
-    return w
+    """A word's Snowball (Porter2) English stem, lower-cased: ``terminate``,
+    ``terminated`` and ``termination`` are ``termin``; ``notices`` is ``notice``'s
+    ``notic``. Measured against the suffix stripper it replaced on bench/answers.py: the
+    same answers on every set, one more right citation on the manuals."""
+    global _STEMMER
+    with _STEM_LOCK:
+        if _STEMMER is None:
+            import snowballstemmer
+
+            _STEMMER = snowballstemmer.stemmer("english")
+        return str(_STEMMER.stemWord(word.lower()))
