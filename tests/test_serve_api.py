@@ -581,6 +581,7 @@ async def test_an_index_of_every_kind_of_source_serves_search_ask_view_and_mcp(t
             assert view.json()["source"] == hit["source"]
             r = client.post("/api/ask", json={"question": f"What about {query}?"})
             assert r.status_code == 200, r.text
+            assert str(tmp_path) not in r.text  # nor in any passage an answer sends
         # the two lease.txt are two names, one each
         assert {expect["rent of 900 dollars"], expect["glacier guide crampons"]} <= shown
         assert len(shown) == len(expect)

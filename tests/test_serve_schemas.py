@@ -74,3 +74,18 @@ def test_the_openapi_schema_documents_each_response(app):
 def test_streamed_answers_are_documented_beside_the_json_answer(app):
     ask = app.openapi()["paths"]["/api/ask"]["post"]["responses"]["200"]["content"]
     assert set(ask) == {"application/json", "text/event-stream"}
+
+
+def test_every_passage_of_an_answer_is_named_as_the_server_shows_it():
+    """Cited, shown and dropped passages alike: none sends the server's own path."""
+    from lateseg.serve.documents import Paths
+    from lateseg.serve.schemas import AnswerOut
+    from lateseg.serve.service import answer_json
+    from lateseg.types import Answer, Hit
+
+    hit = Hit("/srv/contracts/msa.txt", 0, 5, "Rent.", 1.0)
+    other = Hit("/srv/contracts/nda.txt", 0, 5, "Keep.", 0.5)
+    paths = Paths([hit.source, other.source])
+    answer = Answer("Rent.", (hit,), context=(hit,), mode="extractive", dropped=(other,))
+    out = AnswerOut.model_validate(answer_json(answer, paths)).model_dump_json()
+    assert "/srv" not in out and "nda.txt" in out and "msa.txt" in out

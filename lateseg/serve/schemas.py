@@ -18,8 +18,7 @@ from pydantic import BaseModel
 
 
 class Passage(BaseModel):
-    """A passage as :meth:`lateseg.types.Hit.to_dict` gives it (an answer's dropped
-    passages are sent so)."""
+    """A passage's fields as :meth:`lateseg.types.Hit.to_dict` gives them."""
 
     source: str
     start: int
@@ -97,7 +96,7 @@ class AnswerOut(BaseModel):
     citations: list[HitOut]
     support: list[SupportOut]
     context: list[HitOut]
-    dropped: list[Passage]
+    dropped: list[HitOut]
     generated: AnswerOut | None
     kv_stats: dict[str, Any] | None
 

@@ -76,11 +76,13 @@ def hit_json(h: Hit, paths: Paths | None = None) -> dict[str, Any]:
 
 
 def answer_json(a: Answer, paths: Paths | None = None) -> dict[str, Any]:
-    """An answer for the API: :meth:`Answer.to_dict` with hits (and the phrase's
-    sentence and each sentence's evidence) as :func:`hit_json` gives them."""
+    """An answer for the API: :meth:`Answer.to_dict` with hits (cited, shown and
+    dropped, the phrase's sentence and each sentence's evidence) as :func:`hit_json`
+    gives them: no passage names its file by the server's own path."""
     out = a.to_dict()
     out["citations"] = [hit_json(h, paths) for h in a.citations]
     out["context"] = [hit_json(h, paths) for h in a.context]
+    out["dropped"] = [hit_json(h, paths) for h in a.dropped]
     if a.phrase is not None:
         out["phrase"]["sentence"] = hit_json(a.phrase.sentence, paths)
     for s, d in zip(a.support, out["support"], strict=True):
