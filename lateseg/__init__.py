@@ -19,6 +19,19 @@ from lateseg.types import Answer, Chunk, Document, Hit, IngestReport, Span
 
 __version__ = "0.1.0"
 
+
+def release_models() -> None:
+    """Forget the models this process keeps loaded for reuse (embedders, query kits,
+    generators): each is freed once nothing else holds it (a pipeline's encoder keeps
+    its own) and loaded again when next used. For long-lived processes between jobs."""
+    import sys
+
+    for name in ("lateseg.encode.late", "lateseg.generate.loading"):
+        module = sys.modules.get(name)  # never loaded: nothing to forget, nothing imported
+        if module is not None:
+            module.release_models()
+
+
 __all__ = [
     "Answer",
     "Chunk",
@@ -33,4 +46,5 @@ __all__ = [
     "OffsetError",
     "Pipeline",
     "Span",
+    "release_models",
 ]

@@ -36,6 +36,47 @@ def license_file(name: str) -> Path:
 SLOW_FIXTURES = {"gen", "generator", "postgres"}
 
 
+def _resident_gb() -> tuple[float, float]:
+    """(now, peak) resident memory of this process, in GB."""
+    import resource
+
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / (1 << 20)  # KiB on Linux
+    try:
+        pages = int(Path("/proc/self/statm").read_text().split()[1])
+        now = pages * os.sysconf("SC_PAGE_SIZE") / (1 << 30)
+    except (OSError, ValueError, IndexError):
+        now = float("nan")
+    return now, peak
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _module_memory(request):
+    """After each test module: the generator models it loaded released (the embedders
+    are small and shared by the whole session), and, with ``LATESEG_TEST_MEMORY=FILE``,
+    the process's resident memory written to FILE, to find what holds memory."""
+    yield
+    import gc
+    import sys
+
+    loading = sys.modules.get("lateseg.generate.loading")
+    if loading is not None:
+        loading.release_models()
+    gc.collect()
+    log = os.environ.get("LATESEG_TEST_MEMORY")
+    if log:
+        now, peak = _resident_gb()
+        with open(log, "a", encoding="utf-8") as f:
+            f.write(f"{request.module.__name__}\t{now:.2f}\t{peak:.2f}\n")
+
+
+def pytest_terminal_summary(terminalreporter):
+    now, peak = _resident_gb()
+    terminalreporter.write_line(
+        f"lateseg: peak resident memory of this test process {peak:.2f} GB"
+        f" (at the end {now:.2f} GB)"
+    )
+
+
 def pytest_collection_modifyitems(config, items):
     for item in items:
         if SLOW_FIXTURES & set(getattr(item, "fixturenames", ())):

@@ -149,7 +149,7 @@ def test_a_sentence_is_cited_at_its_own_page(sample_index):
 def test_a_copied_sentence_is_cited_where_it_was_copied_from(sample_index):
     """The model copies a sentence of passage 1 but marks [2]: the citation, the evidence
     and its page are passage 1's."""
-    from lateseg.generate.local import cite
+    from lateseg.generate.attribution import cite
 
     hits = sample_index.search("Which state's law governs the lease?", k=3)
     other = next(h for h in sample_index.search("security deposit amount", k=3) if h not in hits)

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from conftest import license_file
 
-from lateseg.encode.late import EncoderConfig, assign_tokens, plan_windows
+from lateseg.encode.late import EncoderConfig, LateEncoder, assign_tokens, plan_windows
 from lateseg.errors import ConfigError, OffsetError
 
 
@@ -199,3 +199,18 @@ def test_models_that_ship_code_run_it_only_when_the_user_opts_in(tmp_path, encod
     tokens = trusted.encode_document(license_file("Apache-2.0").read_text())
     assert len(tokens) > 3 * 510  # read in several full-length windows
     assert marker.exists() and tokens.vectors.shape == (len(tokens), encoder.dim)
+
+
+def test_release_models_forgets_the_models_kept_for_reuse(encoder):
+    """After :func:`lateseg.release_models` a new encoder loads the model afresh; one
+    that holds its model keeps it and still works."""
+    import lateseg
+    import lateseg.encode.late as late
+
+    shared = LateEncoder()
+    assert shared.embedder is encoder.embedder  # one model per process, shared
+    lateseg.release_models()
+    assert not late._LOADED and not late._QUICK
+    fresh = LateEncoder()
+    assert fresh.embedder is not encoder.embedder
+    assert np.allclose(fresh.embed_queries(["rent"]), encoder.embed_queries(["rent"]), atol=1e-5)

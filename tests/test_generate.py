@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from lateseg.generate.local import LocalGenerator, looping
+from lateseg.generate.decode import looping
+from lateseg.generate.local import LocalGenerator
 
 pytestmark = pytest.mark.slow  # loads the generator
 
@@ -60,7 +61,7 @@ LONG = (
     ],
 )
 def test_a_whole_sentence_said_again_is_found(text, cut):
-    from lateseg.generate.local import repeated_sentence
+    from lateseg.generate.decode import repeated_sentence
 
     assert repeated_sentence(text)[1] == cut
 
@@ -80,7 +81,7 @@ def test_decoding_stops_when_a_long_sentence_repeats(gen):
 
 
 def test_a_cut_answer_ends_at_a_whole_word(gen):
-    from lateseg.generate.local import _word_end
+    from lateseg.generate.decode import _word_end
 
     assert _word_end("the notice per") == len("the notice ")
     assert _word_end("the notice period.") == len("the notice period.")

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from lateseg.generate.attribution import cite
 from lateseg.generate.citations import fit_passages, format_passages
-from lateseg.generate.local import cite
 from lateseg.generate.support import check_support, facts
 from lateseg.types import Hit
 

@@ -243,6 +243,14 @@ _QUICK: dict[tuple[str, str, str], QuickEmbedder] = {}
 QUICK_BATCH = 64
 
 
+def release_models() -> None:
+    """Forget the embedders and query kits kept for reuse: each is freed once no encoder
+    holds it, and loaded again when next asked for."""
+    with _LOADED_LOCK:
+        _LOADED.clear()
+        _QUICK.clear()
+
+
 class LateEncoder:
     """Encodes whole documents into contextual token embeddings, lazily loading the model."""
 

@@ -1,6 +1,6 @@
 """What constrained decoding asks of a constraint: the decode loop
-(:meth:`lateseg.generate.local.LocalGenerator.complete`) knows only this protocol, so it
-imports no answer mode; copy mode's :class:`lateseg.generate.copying.CopyConstraint` is one.
+(:func:`lateseg.generate.decode.decode`) knows only this protocol, so it imports no answer
+mode; copy mode's :class:`lateseg.generate.copying.CopyConstraint` is one.
 """
 
 from __future__ import annotations

@@ -4,105 +4,50 @@ Greedy decoding in our own loop (so tokens can stream and the KV cache can be co
 between prefill and decoding, ``lateseg.kv``). The prompt is the chat template over a
 system prompt, the numbered passages and the question, with the question last: everything
 before it is the *context*, which :class:`KVSession` prefills and compresses once to
-answer several questions.
+answer several questions. The model is loaded once per process (``loading.py``), the
+prompts are in ``prompts.py``, the decode loop and its stop rules in ``decode.py``, and a
+generated text becomes a cited answer in ``attribution.py``.
 """
 
 from __future__ import annotations
 
 import contextlib
 import copy
-import logging
-import re
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
-from lateseg.encode.models import (
-    DEFAULT_GENERATOR,
-    pick_device,
-    quiet_transformers,
-    resolve_generator,
-)
-from lateseg.errors import ConfigError, GenerationError, ModelError
-from lateseg.generate.citations import fit_passages, format_passages, parse_citations, too_long
+from lateseg.encode.models import DEFAULT_GENERATOR
+from lateseg.errors import ConfigError, GenerationError
+from lateseg.generate.attribution import cite
+from lateseg.generate.citations import fit_passages, format_passages, too_long
 from lateseg.generate.constraint import Constraint
-from lateseg.generate.phrase import answer_phrase
-from lateseg.generate.question import analyse
-from lateseg.generate.support import check_support
-from lateseg.text.words import terms
-from lateseg.types import NO_PASSAGE, Answer, Hit, Phrase
+from lateseg.generate.decode import Decoded, Stream, decode, end_tokens
+from lateseg.generate.loading import load_model, run_lock
+from lateseg.generate.prompts import ANSWER_STOPS, ORDERS, PROMPTS, QUESTION_MARK, Prompt
+from lateseg.types import NO_PASSAGE, Answer, Hit
 
 if TYPE_CHECKING:
     from lateseg.encode.late import LateEncoder
     from lateseg.kv.compress import Compressed, KVConfig, ObservationWindow
     from lateseg.kv.sparse import SparsePrefill
 
-log = logging.getLogger(__name__)
-
-SYSTEM_PROMPT = (
-    "You answer questions about documents using only the numbered passages given. "
-    "Answer in one or two sentences and cite the passage you used with its number in "
-    "square brackets, for example [1]. If the passages do not answer the question, say so."
-)
-#: System prompts by style: "plain", or "quote-first" (the model first copies the
-#: sentence it relies on). bench/answers.py measures them.
-PROMPTS = {
-    "plain": SYSTEM_PROMPT,
-    "quote-first": (
-        "You answer questions about documents using only the numbered passages given. "
-        "First copy, in double quotes, the one sentence of the passages that answers the "
-        'question, followed by its passage number in square brackets, for example "..." [1]. '
-        "Then answer the question in one sentence. If the passages do not answer the "
-        "question, say so."
-    ),
-}
-#: Passage orders: "rank" (best first) or "nearest" (best last, next to the question).
-ORDERS = ("rank", "nearest")
-QUESTION_MARK = "\n\nQuestion: "
-# An answer ends where the model starts inventing the next turn of the exchange.
-ANSWER_STOPS = ("\nQuestion:", "\nPassages:")
-
-Stream = Callable[[str], None]
-
-
-@dataclass
-class Prompt:
-    """A rendered prompt: its text, token IDs and their character spans, and where the
-    question part (the tail) starts, in characters and in tokens."""
-
-    text: str
-    ids: list[int]
-    offsets: list[tuple[int, int]]
-    tail_char: int
-    tail_token: int
-
 
 @dataclass
 class Completion:
     """What :meth:`LocalGenerator.complete` made: the text, the prompt and completion
     token counts, why it stopped (``"stop"``: end token or stop string; ``"length"``:
-    the token limit; ``"repetition"``, ``"time"``: see :class:`Decoded`) and the KV
-    statistics (None without compression)."""
+    the token limit; ``"repetition"``, ``"time"``: see
+    :class:`~lateseg.generate.decode.Decoded`) and the KV statistics (None without
+    compression)."""
 
     text: str
     prompt_tokens: int
     completion_tokens: int
     finish_reason: str
     kv_stats: dict[str, Any] | None = None
-
-
-class Decoded(NamedTuple):
-    """What :meth:`LocalGenerator.decode` made: the text, the tokens made, the seconds
-    spent and why it stopped: ``"stop"`` (end token or stop string), ``"length"`` (the
-    token limit), ``"repetition"`` (the same stretch of tokens looping; the text keeps
-    one copy of it) or ``"time"`` (the time limit)."""
-
-    text: str
-    tokens: int
-    seconds: float
-    finish: str
 
 
 @dataclass
@@ -126,20 +71,16 @@ class Prefilled:
         return out
 
 
-# Loaded models per (name, device), and one run lock per model name, for this process.
-_MODELS: dict[tuple[str, str], tuple[Any, Any]] = {}
-_RUN_LOCKS: dict[str, threading.RLock] = {}
-_MODELS_LOCK = threading.Lock()
-
-
 class LocalGenerator:
     """A causal LM loaded lazily from a name or folder (default: SmolLM2-135M-Instruct).
 
     ``context_tokens``: the passages' budget in the generator's tokens (whole passages
     only, :meth:`fit`); ``max_new_tokens`` and ``max_seconds`` bound each answer;
-    ``style`` and ``order`` choose the system prompt (:data:`PROMPTS`) and the passages'
-    order (:data:`ORDERS`); ``prefill`` is ``"dense"`` or ``"sparse"`` (MInference-style,
-    :mod:`lateseg.kv.sparse`; or its :class:`~lateseg.kv.sparse.SparsePrefill` settings)."""
+    ``style`` and ``order`` choose the system prompt
+    (:data:`~lateseg.generate.prompts.PROMPTS`) and the passages' order
+    (:data:`~lateseg.generate.prompts.ORDERS`); ``prefill`` is ``"dense"`` or
+    ``"sparse"`` (MInference-style, :mod:`lateseg.kv.sparse`; or its
+    :class:`~lateseg.kv.sparse.SparsePrefill` settings)."""
 
     def __init__(
         self,
@@ -167,37 +108,14 @@ class LocalGenerator:
         self.context_tokens = context_tokens
         self._model: Any = None
         self._tokenizer: Any = None
-        # One lock per model name: instances share the loaded model (its attention is
-        # switched while a KV observation window is open).
-        with _MODELS_LOCK:
-            self._lock = _RUN_LOCKS.setdefault(model, threading.RLock())
+        self._lock = run_lock(model)
 
     def load(self) -> None:
         """Load the model and tokenizer: once per (model, device) in this process, shared
         by every generator of that model (a pipeline, a chat model, a test), which
         differ only in their settings. Later calls return at once."""
-        if self._model is not None:
-            return
-        import torch
-
-        quiet_transformers()
-        from transformers import AutoModelForCausalLM, AutoTokenizer
-
-        with _MODELS_LOCK:
-            self.device = pick_device(self.device)
-            key = (self.model_name, self.device)
-            if key not in _MODELS:
-                where = resolve_generator(self.model_name)
-                dtype = torch.bfloat16 if self.device.startswith("cuda") else torch.float32
-                try:
-                    tokenizer = AutoTokenizer.from_pretrained(where)
-                    model = AutoModelForCausalLM.from_pretrained(where, dtype=dtype)
-                except Exception as e:
-                    raise ModelError(
-                        f"cannot load generator {self.model_name!r} from {where!r}: {e}"
-                    ) from e
-                _MODELS[key] = (model.to(self.device).eval(), tokenizer)  # type: ignore[arg-type]
-            self._model, self._tokenizer = _MODELS[key]
+        if self._model is None:
+            self._model, self._tokenizer, self.device = load_model(self.model_name, self.device)
 
     def with_prefill(self, prefill: str | SparsePrefill | None) -> LocalGenerator:
         """This generator (the same loaded model and run lock) prefilling ``prefill``
@@ -326,85 +244,25 @@ class LocalGenerator:
         max_seconds: float | None = None,
         constraint: Constraint | None = None,
     ) -> Decoded:
-        """Decoding from ``logits``: greedy, or sampled at ``temperature`` > 0 (``seed``
-        fixes the draw). Stops at the end token, after ``max_new_tokens`` (default the
-        generator's), before the first of the ``stop`` strings (not included; text that
-        could begin one is held back from ``stream`` until it cannot), when the tokens
-        loop (:func:`looping`: one copy of the loop is kept) or a whole sentence repeats
-        (:func:`repeated_sentence`: the repeat is dropped), or after ``max_seconds``
-        (default the generator's :attr:`max_seconds`). The stream gets whole words only;
-        an answer cut by a limit ends at its last whole word, with "…". A
-        ``constraint`` (a :class:`~lateseg.generate.constraint.Constraint`, such as copy
-        mode's :class:`~lateseg.generate.copying.CopyConstraint`) masks each
-        step's logits to the tokens it allows (and the end token once one is written)."""
-        import torch
-
-        tok = self._tokenizer
-        ends = {tok.eos_token_id, *_as_list(self._model.generation_config.eos_token_id)}
-        limit = self.max_new_tokens if max_new_tokens is None else max_new_tokens
-        budget = self.max_seconds if max_seconds is None else max_seconds
-        draw = None
-        if temperature > 0:
-            draw = torch.Generator(device=logits.device)
-            draw.manual_seed(int(seed) if seed is not None else int(time.time_ns()))
-        out: list[int] = []
-        shown = text = ""
-        finish = "length"
-        said = 0  # complete sentences checked for a repeat so far
-        t0 = time.perf_counter()
-        for _ in range(limit):
-            if constraint is not None:
-                closing = sorted(i for i in ends if i is not None) if constraint.closable else []
-                allowed = constraint.allowed() + closing
-                if not allowed:  # the copy reached the end of its passage
-                    finish = "stop"
-                    break
-                mask = torch.full_like(logits, float("-inf"))
-                mask[allowed] = 0.0
-                logits = logits + mask
-            if draw is None:
-                nxt = int(logits.argmax())
-            else:
-                probs = torch.softmax(logits.float() / temperature, dim=-1)
-                nxt = int(torch.multinomial(probs, 1, generator=draw))
-            if nxt in ends:
-                finish = "stop"
-                break
-            out.append(nxt)
-            if constraint is not None:
-                constraint.advance(nxt)
-            loop = looping(out)
-            if loop:
-                del out[len(out) - loop :]  # keep one copy of the repeated stretch
-                text = tok.decode(out, skip_special_tokens=True)
-                finish = "repetition"
-                break
-            text = tok.decode(out, skip_special_tokens=True)
-            cut = _first_stop(text, stop)
-            if cut is not None:
-                text, finish = text[:cut], "stop"
-                break
-            said, repeat = repeated_sentence(text, said)
-            if repeat is not None:  # a whole sentence said again, however long
-                text, finish = text[:repeat], "repetition"
-                break
-            if stream is not None and not text.endswith("\ufffd"):  # a multi-byte char
-                safe = min(len(text) - _held_back(text, stop), _word_end(text))
-                if safe > len(shown):
-                    stream(text[len(shown) : safe])
-                    shown = text[:safe]
-            if time.perf_counter() - t0 > budget:
-                finish = "time"
-                break
-            logits = self.feed([nxt], cache, position)
-            position += 1
-        text = text.replace("\ufffd", "")
-        if finish in ("time", "length"):  # cut at a token: end at a whole word, say so
-            text = text[: _word_end(text)].rstrip() + " …"
-            log.info("the answer stopped at the %s limit", "time" if finish == "time" else "token")
-        if stream is not None and len(text) > len(shown) and text.startswith(shown):
-            stream(text[len(shown) :])
-        return Decoded(text.strip(), len(out), time.perf_counter() - t0, finish)
+        """Decoding from ``logits`` at ``position`` in ``cache`` by this model
+        (:func:`lateseg.generate.decode.decode`: its stop rules, ``stream`` and options),
+        at most ``max_new_tokens`` and ``max_seconds`` (default the generator's). Call
+        under ``torch.inference_mode()``."""
+        return decode(
+            self._tokenizer,
+            self.feed,
+            end_tokens(self._model, self._tokenizer),
+            cache,
+            logits,
+            position,
+            stream,
+            max_new_tokens=self.max_new_tokens if max_new_tokens is None else max_new_tokens,
+            max_seconds=self.max_seconds if max_seconds is None else max_seconds,
+            stop=stop,
+            temperature=temperature,
+            seed=seed,
+            constraint=constraint,
+        )
 
     def generate(
         self,
@@ -610,114 +468,9 @@ class KVSession:
         return cite(text, question, self.passages, encoder, stats, self.dropped, finish)
 
 
-def cite(
-    text: str,
-    question: str,
-    passages: Sequence[Hit],
-    encoder: LateEncoder,
-    stats: dict[str, Any] | None,
-    dropped: Sequence[Hit] = (),
-    finish: str | None = None,
-) -> Answer:
-    """The generated ``text`` as an answer: each sentence checked against its evidence
-    (:func:`~lateseg.generate.support.check_support`), citing the passages it marks as
-    ``[n]``; an answer with no marker cites the passages that hold the evidence of its
-    supported sentences (``cited_by="attribution"``), and none when no sentence is
-    supported: closeness alone never makes an answer cited."""
-    support = check_support(text, question, passages, encoder)
-    marked = parse_citations(text, passages)
-    held = [(s.evidence.source, s.evidence.chunk_id) for s in support if s.supported and s.evidence]
-    # a supported sentence cites the passage that holds its evidence (the one it copied
-    # from, whatever its marker says); an unsupported answer keeps only its markers
-    cited = [p for key in dict.fromkeys(held) for p in passages if (p.source, p.chunk_id) == key]
-    if not held:
-        cited = marked
-    by = "model" if marked and cited == marked else "attribution"
-    first = next((s.evidence for s in support if s.supported and s.evidence is not None), None)
-    phrase = None if first is None else evidence_phrase(question, first)
-    return Answer(
-        text, tuple(cited), tuple(passages), "generative", by, stats, support, tuple(dropped),
-        finish=finish, phrase=phrase,
-    )  # fmt: skip
-
-
-def evidence_phrase(question: str, evidence: Hit) -> Phrase | None:
-    """The answer phrase inside an evidence sentence (a generated answer's value where
-    the document states it), or None when it states no value of the kind asked."""
-    asked = analyse(question)
-    found = answer_phrase(asked, evidence.text)
-    if found is None or found[1] <= found[0]:
-        return None
-    a, b = evidence.start + found[0], evidence.start + found[1]
-    return Phrase(evidence.text[found[0] : found[1]], ((a, b),), evidence, asked.kind)
-
-
-def looping(tokens: Sequence[int], repeats: int = 3, longest: int = 16, least: int = 12) -> int:
-    """How many trailing tokens to drop because the output loops: when its end is one
-    stretch of ``n <= longest`` tokens said ``repeats`` times in a row (and the repeats
-    cover at least ``least`` tokens, so "no, no, no" in a sentence is not a loop), the
-    length of all but the first copy; else 0."""
-    for n in range(1, longest + 1):
-        span = n * repeats
-        if span < least or span > len(tokens):
-            continue
-        unit = tokens[-n:]
-        if all(tokens[-(k + 1) * n : len(tokens) - k * n] == unit for k in range(1, repeats)):
-            return n * (repeats - 1)
-    return 0
-
-
 def _timing(prefill_s: float, tokens: int, decode_s: float) -> dict[str, Any]:
     return {
         "prefill_ms": 1000 * prefill_s,
         "decode_tokens": tokens,
         "decode_tokens_per_s": tokens / decode_s if decode_s > 0 else None,
     }
-
-
-_SENTENCE_END = re.compile(r"[.!?][\"'”’)\]]*\s+")
-
-
-def repeated_sentence(text: str, checked: int = 0) -> tuple[int, int | None]:
-    """Whether the last complete sentence of ``text`` repeats an earlier one (compared
-    as lowercase words, at least three of them): ``(sentences complete, where the repeat
-    starts)``; the position is None when nothing repeats. ``checked``: how many complete
-    sentences an earlier call saw (only newer ones are compared)."""
-    ends = [m.end() for m in _SENTENCE_END.finditer(text)]
-    if len(ends) <= checked:
-        return checked, None
-    starts = [0, *ends[:-1]]
-    norm = [" ".join(terms(text[a:b])) for a, b in zip(starts, ends, strict=True)]
-    for n in range(max(checked, 1), len(ends)):
-        if len(norm[n].split()) >= 3 and norm[n] in norm[:n]:
-            return len(ends), len(text[: starts[n]].rstrip())
-    return len(ends), None
-
-
-def _word_end(text: str) -> int:
-    """Where the last whole word of ``text`` ends: its length when it ends in a space or
-    punctuation, else the start of the word being written (never inside a word)."""
-    if not text or not text[-1].isalnum():
-        return len(text)
-    m = re.search(r"[\w'’-]*\Z", text)
-    return m.start() if m else len(text)
-
-
-def _first_stop(text: str, stop: Sequence[str]) -> int | None:
-    """Where the earliest of the ``stop`` strings begins in ``text`` (None: nowhere)."""
-    found = [i for i in (text.find(s) for s in stop if s) if i >= 0]
-    return min(found) if found else None
-
-
-def _held_back(text: str, stop: Sequence[str]) -> int:
-    """How many characters at the end of ``text`` could begin a stop string."""
-    return max(
-        (n for s in stop for n in range(min(len(s) - 1, len(text)), 0, -1) if text.endswith(s[:n])),
-        default=0,
-    )
-
-
-def _as_list(value: Any) -> list[Any]:
-    if value is None:
-        return []
-    return list(value) if isinstance(value, (list, tuple)) else [value]

@@ -145,7 +145,7 @@ def _word_amount(words: list[str]) -> float:
     """The value of number words: ``one hundred eighty`` = 180, ``one and one-half`` = 1.5."""
     total = current = 0.0
     for word in words:
-        if word.lower() == "and":
+        if word.lower() in ("and", ","):
             continue
         parts = word.lower().replace("’", "-").split("-")
         if parts[-1] in ("half", "quarter"):  # "one-half": a fraction of what comes before
@@ -162,6 +162,22 @@ def _word_amount(words: list[str]) -> float:
             else:
                 current += v
     return total + current
+
+
+def _inner_comma(tokens: list[re.Match[str]], j: int, words: list[str]) -> bool:
+    """Whether the comma at ``tokens[j]`` is inside a number in words: after
+    ``thousand``, ``million`` or ``billion`` and before number words of a smaller scale
+    (``one thousand, two hundred and five``), not between the items of a list (``one
+    thousand, two thousand``)."""
+    scale = SCALES.get(words[-1].lower(), 0) if words else 0
+    if tokens[j].group(0) != "," or scale < 1000:
+        return False
+    k = j + 1
+    while k < len(tokens) and number_word(tokens[k].group(0)):
+        if SCALES.get(tokens[k].group(0).lower(), 0) >= scale:
+            return False
+        k += 1
+    return k > j + 1
 
 
 def _numeral(token: str) -> float | None:
@@ -241,6 +257,7 @@ def find_values(text: str) -> list[Value]:
                     and number_word(tokens[j + 1].group(0))
                     and words
                 )
+                or _inner_comma(tokens, j, words)
             ):
                 words.append(tokens[j].group(0))
                 j += 1
