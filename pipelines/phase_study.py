@@ -80,8 +80,10 @@ def main(argv: list[str] | None = None) -> int:
     from lateseg.encode.models import lateseg_home
     from lateseg.phase import study
     from lateseg.phase.harness import write_report
+    from lateseg.phase.plotting import pyplot
     from lateseg.phase.toy import write_toy_report
 
+    pyplot()  # the reports have plots: a missing extra fails now, not after the study
     out = Path(args.out)
     for probe in args.probes:
         t0 = time.perf_counter()

@@ -23,7 +23,8 @@ def add(sub: argparse._SubParsersAction) -> None:
         "needle key-value recall (full attention; learned-gate block compression at "
         "strides 4 and 2; without position encoding; uniform gates; content-defined "
         "blocks), recall grouped by the needle's position mod the stride; writes toy.md, "
-        "toy.json and toy.png (10-15 minutes on 2 CPU cores the first time, then cached).",
+        "toy.json and toy.png (10-15 minutes on 2 CPU cores the first time, then cached). "
+        "The PNG plots need matplotlib: pip install 'lateseg[plot]'.",
     )
     ph.add_argument("probe", choices=("retrieval", "kv", "toy"), help="which probe to run")
     ph.add_argument("--out", required=True, metavar="DIR", help="folder for JSON, PNG, markdown")
@@ -57,7 +58,9 @@ def run(args: argparse.Namespace) -> int:
 
     from lateseg.phase import study
     from lateseg.phase.harness import write_report
+    from lateseg.phase.plotting import pyplot
 
+    pyplot()  # every probe's report has plots: a missing extra fails now, not after the run
     schemes = ("prefix", "inside") if args.scheme == "both" else (args.scheme,)
     text = Path(args.text) if args.text else None
     progress = False if args.no_progress else None

@@ -22,6 +22,7 @@ from typing import Any, Protocol
 from tqdm.auto import tqdm
 
 from lateseg.errors import ConfigError
+from lateseg.phase.plotting import pyplot
 from lateseg.phase.stats import PhaseResult, analyse
 
 SCHEMES = ("prefix", "inside")
@@ -203,11 +204,7 @@ def write_report(
 
 def plot(result: PhaseResult, path: Path) -> None:
     """Accuracy against offset, and folded by residue with 95% intervals."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
+    plt = pyplot()
     fig, (left, right) = plt.subplots(1, 2, figsize=(10, 3.6))
     left.plot(result.offsets, result.accuracy_by_offset, marker=".", lw=1)
     for x in range(0, max(result.offsets) + 1, result.period):
