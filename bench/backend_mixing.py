@@ -26,7 +26,7 @@ def main() -> None:
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     from cold_start import cpu
 
-    from lateseg.encode.late import EncoderConfig
+    from lateseg.encode.config import EncoderConfig
     from lateseg.pipeline import Pipeline
 
     questions = []

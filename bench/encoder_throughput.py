@@ -62,7 +62,8 @@ def _sync(device: str) -> None:
 def library(
     model: str | None, device: str, budget: int, texts: list[str], *, together: bool
 ) -> dict[str, Any]:
-    from lateseg.encode.late import EncoderConfig, LateEncoder
+    from lateseg.encode.config import EncoderConfig
+    from lateseg.encode.late import LateEncoder
     from lateseg.scale.engines import CHARS_PER_TOKEN, ROUND_BATCHES
 
     enc = LateEncoder(
@@ -91,7 +92,8 @@ def library(
 def forward(model: str | None, device: str, budget: int, window: int, reps: int) -> dict[str, Any]:
     import numpy as np
 
-    from lateseg.encode.late import EncoderConfig, LateEncoder
+    from lateseg.encode.config import EncoderConfig
+    from lateseg.encode.late import LateEncoder
 
     enc = LateEncoder(EncoderConfig(model=model or EncoderConfig.model, device=device))
     model = enc.embedder
@@ -109,7 +111,8 @@ def forward(model: str | None, device: str, budget: int, window: int, reps: int)
 
 
 def agreement(model: str | None, device: str, texts: list[str]) -> dict[str, float]:
-    from lateseg.encode.late import EncoderConfig, LateEncoder
+    from lateseg.encode.config import EncoderConfig
+    from lateseg.encode.late import LateEncoder
 
     ref = LateEncoder(EncoderConfig(model=model or EncoderConfig.model, device="cpu"))
     dev = LateEncoder(EncoderConfig(model=model or EncoderConfig.model, device=device))
@@ -136,7 +139,8 @@ def main() -> None:
     ap.add_argument("--out", type=Path, default=Path("bench/results/encoder_throughput.json"))
     args = ap.parse_args()
 
-    from lateseg.encode.late import EncoderConfig, LateEncoder
+    from lateseg.encode.config import EncoderConfig
+    from lateseg.encode.late import LateEncoder
 
     probe = LateEncoder(EncoderConfig(model=args.model or EncoderConfig.model, device="cpu"))
     texts = corpus(args.corpus, args.max_tokens, probe)

@@ -32,7 +32,8 @@ sys.path.insert(0, str(ROOT / "bench"))
 import numpy as np  # noqa: E402
 import retrieval as R  # noqa: E402
 
-from lateseg.encode.late import EncoderConfig, LateEncoder, _Plan  # noqa: E402
+from lateseg.encode.config import EncoderConfig  # noqa: E402
+from lateseg.encode.late import LateEncoder, _Plan  # noqa: E402
 from lateseg.segment import DynamicChunker, DynamicConfig  # noqa: E402
 
 WINDOWS = (128, 254)

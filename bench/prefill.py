@@ -42,7 +42,8 @@ from bench.kv import QUESTION, haystack, with_needle
 from bench.kv_answers import agreement, greedy
 from lateseg.generate.local import LocalGenerator
 from lateseg.kv.compress import KVConfig, compress, shallow_copy
-from lateseg.kv.sparse import SparsePrefill, attend, plan
+from lateseg.kv.sparse import SparsePrefill
+from lateseg.kv.sparse_attention import attend, plan
 from lateseg.types import Hit
 
 OUT = Path(__file__).resolve().parent / "results"

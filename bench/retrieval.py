@@ -65,8 +65,9 @@ os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
 import numpy as np
 
+from lateseg.encode.config import EncoderConfig
 from lateseg.encode.fields import unit_fields, units_at_middle
-from lateseg.encode.late import EncoderConfig, LateEncoder, TokenEmbeddings
+from lateseg.encode.late import LateEncoder, TokenEmbeddings
 from lateseg.generate.rerank import RERANK_TOP, likelihoods, zmix
 from lateseg.ingest import load_document
 from lateseg.segment import DynamicChunker, FixedChunker

@@ -90,7 +90,8 @@ def forward_alone(
     full batches (at least 3 s)."""
     import numpy as np
 
-    from lateseg.encode.late import EncoderConfig, LateEncoder
+    from lateseg.encode.config import EncoderConfig
+    from lateseg.encode.late import LateEncoder
 
     enc = LateEncoder(EncoderConfig(backend=backend))
     model = enc.embedder
@@ -155,7 +156,7 @@ def encode_stage(paths: list[Path]) -> tuple[float, dict[str, int]]:
 
 
 def ingest(folder: Path, backend: str, work: Path) -> tuple[float, int]:
-    from lateseg.encode.late import EncoderConfig
+    from lateseg.encode.config import EncoderConfig
     from lateseg.pipeline import Pipeline
 
     index = work / f"index-{backend}"

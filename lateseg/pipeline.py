@@ -12,7 +12,8 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from lateseg.encode.late import EncoderConfig, LateEncoder
+from lateseg.encode.config import EncoderConfig
+from lateseg.encode.late import LateEncoder
 from lateseg.encode.models import DEFAULT_GENERATOR
 from lateseg.generate.answering import Answerer
 from lateseg.index import Index

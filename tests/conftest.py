@@ -104,7 +104,8 @@ def fp32_encoder(encoder):
     """The embedder at exact fp32 on any CPU (``openvino``): the torch model's vectors, for
     tests that compare with sentence-transformers or torch to 1e-5. The default is bf16
     where the CPU has it."""
-    from lateseg.encode.late import EncoderConfig, LateEncoder
+    from lateseg.encode.config import EncoderConfig
+    from lateseg.encode.late import LateEncoder
 
     if encoder.embedder.backend == "openvino":
         return encoder

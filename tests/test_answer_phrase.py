@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
+from lateseg.generate.lists import find_lists
 from lateseg.generate.phrase import (
     answer_phrase,
     body_start,
-    find_lists,
     is_heading,
     typed_phrase,
 )

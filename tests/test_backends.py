@@ -15,7 +15,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from lateseg.encode.late import EncoderConfig, LateEncoder
+from lateseg.encode.config import EncoderConfig
+from lateseg.encode.late import LateEncoder
 from lateseg.errors import ConfigError, ModelError
 
 QUERIES = [

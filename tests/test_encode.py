@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 from conftest import license_file
 
-from lateseg.encode.late import EncoderConfig, LateEncoder, assign_tokens, plan_windows
+from lateseg.encode.config import EncoderConfig
+from lateseg.encode.late import LateEncoder, assign_tokens, plan_windows
 from lateseg.errors import ConfigError, OffsetError
 
 

@@ -7,8 +7,9 @@ import json
 import numpy as np
 import pytest
 
+from lateseg.encode.config import EncoderConfig
 from lateseg.encode.fields import label_words, signature, unit_fields
-from lateseg.encode.late import EncoderConfig, LateEncoder
+from lateseg.encode.late import LateEncoder
 from lateseg.errors import ConfigError
 from lateseg.ingest import load_document
 from lateseg.pipeline import Pipeline

@@ -13,16 +13,8 @@ from conftest import license_file
 from lateseg.errors import ConfigError
 from lateseg.generate.local import LocalGenerator
 from lateseg.kv import KVConfig, compress
-from lateseg.kv.sparse import (
-    PATTERNS,
-    SparsePrefill,
-    _diagonals,
-    attend,
-    plan,
-    prefill_mode,
-    reference,
-    sparse_prefill,
-)
+from lateseg.kv.sparse import PATTERNS, SparsePrefill, prefill_mode, sparse_prefill
+from lateseg.kv.sparse_attention import _diagonals, attend, plan, reference
 from lateseg.types import Hit
 
 pytestmark = pytest.mark.slow  # builds and runs models

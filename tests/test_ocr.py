@@ -23,7 +23,8 @@ from conftest import DATA
 from lateseg.errors import ConfigError, IngestError
 from lateseg.ingest import ocr
 from lateseg.ingest.formats import load_document
-from lateseg.ingest.pdf import read_image_layout, read_pdf_layout
+from lateseg.ingest.images import read_image_layout
+from lateseg.ingest.pdf import read_pdf_layout
 
 MSA = DATA / "contracts" / "msa.pdf"
 # msa.pdf p. 4 holds § 5.2, the demo question's answer.

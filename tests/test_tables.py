@@ -68,11 +68,11 @@ def test_an_unmarked_first_row_is_a_header_only_over_rows_of_another_kind(rows, 
 
 
 def test_split_ocr_words_are_joined_only_where_one_word_was_split():
-    from lateseg.ingest.ocr import _glued
+    from lateseg.ingest.ocr_words import glued
 
-    assert _glued("/t", [100, 10, 130, 40], "mp", [118, 10, 160, 40])  # overlapping boxes
-    assert not _glued("chief", [0, 10, 60, 40], "of", [58, 10, 80, 40])  # italic overhang
-    assert not _glued("/home", [0, 10, 60, 40], "/usr", [70, 10, 110, 40])  # two paths
+    assert glued("/t", [100, 10, 130, 40], "mp", [118, 10, 160, 40])  # overlapping boxes
+    assert not glued("chief", [0, 10, 60, 40], "of", [58, 10, 80, 40])  # italic overhang
+    assert not glued("/home", [0, 10, 60, 40], "/usr", [70, 10, 110, 40])  # two paths
 
 
 def test_a_row_is_one_sentence_whatever_its_cells_hold():

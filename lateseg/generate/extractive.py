@@ -30,12 +30,12 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from lateseg.generate.cells import names_a_cell
+from lateseg.generate.lists import find_lists
 from lateseg.generate.phrase import (
     LIMIT,
     WORDED,
     answer_phrase,
     body_start,
-    find_lists,
     is_heading,
     typed_phrase,
 )

@@ -23,7 +23,8 @@ import os
 from pathlib import Path
 
 from lateseg.encode.backends import precision_class, run_backend, vector_precision
-from lateseg.encode.late import EncoderConfig, LateEncoder
+from lateseg.encode.config import EncoderConfig
+from lateseg.encode.late import LateEncoder
 from lateseg.encode.models import lateseg_home
 from lateseg.errors import IndexStoreError
 from lateseg.index import Index, Manifest, read_manifest, write_manifest

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from lateseg.encode.backends import PRECISIONS
-from lateseg.encode.late import EncoderConfig
+from lateseg.encode.config import EncoderConfig
 from lateseg.errors import ConfigError, IndexStoreError
 from lateseg.segment import Chunker, chunker_from_dict
 from lateseg.validate import check_fields, is_int, shown

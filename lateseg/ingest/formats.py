@@ -91,7 +91,7 @@ def _pdf(p: Path, source: str, data: bytes | None, root: Path | None, o: ReadOpt
 
 def _image(p: Path, source: str, data: bytes | None, root: Path | None, o: ReadOptions) -> Document:
     from lateseg.ingest.contract import contract_structure
-    from lateseg.ingest.pdf import read_image_layout
+    from lateseg.ingest.images import read_image_layout
     from lateseg.types import Document
 
     text, pages, meta, lines = read_image_layout(p, data=data, ocr=o.ocr)

@@ -8,7 +8,9 @@ same. A page skewed by more than :data:`MIN_SKEW` degrees is levelled first
 This module renders one page to a grey image, reads it with Tesseract and returns
 :class:`~lateseg.ingest.pdf_layout.Line` objects in Tesseract's reading order, each word
 its own :class:`~lateseg.ingest.pdf_layout.Frag` (a cited word is highlighted on its own
-box), in the unrotated page coordinates that PyMuPDF gives text in.
+box), in the unrotated page coordinates that PyMuPDF gives text in (Tesseract's words
+become lines in :mod:`lateseg.ingest.ocr_words`). Whether a page needs OCR at all is
+:mod:`lateseg.ingest.text_layer`'s question.
 
 Why Tesseract (``bench/results/ocr.md``): on the sample contracts rendered at 200 dpi it
 keeps the spaces between words and reads the numbers; RapidOCR's packaged models (trained
@@ -41,8 +43,7 @@ import os
 import shutil
 import subprocess
 import tempfile
-import unicodedata
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -50,8 +51,8 @@ from typing import Any
 
 from lateseg.errors import ConfigError, IngestError
 from lateseg.ingest.ocr_tables import Grid, find_grids, table_lines
-from lateseg.ingest.pdf_layout import Frag, Line
-from lateseg.text.words import FUNCTION_WORDS, words
+from lateseg.ingest.ocr_words import clean_word, mapped, parse_tsv, word_lines
+from lateseg.ingest.pdf_layout import Line
 
 log = logging.getLogger(__name__)
 
@@ -285,8 +286,8 @@ def read(page: Rendered) -> OcrPage:
         assert page.png is not None  # render() leaves one of the two
         words = _run(binary, tessdata, page.png, page.number)
         _store(page.digest, words)
-    tables, rest = table_lines(page.grids, words, lambda box: _mapped(box, page.to_page))
-    lines = _lines(rest, page.to_page)
+    tables, rest = table_lines(page.grids, words, lambda box: mapped(box, page.to_page))
+    lines = word_lines(rest, page.to_page)
     confs = [w["conf"] for w in words if w["conf"] >= 0]
     confidence = sum(confs) / len(confs) / 100.0 if confs else 0.0
     return OcrPage(lines, round(confidence, 4), version, tables)
@@ -373,115 +374,6 @@ def _run(binary: str, tessdata: str, png: bytes, number: int) -> list[dict[str, 
     return parse_tsv(done.stdout.decode("utf-8", errors="replace"))
 
 
-def parse_tsv(tsv: str) -> list[dict[str, Any]]:
-    """Words (level 5 rows with text) of Tesseract's TSV output, in its order."""
-    words = []
-    for row in tsv.splitlines()[1:]:
-        cols = row.split("\t")
-        if len(cols) != 12 or cols[0] != "5":
-            continue
-        text = _clean_word(cols[11])
-        if not text:
-            continue
-        try:
-            left, top, width, height = (int(c) for c in cols[6:10])
-            line = [int(cols[2]), int(cols[3]), int(cols[4])]
-            conf = float(cols[10])
-        except ValueError:
-            continue
-        if not math.isfinite(conf):
-            continue
-        words.append(
-            {
-                "text": text,
-                "box": [left, top, left + width, top + height],
-                "conf": conf,
-                "line": line,
-            }
-        )
-    return words
-
-
-def _clean_word(text: str) -> str:
-    """A word as Tesseract read it, NFC, without control characters; ligatures expanded
-    (Tesseract emits "ﬁ" where the print has one)."""
-    text = (
-        unicodedata.normalize("NFKC", text)
-        if any(0xFB00 <= ord(c) <= 0xFB06 for c in text)
-        else text
-    )
-    text = unicodedata.normalize("NFC", text)
-    return "".join(c for c in text if c.isprintable() and not c.isspace())
-
-
-def _lines(
-    words: list[dict[str, Any]], to_page: tuple[float, float, float, float, float, float]
-) -> list[Line]:
-    """Words grouped into Tesseract's lines, each word's box mapped to page points; two
-    words are one (no space between) where :func:`_glued`."""
-    out: list[Line] = []
-    key: tuple[int, ...] | None = None
-    current: list[tuple[str, tuple[float, float, float, float], list[float]]] = []
-    para_of: list[bool] = []
-
-    def flush() -> None:
-        if not current:
-            return
-        text, frags, pos = "", [], 0
-        for i, (w, box, raw) in enumerate(current):
-            if i and not _glued(current[i - 1][0], current[i - 1][2], w, raw):
-                text += " "
-                pos += 1
-            frags.append(Frag(pos, pos + len(w), box))
-            text += w
-            pos += len(w)
-        x0 = min(b[0] for _, b, _ in current)
-        y0 = min(b[1] for _, b, _ in current)
-        x1 = max(b[2] for _, b, _ in current)
-        y1 = max(b[3] for _, b, _ in current)
-        out.append(Line(text, x0, y0, x1, y1, para=para_of[-1], frags=frags))
-        current.clear()
-
-    paragraph: tuple[int, int] | None = None
-    for w in words:
-        line = tuple(w["line"])
-        if line != key:
-            flush()
-            key = line
-            para_of.append(line[:2] != paragraph)
-            paragraph = line[:2]
-        current.append((w["text"], _mapped(w["box"], to_page), w["box"]))
-    flush()
-    return out
-
-
-def _glued(before: str, before_box: list[float], word: str, box: list[float]) -> bool:
-    """Whether Tesseract split one word in two: their boxes share a third of the smaller
-    one's area or more (letters of a monospaced path read apart: ``/t mp``), and one side
-    is not a plain word (an italic ``f`` overhangs the next word: ``chief of`` stays two
-    words; so do two paths in a list: ``/home /usr``)."""
-    if before.isalpha() and word.isalpha():
-        return False
-    across = min(before_box[2], box[2]) - max(before_box[0], box[0])
-    down = min(before_box[3], box[3]) - max(before_box[1], box[1])
-    if across <= 0 or down <= 0:
-        return False
-    areas = [(b[2] - b[0]) * (b[3] - b[1]) for b in (before_box, box)]
-    return across * down * 3 >= min(areas)
-
-
-def _mapped(
-    box: Sequence[float], m: tuple[float, float, float, float, float, float]
-) -> tuple[float, float, float, float]:
-    """The box around pixel box ``box`` in page points through matrix ``m``."""
-    a, b, c, d, e, f = m
-    xs, ys = [], []
-    for x, y in ((box[0], box[1]), (box[2], box[3]), (box[0], box[3]), (box[2], box[1])):
-        xs.append(a * x + c * y + e)
-        ys.append(b * x + d * y + f)
-    return min(xs), min(ys), max(xs), max(ys)
-
-
 # -- cache -----------------------------------------------------------------------------
 
 
@@ -503,7 +395,7 @@ def _cached(digest: str) -> list[dict[str, Any]] | None:
         for w in words:
             if not (
                 isinstance(w["text"], str)
-                and w["text"] == _clean_word(w["text"])
+                and w["text"] == clean_word(w["text"])
                 and w["text"]
                 and len(w["box"]) == 4
                 and all(_number(v) for v in w["box"])
@@ -536,62 +428,3 @@ def _store(digest: str, words: list[dict[str, Any]]) -> None:
             raise
     except OSError as e:
         log.debug("OCR cache not written (%s): %s", path, e)
-
-
-# -- is a text layer usable? -----------------------------------------------------------
-
-
-def unusable_text(text: str, page: Any = None) -> str | None:
-    """Why a page's text layer is not text a reader sees (None: it is usable).
-
-    Unreadable characters (private-use, replacement, control) in more than a third of
-    the text always make it unusable. A text layer of 30 words or more with no function
-    word of any language here does only when it is a scanner's hidden OCR layer: mostly
-    invisible text (render mode 3) over a page-sized image of PyMuPDF ``page`` (None:
-    not checked), so that visible price lists, tables of figures, code listings and
-    languages without those words keep their text. The page is only looked at for such
-    text: prose costs nothing more.
-    """
-    chars = [c for c in text if not c.isspace()]
-    if not chars:
-        return "no text"
-    bad = sum(1 for c in chars if _unreadable(c))
-    if bad * 3 > len(chars):
-        return f"{bad} of {len(chars)} characters unreadable"
-    tokens = words(text)
-    if len(tokens) < 30 or any(t in FUNCTION_WORDS for t in tokens) or page is None:
-        return None
-    if hidden_text_share(page) >= 0.5 and covered_by_image(page):
-        return f"a hidden text layer of {len(tokens)} words, none a common word"
-    return None
-
-
-def hidden_text_share(page: Any) -> float:
-    """The share of the page's characters drawn invisibly (render mode 3: a scanner's
-    OCR layer under its image)."""
-    try:
-        spans = page.get_texttrace()
-    except Exception:
-        return 0.0
-    total = sum(len(s["chars"]) for s in spans)
-    hidden = sum(len(s["chars"]) for s in spans if s.get("type") == 3)
-    return hidden / total if total else 0.0
-
-
-def _unreadable(c: str) -> bool:
-    cat = unicodedata.category(c)
-    return cat in ("Co", "Cc", "Cs", "Cn") or c == "\ufffd"
-
-
-def covered_by_image(page: Any, share: float = 0.5) -> bool:
-    """Whether one image drawn on ``page`` covers at least ``share`` of it."""
-    area = abs(page.rect.width * page.rect.height) or 1.0
-    try:
-        infos: Iterable[dict[str, Any]] = page.get_image_info()
-    except Exception:
-        return False
-    for info in infos:
-        x0, y0, x1, y1 = info.get("bbox", (0, 0, 0, 0))
-        if abs((x1 - x0) * (y1 - y0)) >= share * area:
-            return True
-    return False

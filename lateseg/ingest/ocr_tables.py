@@ -35,7 +35,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from lateseg.ingest.pdf_layout import MAX_ROW_LINES, Frag, Line
+from lateseg.ingest.pdf_layout import Frag, Line
+from lateseg.ingest.pdf_tables import MAX_ROW_LINES
 from lateseg.ingest.tables import table_text
 
 #: Pixel rows (and columns) of a table's rows that the bold-header test looks at.

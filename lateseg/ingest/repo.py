@@ -215,7 +215,7 @@ class RepoFilter:
             if lower.endswith(GENERATED_ENDINGS):
                 return "generated"
         if suffix in IMAGE_SUFFIXES:  # read by OCR: pages, not icons
-            from lateseg.ingest.pdf import image_skip_reason
+            from lateseg.ingest.images import image_skip_reason
 
             return image_skip_reason(path)
         if suffix in EXTRACTED_SUFFIXES:  # extracted, not read as text: exempt

@@ -30,7 +30,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from typing import Any
 
-from lateseg.encode.late import EncoderConfig
+from lateseg.encode.config import EncoderConfig
 from lateseg.errors import ConfigError, LatesegError
 from lateseg.ingest.parallel import Parsed, ParseJob, parse
 from lateseg.scale.encoding import Outcome, Written, encode_parsed

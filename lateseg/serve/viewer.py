@@ -276,7 +276,7 @@ def _filetype(doc: Document, raw: bytes) -> str:
     """How PyMuPDF opens the document's file: a PDF, or an image read by OCR (PNG, JPEG,
     TIFF: pages in the same coordinates as at ingest, which decided the same way)."""
     if doc.kind == "image":
-        from lateseg.ingest.pdf import image_filetype
+        from lateseg.ingest.images import image_filetype
 
         return image_filetype(raw, doc.source)
     return "pdf"

@@ -13,7 +13,8 @@ from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
 from langchain_core.vectorstores import VectorStore
 
-from lateseg.encode.late import EncoderConfig, LateEncoder
+from lateseg.encode.config import EncoderConfig
+from lateseg.encode.late import LateEncoder
 from lateseg.errors import ConfigError
 from lateseg.integrations.langchain._common import SOURCE_PREFIX, hit_document
 from lateseg.pipeline import Pipeline
