@@ -25,7 +25,7 @@ from lateseg.generate.attribution import cite
 from lateseg.generate.citations import fit_passages, format_passages, too_long
 from lateseg.generate.constraint import Constraint
 from lateseg.generate.decode import Decoded, Stream, decode, end_tokens
-from lateseg.generate.loading import load_model, run_lock
+from lateseg.generate.loading import load_model, model_version, run_lock
 from lateseg.generate.prompts import ANSWER_STOPS, ORDERS, PROMPTS, QUESTION_MARK, Prompt
 from lateseg.types import NO_PASSAGE, Answer, Hit
 
@@ -108,14 +108,19 @@ class LocalGenerator:
         self.context_tokens = context_tokens
         self._model: Any = None
         self._tokenizer: Any = None
+        self._version: str | None = None  # the model folder's, as loaded
         self._lock = run_lock(model)
 
     def load(self) -> None:
         """Load the model and tokenizer: once per (model, device) in this process, shared
         by every generator of that model (a pipeline, a chat model, a test), which
-        differ only in their settings. Later calls return at once."""
-        if self._model is None:
+        differ only in their settings. Later calls return at once, unless the model's
+        folder was rewritten since: then it is loaded again (a running server picks up a
+        replaced model at its next answer)."""
+        version = model_version(self.model_name)
+        if self._model is None or version != self._version:
             self._model, self._tokenizer, self.device = load_model(self.model_name, self.device)
+            self._version = version
 
     def with_prefill(self, prefill: str | SparsePrefill | None) -> LocalGenerator:
         """This generator (the same loaded model and run lock) prefilling ``prefill``
