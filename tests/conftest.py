@@ -55,13 +55,15 @@ def _module_memory(request):
     are small and shared by the whole session), and, with ``LATESEG_TEST_MEMORY=FILE``,
     the process's resident memory written to FILE, to find what holds memory."""
     yield
+    import ctypes
     import gc
-    import sys
 
-    loading = sys.modules.get("lateseg.generate.loading")
-    if loading is not None:
-        loading.release_models()
+    import lateseg
+
+    lateseg.release_models()
     gc.collect()
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL("libc.so.6").malloc_trim(0)  # freed heap back to the system (glibc)
     log = os.environ.get("LATESEG_TEST_MEMORY")
     if log:
         now, peak = _resident_gb()
