@@ -202,16 +202,16 @@ def test_models_that_ship_code_run_it_only_when_the_user_opts_in(tmp_path, encod
     assert marker.exists() and tokens.vectors.shape == (len(tokens), encoder.dim)
 
 
-def test_release_models_forgets_the_models_kept_for_reuse(encoder):
+def test_release_models_forgets_the_models_kept_for_reuse():
     """After :func:`lateseg.release_models` a new encoder loads the model afresh; one
     that holds its model keeps it and still works."""
     import lateseg
     import lateseg.encode.late as late
 
-    shared = LateEncoder()
-    assert shared.embedder is encoder.embedder  # one model per process, shared
+    first = LateEncoder()
+    assert LateEncoder().embedder is first.embedder  # one model per process, shared
     lateseg.release_models()
     assert not late._LOADED and not late._QUICK
     fresh = LateEncoder()
-    assert fresh.embedder is not encoder.embedder
-    assert np.allclose(fresh.embed_queries(["rent"]), encoder.embed_queries(["rent"]), atol=1e-5)
+    assert fresh.embedder is not first.embedder
+    assert np.allclose(fresh.embed_queries(["rent"]), first.embed_queries(["rent"]), atol=1e-5)
