@@ -163,12 +163,8 @@ def prune_kits(keep: Path | None = None) -> int:
         folder = Path(entry.path)
         if folder == keep or entry.name.startswith(".") or not entry.is_dir(follow_symlinks=False):
             continue
-        try:
-            if (folder / "kit.json").stat().st_size > _MAX_KIT_BYTES:
-                raise ValueError("too large")
-            source = json.loads((folder / "kit.json").read_text("utf-8")).get("source")
-        except (OSError, ValueError, AttributeError):
-            source = None  # unreadable: not a kit this version can use
+        data = _kit_data(folder)  # None: unreadable, not a kit this version can use
+        source = data.get("source") if isinstance(data, dict) else None
         if not isinstance(source, str) or fingerprint(source) != entry.name:
             shutil.rmtree(folder, ignore_errors=True)
             removed += 1
@@ -218,13 +214,21 @@ def load_kit(source: str) -> Kit | None:
     return None if folder is None else _read_kit(folder, source)
 
 
-def _read_kit(folder: Path, source: str) -> Kit | None:
+def _kit_data(folder: Path) -> Any:
+    """The parsed ``kit.json`` of a kit folder whose files are all there and within
+    :data:`_MAX_KIT_BYTES` together, else None."""
     try:
         sizes = [(folder / p).stat().st_size for p in ("kit.json", "tokenizer.json")]
         if sum(sizes) > _MAX_KIT_BYTES:
             return None
-        data = json.loads((folder / "kit.json").read_text("utf-8"))
+        return json.loads((folder / "kit.json").read_text("utf-8"))
     except (OSError, ValueError):
+        return None
+
+
+def _read_kit(folder: Path, source: str) -> Kit | None:
+    data = _kit_data(folder)
+    if data is None:
         return None
     if not _valid(data) or data.get("source") != str(source):
         log.info("ignoring the query kit in %s: not one this version wrote", folder)
