@@ -5,7 +5,9 @@ points, each word its own :class:`~lateseg.ingest.pdf_layout.Frag`."""
 from __future__ import annotations
 
 import math
+import re
 import unicodedata
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
@@ -119,3 +121,27 @@ def mapped(
         xs.append(a * x + c * y + e)
         ys.append(b * x + d * y + f)
     return min(xs), min(ys), max(xs), max(ys)
+
+
+#: Digits Tesseract reads for a letter of the same width: ``/var/1ib`` for ``/var/lib``,
+#: ``c0py`` for ``copy``.
+_LOOKALIKES = str.maketrans("10", "lo")
+_MIXED = re.compile(r"(?<![^\W_])(?=[a-z]*[10])(?=[a-z10]*[a-z][a-z10]*[a-z])[a-z10]+(?![^\W_])")
+
+
+def fix_lookalikes(text: str, ranges: Sequence[tuple[int, int]]) -> str:
+    """``text`` with each word of lower-case letters and a ``1`` or ``0`` inside
+    ``ranges`` (the pages read by OCR) spelled with ``l`` and ``o`` instead, where the
+    document itself uses that spelling at least twice elsewhere: the document is the
+    dictionary, so ``1st``, ``h1`` or ``a0`` stay as they are unless the text says
+    otherwise. Same length, so every offset holds."""
+    if not ranges:
+        return text
+    known = Counter(m.group() for m in re.finditer(r"(?<![^\W_])[a-z]+(?![^\W_])", text))
+    out = list(text)
+    for start, end in ranges:
+        for m in _MIXED.finditer(text, start, end):
+            fixed = m.group().translate(_LOOKALIKES)
+            if known[fixed] >= 2:
+                out[m.start() : m.end()] = fixed
+    return "".join(out)

@@ -26,6 +26,7 @@ from typing import Any
 from lateseg.errors import IngestError
 from lateseg.ingest import ocr as ocr_mod
 from lateseg.ingest.ocr import OcrUnavailable, check_mode
+from lateseg.ingest.ocr_words import fix_lookalikes
 from lateseg.ingest.pdf_layout import text_lines
 from lateseg.ingest.pdf_tables import table_lines
 from lateseg.ingest.pdf_text import PageLines, assemble, dehyphenate, furniture, ordered
@@ -206,6 +207,8 @@ def finish_pages(
     meta["furniture_lines"] = sum(len(d) for d in drop)
     meta["tables"] = sum(len(p.tables) for p in pages)
     read = {p.number: p.ocr for p in pages if p.ocr is not None}
+    ocr_ranges = [(s.start, s.end) for s in spans if s.kind == "page" and int(s.label) in read]
+    text = fix_lookalikes(text, ocr_ranges)
     if read:
         meta["ocr_pages"] = sorted(read)
         meta["ocr_confidence"] = round(sum(read.values()) / len(read), 4)

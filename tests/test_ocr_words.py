@@ -1,0 +1,29 @@
+"""Digits OCR reads for letters (``/var/1ib``) are spelled as the document spells the
+word elsewhere, on OCR'd pages only, and never change an offset."""
+
+from __future__ import annotations
+
+from lateseg.ingest.ocr_words import fix_lookalikes
+
+TEXT = (
+    "Libraries live in /lib and /usr/lib; copy them. "
+    "Variable state is in /var/1ib, c0py it on the 1st day, see h1 and 10am, item 100 "
+    "and /usr/1lib. Keep a copy."
+)
+
+
+def test_lookalike_digits_are_read_as_the_documents_own_words():
+    fixed = fix_lookalikes(TEXT, [(0, len(TEXT))])
+    assert len(fixed) == len(TEXT)
+    assert "/var/lib," in fixed and "copy it" in fixed
+    # no word of the document to match: left as read
+    for kept in ("1st", "h1", "10am", "100", "/usr/1lib"):
+        assert kept in fixed
+
+
+def test_only_pages_read_by_ocr_are_touched_and_one_use_is_not_a_dictionary():
+    born_digital = TEXT.index("Variable")
+    assert fix_lookalikes(TEXT, []) == TEXT
+    assert fix_lookalikes(TEXT, [(0, born_digital)]) == TEXT
+    once = "One lib here; /var/1ib there."
+    assert fix_lookalikes(once, [(0, len(once))]) == once
