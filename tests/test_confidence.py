@@ -95,3 +95,24 @@ def test_a_threshold_outside_0_1_is_refused(bad):
     with pytest.raises(ConfigError, match="min_confidence"):
         check_min_confidence(bad)
     assert check_min_confidence(None) == MIN_CONFIDENCE
+
+
+def test_a_question_the_contracts_cannot_answer_comes_back_unsure(sample_index):
+    answer = sample_index.ask("Who won the football world cup in 1998?")
+    assert answer.unsure and answer.phrase is None
+    assert answer.confidence is not None and answer.confidence < MIN_CONFIDENCE
+    assert answer.text.startswith("Not sure")
+    assert len(answer.alternatives) == 2
+    cited = {(h.source, h.start, h.end) for h in answer.citations}
+    for alt in answer.alternatives:  # each candidate is quoted and its passage cited
+        assert " ".join(alt.text.split()) in answer.text
+        assert any(s == alt.source and a <= alt.start < b for s, a, b in cited)
+    kept = sample_index.ask("Who won the football world cup in 1998?", min_confidence=0)
+    assert not kept.unsure and not kept.text.startswith("Not sure")
+
+
+def test_a_question_the_contracts_answer_is_not_unsure(sample_index):
+    answer = sample_index.ask("Which state's law governs the NDA?")
+    assert not answer.unsure
+    assert answer.confidence is not None and answer.confidence >= MIN_CONFIDENCE
+    assert answer.phrase is not None and "California" in answer.phrase.text
