@@ -342,7 +342,9 @@ def markdown(report: dict[str, Any]) -> str:
         f"lacks the gold value; unsure: the quote was rated below min_confidence "
         f"{report.get('min_confidence', 0)} and said so (not answered: never right); "
         "accuracy is over the answers given, right, phrase, wrong shown and unsure over "
-        "all graded questions; cites gold: a cited passage covers the gold span; top cite "
+        "all graded questions (the quote rows apply the shipped confidence, fitted on these "
+        "same questions, so in sample: the Confidence section has the cross-validated "
+        "figures); cites gold: a cited passage covers the gold span; top cite "
         "named: the top citation is from the document the question names; missing said: a "
         "question naming a document the index lacks is told so.",
         "",
