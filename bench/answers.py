@@ -413,9 +413,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     args.out.with_suffix(".json").write_text(json.dumps(report, indent=1), encoding="utf-8")
     text = markdown(report)
     if "quote" in modes:
-        from bench.confidence import calibration
+        from bench.confidence import calibration, figure
 
         text += "\n" + calibration(report)
+        png = args.out.with_name(args.out.stem + "_confidence.png")
+        if figure(report, png):
+            text += f"\n![reliability and precision–coverage (5-fold)]({png.name})\n"
     args.out.write_text(text, encoding="utf-8")
     print(text)
     return 0

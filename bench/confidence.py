@@ -207,10 +207,43 @@ def reliability(p: np.ndarray, y: np.ndarray, bins: int = 10) -> list[str]:
     return lines
 
 
+def figure(report: dict[str, Any], path: Path, l2: float = L2) -> bool:
+    """The reliability diagram and each set's precision–coverage curve (5-fold) as a PNG
+    at ``path``; False where matplotlib is not installed."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return False
+    x, y, sets = samples(report)
+    p = cross_validated(x, y, sets, l2)["kfold"]
+    names = np.array(sets)
+    fig, (rel, cur) = plt.subplots(1, 2, figsize=(10, 4.2))
+    which = np.minimum((p * 10).astype(int), 9)
+    bins = [b for b in range(10) if (which == b).any()]
+    rel.plot([0, 1], [0, 1], ":", color="grey")
+    rel.plot([p[which == b].mean() for b in bins], [y[which == b].mean() for b in bins], "o-")
+    rel.set(xlabel="predicted (5-fold)", ylabel="share right", title="Reliability")
+    grid = np.linspace(0, 0.95, 40)
+    for name in dict.fromkeys(sets):
+        right, wrong = outcomes(report, name)
+        pts = [at(p[names == name], right, wrong, t) for t in grid]
+        cur.plot([q["coverage"] for q in pts], [q["accuracy"] for q in pts], label=name)
+    cur.set(xlabel="coverage", ylabel="accuracy of answers given", title="Precision–coverage")
+    cur.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=90)
+    plt.close(fig)
+    return True
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--from", dest="source", type=Path, default=ROOT / "bench/results/answers.json")
     ap.add_argument("--l2", type=float, default=L2)
+    ap.add_argument("--png", type=Path, default=None, help="also draw the curves here")
     args = ap.parse_args(argv)
     report = json.loads(args.source.read_text(encoding="utf-8"))
     x, y, _ = samples(report)
@@ -218,6 +251,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"# {len(y)} graded quote answers, {int(y.sum())} right; features {FEATURES}")
     print("COEFFICIENTS = (" + ", ".join(f"{c:.4f}" for c in coef) + ")")
     print(calibration(report, args.l2))
+    if args.png is not None and figure(report, args.png, args.l2):
+        print(f"wrote {args.png}")
     return 0
 
 
