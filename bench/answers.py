@@ -46,6 +46,8 @@ Writes ``bench/results/answers.md`` and ``.json``. Offline (``HF_HUB_OFFLINE=1``
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import functools
 import json
 import os
 import re
@@ -75,7 +77,8 @@ SETS = ("contracts", "scoped", "licenses", "manuals", "tables")
 MODES = ("quote", "copy", "generate", "checked", "kv128")
 # how each mode asks (checked is derived from generate and quote)
 ASK = {
-    "quote": {"answer": "quote"},
+    # rated, never doubted here: run_set applies the threshold itself (grading both)
+    "quote": {"answer": "quote", "min_confidence": 0.0},
     "copy": {"answer": "copy"},
     "generate": {"answer": "generate", "fallback": False},
     "kv128": {"answer": "generate", "fallback": False, "kv_budget": 128},
@@ -161,10 +164,12 @@ def presented(answer: Any) -> str | None:
 def judge(
     answer: Any, rec: dict[str, Any], source: str | None, span: tuple[int, int] | None
 ) -> dict:
-    """One answer's grades."""
+    """One answer's grades (an unsure answer is graded as not right: not answered)."""
     cites = [covers(h, source, span) for h in answer.citations] if source else []
     shown = presented(answer)
     right = correct(answer.text, rec.get("answer"))
+    if right and answer.unsure:
+        right = False
     return {
         "text": answer.text,
         "phrase": None if answer.phrase is None else answer.phrase.text,
@@ -178,11 +183,56 @@ def judge(
         "missing_said": answer.scope is not None and answer.scope.missing is not None,
         "supported": answer.supported,
         "finish": answer.finish,
+        "unsure": answer.unsure,
+        "confidence": answer.confidence,
     }
 
 
+def judge_quote(
+    answer: Any,
+    rec: dict[str, Any],
+    source: str | None,
+    span: tuple[int, int] | None,
+    rated: Any,
+    least: float,
+) -> dict:
+    """A quote's grades as asked with ``min_confidence=least`` (:func:`doubted`, as
+    ``ask`` applies it), with its grades when always answered (``raw``: what the
+    confidence is fitted to) and its :class:`Signals` ``rated``."""
+    from lateseg.generate.confidence import doubted
+
+    raw = judge(answer, rec, source, span)
+    out = judge(doubted(answer, least), rec, source, span)
+    out["raw"] = {k: raw[k] for k in ("correct", "phrase_correct", "wrong_shown")}
+    out["signals"] = None if rated is None else dataclasses.asdict(rated)
+    return out
+
+
+def recording_signals() -> list[Any]:
+    """The :class:`~lateseg.generate.confidence.Signals` of each quote made from now on,
+    in order: the quoting answerer's ``signals`` is wrapped to keep what it returns (the
+    features the confidence is fitted to; an Answer carries only the rating)."""
+    from lateseg.generate import extractive
+
+    seen: list[Any] = []
+    original = getattr(extractive.signals, "__wrapped__", extractive.signals)
+
+    @functools.wraps(original)
+    def keep(*args: Any, **kwargs: Any) -> Any:
+        seen.append(original(*args, **kwargs))
+        return seen[-1]
+
+    extractive.signals = keep  # type: ignore[assignment]
+    return seen
+
+
 def run_set(
-    name: str, modes: Sequence[str], k: int, generator: str | None, limit: int | None
+    name: str,
+    modes: Sequence[str],
+    k: int,
+    generator: str | None,
+    limit: int | None,
+    least: float,
 ) -> dict:
     from lateseg.pipeline import Pipeline
 
@@ -195,6 +245,7 @@ def run_set(
         records = records[:limit]
     rows: list[dict[str, Any]] = []
     seconds: dict[str, float] = {}
+    seen = recording_signals()
     with (
         tempfile.TemporaryDirectory() as tmp,
         Pipeline.open(Path(tmp) / "index", generator=generator) as pipe,
@@ -215,10 +266,15 @@ def run_set(
             for mode in modes:
                 if mode == "checked":
                     continue
+                seen.clear()
                 t0 = time.perf_counter()
                 got = pipe.ask(rec["question"], k=k, **ASK[mode])
                 seconds[mode] = seconds.get(mode, 0.0) + time.perf_counter() - t0
-                row[mode] = judge(got, rec, source, span)
+                if mode == "quote":
+                    rated = seen[-1] if seen else None
+                    row[mode] = judge_quote(got, rec, source, span, rated, least)
+                else:
+                    row[mode] = judge(got, rec, source, span)
             if "checked" in modes and "generate" in row and "quote" in row:
                 ok = bool(row["generate"]["supported"])
                 row["checked"] = {**(row["generate"] if ok else row["quote"]), "replaced": not ok}
@@ -243,12 +299,16 @@ def summarise(rows: list[dict], modes: Sequence[str], seconds: dict[str, float])
     for m in modes:
         rs = [r[m] for r in rows if m in r]
         graded = [r for r in rs if r["correct"] is not None]
+        given = [r for r in graded if not r.get("unsure")]
         cited = sum(r["cites"] for r in rs)
         named = [r[m]["top_source"] == r["source"] for r in scoped if m in r]
         out[m] = {
             "answers": len(rs),
             "graded": len(graded),
-            "accuracy": sum(r["correct"] for r in graded) / len(graded) if graded else None,
+            # of the answers given (an unsure answer is not one), and of all graded
+            "accuracy": sum(r["correct"] for r in given) / len(given) if given else None,
+            "right": sum(r["correct"] for r in graded) / len(graded) if graded else None,
+            "unsure": sum(bool(r.get("unsure")) for r in graded) / len(graded) if graded else None,
             "phrase": sum(bool(r["phrase_correct"]) for r in graded) / len(graded)
             if graded
             else None,
@@ -279,7 +339,12 @@ def markdown(report: dict[str, Any]) -> str:
         f"k={report['k']}, CPU; the default answer mode is `{report['default']}`). "
         "Accuracy: the gold value is in the answer's text; phrase: in the answer phrase "
         "shown first; wrong shown: a presented answer (phrase, or generated text) that "
-        "lacks the gold value; cites gold: a cited passage covers the gold span; top cite "
+        f"lacks the gold value; unsure: the quote was rated below min_confidence "
+        f"{report.get('min_confidence', 0)} and said so (not answered: never right); "
+        "accuracy is over the answers given, right, phrase, wrong shown and unsure over "
+        "all graded questions (the quote rows apply the shipped confidence, fitted on these "
+        "same questions, so in sample: the Confidence section has the cross-validated "
+        "figures); cites gold: a cited passage covers the gold span; top cite "
         "named: the top citation is from the document the question names; missing said: a "
         "question naming a document the index lacks is told so.",
         "",
@@ -293,14 +358,15 @@ def markdown(report: dict[str, Any]) -> str:
         lines += [
             f"## {name} ({n} questions, {graded} with a gold value)",
             "",
-            "| mode | accuracy | phrase | wrong shown | cites gold | citation precision "
-            "| top cite named | missing said | replaced | s/answer |",
-            "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+            "| mode | accuracy (given) | right | phrase | wrong shown | unsure | cites gold "
+            "| citation precision | top cite named | missing said | replaced | s/answer |",
+            "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
         ]
         for m, s in res["summary"].items():
             lines.append(
-                f"| {m} | {pct(s['accuracy'])} | {pct(s['phrase'])} | {pct(s['wrong_shown'])} "
-                f"| {pct(s['cites_gold'])} | {pct(s['citation_precision'])} "
+                f"| {m} | {pct(s['accuracy'])} | {pct(s.get('right'))} | {pct(s['phrase'])} "
+                f"| {pct(s['wrong_shown'])} | {pct(s.get('unsure'))} | {pct(s['cites_gold'])} "
+                f"| {pct(s['citation_precision'])} "
                 f"| {pct(s['top_cite_named'])} | {pct(s['missing_said'])} "
                 f"| {'-' if s['replaced'] is None else s['replaced']} "
                 f"| {s['s_per_answer']:.1f} |"
@@ -317,9 +383,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--k", type=int, default=5, help="passages per answer (default 5: ask's)")
     ap.add_argument("--limit", type=int, default=None, help="first N questions of each set")
     ap.add_argument("--out", type=Path, default=OUT)
+    ap.add_argument(
+        "--min-confidence",
+        type=float,
+        default=None,
+        help="quotes rated below this are unsure (default: ask's, MIN_CONFIDENCE)",
+    )
     args = ap.parse_args(argv)
     from lateseg.encode.models import DEFAULT_GENERATOR
     from lateseg.generate.answering import DEFAULT_ANSWER
+    from lateseg.generate.confidence import check_min_confidence
+
+    least = check_min_confidence(args.min_confidence)
 
     modes = list(dict.fromkeys(args.modes))
     if "checked" in modes:  # derived from these two
@@ -329,14 +404,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         "generator": args.generator or DEFAULT_GENERATOR,
         "default": DEFAULT_ANSWER,
         "k": args.k,
+        "min_confidence": least,
         "sets": {},
     }
     for name in args.sets:
-        report["sets"][name] = run_set(name, modes, args.k, args.generator, args.limit)
-    text = markdown(report)
+        report["sets"][name] = run_set(name, modes, args.k, args.generator, args.limit, least)
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(text, encoding="utf-8")
     args.out.with_suffix(".json").write_text(json.dumps(report, indent=1), encoding="utf-8")
+    text = markdown(report)
+    if "quote" in modes:
+        from bench.confidence import calibration, figure
+
+        text += "\n" + calibration(report)
+        png = args.out.with_name(args.out.stem + "_confidence.png")
+        if figure(report, png):
+            text += f"\n![reliability and precision–coverage (5-fold)]({png.name})\n"
+    args.out.write_text(text, encoding="utf-8")
     print(text)
     return 0
 

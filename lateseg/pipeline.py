@@ -186,15 +186,17 @@ class Pipeline:
         stream: Callable[[str], None] | None = None,
         fallback: bool = True,
         rerank: str | None = None,
+        min_confidence: float | None = None,
     ) -> Answer:
         """Answer ``question`` from the ``k`` best chunks, citing them (:meth:`Answerer.ask`:
         quoted, copied or generated; scoped to the documents it names; KV compression,
-        sparse prefill, context, the support check's fallback, re-ranking)."""
+        sparse prefill, context, the support check's fallback, re-ranking; a quote rated
+        below ``min_confidence`` is unsure)."""
         return self._answerer.ask(
             question, k, answer=answer, extractive=extractive, mode=mode, source=source,
             kind=kind, include_toc=include_toc, context=context, kv_budget=kv_budget,
             kv_method=kv_method, prefill=prefill, stream=stream, fallback=fallback,
-            rerank=rerank,
+            rerank=rerank, min_confidence=min_confidence,
         )  # fmt: skip
 
     def ask_many(

@@ -373,7 +373,10 @@ class Answer:
     the passages most similar to its answer were attributed), ``"copy"`` (the answer is
     copied from a passage, so it cites that passage) or ``"extractive"``. ``phrase`` is
     the answer phrase where one was found (None: no passage states what was asked);
-    ``scope`` the documents the question named (None: it named none).
+    ``scope`` the documents the question named (None: it named none). A quoted answer
+    is rated: ``confidence`` the calibrated probability it is right, ``alternatives`` its
+    two best candidate sentences; ``unsure``: rated below the ask's ``min_confidence``, it
+    presents no phrase and quotes both (:mod:`lateseg.generate.confidence`).
     """
 
     text: str
@@ -388,6 +391,9 @@ class Answer:
     finish: str | None = None
     phrase: Phrase | None = None
     scope: Scope | None = None
+    confidence: float | None = None
+    alternatives: tuple[Hit, ...] = ()
+    unsure: bool = False
 
     @property
     def supported(self) -> bool | None:
@@ -410,6 +416,9 @@ class Answer:
             "dropped": [h.to_dict() for h in self.dropped],
             "generated": None if self.generated is None else self.generated.to_dict(),
             "kv_stats": self.kv_stats,
+            "confidence": self.confidence,
+            "unsure": self.unsure,
+            "alternatives": [h.to_dict() for h in self.alternatives],
         }
 
 

@@ -88,7 +88,7 @@ def test_the_msa_cap_is_its_greater_of_clause(sample_index):
     ],
 )
 def test_a_heading_is_never_an_answer(sample_index, question):
-    answer = sample_index.ask(question)
+    answer = sample_index.ask(question, min_confidence=0)  # the best candidate, even unsure
     assert answer.phrase is not None and not is_heading(answer.phrase.sentence.text)
     assert not is_heading(answer.phrase.text)
     for c in candidates(answer.context):
@@ -121,7 +121,7 @@ def test_every_answer_phrase_slices_its_document(sample_index):
     asked = [r for r in rows if r.get("answer")][:60]
     phrased = 0
     for r in asked:
-        answer = sample_index.ask(r["question"])
+        answer = sample_index.ask(r["question"], min_confidence=0)  # every phrase, even unsure
         if answer.phrase is not None:
             phrased += 1
             check_offsets(sample_index, answer)

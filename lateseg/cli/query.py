@@ -11,6 +11,7 @@ import textwrap
 from lateseg.cli.options import EXIT_OK, common, count, filters
 from lateseg.errors import LatesegError
 from lateseg.generate.answering import ANSWER_MODES, DEFAULT_ANSWER, answer_mode
+from lateseg.generate.confidence import MIN_CONFIDENCE
 from lateseg.kv.compress import METHODS, parse_budget
 from lateseg.kv.compress import OPERATING_POINT as KV_OPERATING_POINT
 from lateseg.kv.presses import described
@@ -59,6 +60,14 @@ def add_ask(sub: argparse._SubParsersAction) -> None:
         "--extractive",
         action="store_true",
         help="the same as --answer quote",
+    )
+    ask.add_argument(
+        "--min-confidence",
+        type=float,
+        default=None,
+        metavar="P",
+        help=f"a quote rated below P (0-1) says it is not sure and shows its two best "
+        f"candidates (default {MIN_CONFIDENCE}, chosen on bench/answers.py; 0: never)",
     )
     ask.add_argument(
         "--generator",
@@ -155,6 +164,7 @@ def run(args: argparse.Namespace) -> int:
             kv_method=args.kv_method,
             prefill=args.prefill,
             stream=show if streaming else None,
+            min_confidence=args.min_confidence,
             **select,
         )
         if args.json:
@@ -240,6 +250,8 @@ def show_answer(answer: Answer, streamed: bool) -> None:
             show_phrase(answer.phrase)
         elif answer.mode != "generative":
             print(answer.text)
+    if answer.confidence is not None:
+        print(f"(confidence {answer.confidence:.2f})", file=sys.stderr)
     if answer.scope is not None and answer.scope.missing is None:
         print()
         line = answer.scope.describe()

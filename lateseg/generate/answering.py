@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from lateseg.errors import ConfigError
+from lateseg.generate.confidence import check_min_confidence, doubted
 from lateseg.generate.extractive import extractive_answer
 from lateseg.generate.question import analyse
 from lateseg.generate.rerank import RERANK_TOP, check_reranker
@@ -185,6 +186,7 @@ class Answerer:
         stream: Callable[[str], None] | None = None,
         fallback: bool = True,
         rerank: str | None = None,
+        min_confidence: float | None = None,
     ) -> Answer:
         """Answer ``question`` from the ``k`` best chunks, citing them.
 
@@ -211,7 +213,12 @@ class Answerer:
         sentences is supported is replaced by the extractive answer, which keeps the
         model's in ``Answer.generated``: the answer returned never rests on text its
         passages do not hold.
+
+        A quoted answer rated below ``min_confidence`` (default
+        :data:`~lateseg.generate.confidence.MIN_CONFIDENCE`; 0: never) is unsure: it says
+        so and quotes its two best candidates (:func:`~lateseg.generate.confidence.doubted`).
         """
+        check_min_confidence(min_confidence)
         kv = KVConfig.from_options(kv_budget, kv_method)
         how = answer_mode(answer, extractive, kv is not None)
         if how == "quote" and (kv is not None or prefill not in (None, "dense")):
@@ -228,7 +235,7 @@ class Answerer:
             asked.question, asked.hits, answer=how, kv=kv, prefill=prefill, stream=stream,
             fallback=fallback,
         )  # fmt: skip
-        return self.finish(done, asked)
+        return self.finish(done, asked, min_confidence)
 
     def prepare(
         self,
@@ -259,10 +266,14 @@ class Answerer:
         )  # fmt: skip
         return Prepared(question, scope, hits)
 
-    def finish(self, answer: Answer, prepared: Prepared) -> Answer:
-        """The last step of :meth:`ask`: ``answer`` cited where its phrase and evidence
+    def finish(
+        self, answer: Answer, prepared: Prepared, min_confidence: float | None = None
+    ) -> Answer:
+        """The last step of :meth:`ask`: ``answer``, unsure below ``min_confidence``
+        (:func:`~lateseg.generate.confidence.doubted`), cited where its phrase and evidence
         lie (:meth:`located`), with the question's scope."""
-        return dataclasses.replace(self.located(answer), scope=prepared.scope)
+        answer = self.located(doubted(answer, min_confidence))
+        return dataclasses.replace(answer, scope=prepared.scope)
 
     def located(self, answer: Answer) -> Answer:
         """``answer`` with its phrase's sentence and each evidence span cited where they
@@ -285,7 +296,10 @@ class Answerer:
         generated = answer.generated
         if generated is not None:
             generated = self.located(generated)
-        return dataclasses.replace(answer, phrase=phrase, support=support, generated=generated)
+        alternatives = tuple(narrow(h) for h in answer.alternatives)
+        return dataclasses.replace(
+            answer, phrase=phrase, support=support, generated=generated, alternatives=alternatives
+        )
 
     def answer_from(
         self,

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from lateseg.generate.cells import names_a_cell
+from lateseg.generate.confidence import confidence, signals
 from lateseg.generate.lists import find_lists
 from lateseg.generate.phrase import (
     LIMIT,
@@ -320,7 +321,11 @@ def extractive_answer(
     text = " ".join(parts)
     if phrase is None and asked.kind in KIND_NAMES and asked.kind not in WORDED:
         text = f"The passages do not state {KIND_NAMES[asked.kind]} for this. Closest: {text}"
+    # rated by its best two candidates (lateseg.generate.confidence)
+    top = [k for k in order[:2] if np.isfinite(score[k])]
+    rated = signals([float(score[k]) for k in top])
+    alts = tuple(sentence_hit(hits[cands[k].passage], cands[k].start, cands[k].end) for k in top)
     return Answer(
         text, tuple(hits[i] for i in cited), tuple(hits), "extractive", "extractive",
-        phrase=phrase,
+        phrase=phrase, confidence=confidence(rated), alternatives=alts,
     )  # fmt: skip

@@ -99,6 +99,9 @@ class AnswerOut(BaseModel):
     dropped: list[HitOut]
     generated: AnswerOut | None
     kv_stats: dict[str, Any] | None
+    confidence: float | None
+    unsure: bool
+    alternatives: list[HitOut]
 
 
 class StatusOut(BaseModel):

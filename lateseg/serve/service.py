@@ -83,6 +83,7 @@ def answer_json(a: Answer, paths: Paths | None = None) -> dict[str, Any]:
     out["citations"] = [hit_json(h, paths) for h in a.citations]
     out["context"] = [hit_json(h, paths) for h in a.context]
     out["dropped"] = [hit_json(h, paths) for h in a.dropped]
+    out["alternatives"] = [hit_json(h, paths) for h in a.alternatives]
     if a.phrase is not None:
         out["phrase"]["sentence"] = hit_json(a.phrase.sentence, paths)
     for s, d in zip(a.support, out["support"], strict=True):
@@ -211,6 +212,7 @@ class Service:
         on_hits: Callable[[list[Hit]], None] | None = None,
         cancel: threading.Event | None = None,
         placed: bool = False,
+        min_confidence: float | None = None,
     ) -> Answer:
         """The answer to ``question``, as ``Pipeline.ask`` makes it (``answer``: quote,
         copy or generate; ``extractive`` is quote): scoped to the documents it names,
@@ -219,7 +221,7 @@ class Service:
         answers are already waiting for the generator, and :class:`Cancelled` as soon
         as ``cancel`` is set (the client went away): generation stops at its next
         word, and its slot is free again. ``placed``: the caller holds a
-        :meth:`queue_place` for this answer."""
+        :meth:`queue_place` for this answer. ``min_confidence``: as in ``Pipeline.ask``."""
         kv = KVConfig.from_options(kv_budget, kv_method)
         how = answer_mode(answer, extractive, kv is not None)
         if how == "quote" and kv is not None:
@@ -255,7 +257,7 @@ class Service:
                     stream=told if stream is not None or cancel is not None else None,
                 )  # fmt: skip
         with self.lock:
-            return answerer.finish(done, asked)
+            return answerer.finish(done, asked, min_confidence)
 
     def hit_json(self, h: Hit) -> dict[str, Any]:
         return hit_json(h, self.documents.paths())

@@ -53,6 +53,7 @@ class AskBody(BaseModel):
     source: str | None = Field(None, max_length=1000)
     kind: str | None = None
     stream: bool = False
+    min_confidence: float | None = Field(None, ge=0, le=1, allow_inf_nan=False)
 
     @field_validator("answer")
     @classmethod
@@ -95,7 +96,7 @@ def ask(body: AskBody, request: Request, service: ServiceDep) -> Any:
     how = answer_mode(body.answer, body.extractive, budget is not None or bool(body.kv_method))
     options = dict(
         k=body.k, answer=how, kv_budget=kv, kv_method=body.kv_method,
-        source=body.source, kind=body.kind,
+        source=body.source, kind=body.kind, min_confidence=body.min_confidence,
     )  # fmt: skip
     streamed = body.stream or "text/event-stream" in request.headers.get("accept", "")
     if not streamed:

@@ -1,0 +1,260 @@
+"""The quote answer's confidence: fit it, and judge it out of sample.
+
+    python bench/confidence.py [--from bench/results/answers.json] [--l2 1.0]
+
+Reads the quote answers that ``bench/answers.py`` graded (each with its
+:class:`~lateseg.generate.confidence.Signals` and whether it was right when always
+answered: the gold value in its text and no wrong phrase shown) and fits a logistic
+regression of rightness on the signals, with numpy (Newton's method, an L2 penalty on
+the standardised weights). It prints the coefficients to paste into
+``lateseg/generate/confidence.py`` and the calibration section of
+``bench/results/answers.md``, which ``bench/answers.py`` appends itself.
+
+Every number of that section is cross-validated: a question's probability comes from a
+model fitted without it, by 5-fold cross-validation over all questions (folds drawn with
+a fixed seed) and, apart, by leaving its whole set out (a model fitted on the other sets:
+how the confidence carries to documents of a new kind). The precision–coverage curves
+say, per threshold, what share of questions is answered (coverage), how many of those
+are right, and how often a wrong answer is shown; the reliability diagram compares the
+predicted probability with the share right, per bin.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from lateseg.generate.confidence import MIN_CONFIDENCE, Signals  # noqa: E402
+
+FEATURES = tuple(Signals.__dataclass_fields__)
+THRESHOLDS = (0.0, 0.5, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9)
+FOLDS = 5
+L2 = 3.0
+
+
+def samples(report: dict[str, Any]) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    """Features ``[n, f]``, rightness ``[n]`` and set name of each graded quote."""
+    xs, ys, sets = [], [], []
+    for name, res in report["sets"].items():
+        for row in res.get("rows", []):
+            q = row.get("quote")
+            if q is None or q.get("signals") is None or q["raw"]["correct"] is None:
+                continue
+            xs.append([float(q["signals"][f]) for f in FEATURES])
+            ys.append(float(q["raw"]["correct"] and not q["raw"]["wrong_shown"]))
+            sets.append(name)
+    return np.array(xs).reshape(-1, len(FEATURES)), np.array(ys), sets
+
+
+def fit(x: np.ndarray, y: np.ndarray, l2: float = L2) -> np.ndarray:
+    """Logistic regression coefficients (intercept first) for raw features ``x``: Newton
+    steps on standardised features, the intercept unpenalised, mapped back."""
+    mu, sd = x.mean(0), x.std(0)
+    sd[sd == 0] = 1.0
+    z = np.hstack([np.ones((len(x), 1)), (x - mu) / sd])
+    w = np.zeros(z.shape[1])
+    pen = np.full(z.shape[1], l2)
+    pen[0] = 0.0
+    for _ in range(100):
+        p = 1 / (1 + np.exp(-z @ w))
+        grad = z.T @ (p - y) + pen * w
+        hess = z.T @ (z * (p * (1 - p))[:, None]) + np.diag(pen) + 1e-9 * np.eye(len(w))
+        step = np.linalg.solve(hess, grad)
+        w -= step
+        if np.abs(step).max() < 1e-8:
+            break
+    raw = w[1:] / sd
+    return np.concatenate([[w[0] - (raw * mu).sum()], raw])
+
+
+def predict(coef: np.ndarray, x: np.ndarray) -> np.ndarray:
+    return 1 / (1 + np.exp(-(coef[0] + x @ coef[1:])))
+
+
+def cross_validated(
+    x: np.ndarray, y: np.ndarray, sets: Sequence[str], l2: float = L2
+) -> dict[str, np.ndarray]:
+    """Out-of-sample probabilities: ``kfold`` (5 folds over questions) and ``by_set``
+    (each set's from a model fitted on the others)."""
+    folds = np.random.default_rng(0).permutation(len(y)) % FOLDS
+    kfold = np.zeros(len(y))
+    for f in range(FOLDS):
+        test = folds == f
+        kfold[test] = predict(fit(x[~test], y[~test], l2), x[test])
+    by_set = np.zeros(len(y))
+    names = np.array(sets)
+    for name in dict.fromkeys(sets):
+        test = names == name
+        by_set[test] = predict(fit(x[~test], y[~test], l2), x[test])
+    return {"kfold": kfold, "by_set": by_set}
+
+
+def outcomes(report: dict[str, Any], name: str) -> tuple[np.ndarray, np.ndarray]:
+    """Per graded quote of set ``name``: right, and wrong shown (always answered)."""
+    right, wrong = [], []
+    for row in report["sets"][name].get("rows", []):
+        q = row.get("quote")
+        if q is None or q.get("signals") is None or q["raw"]["correct"] is None:
+            continue
+        right.append(bool(q["raw"]["correct"]))
+        wrong.append(bool(q["raw"]["wrong_shown"]))
+    return np.array(right), np.array(wrong)
+
+
+def at(conf: np.ndarray, right: np.ndarray, wrong: np.ndarray, t: float) -> dict[str, float]:
+    """The outcome of threshold ``t``: answers below it are unsure (not answered)."""
+    given = conf >= t
+    n = max(len(conf), 1)
+    return {
+        "coverage": given.sum() / n,
+        "accuracy": (right & given).sum() / given.sum() if given.any() else float("nan"),
+        "right": (right & given).sum() / n,
+        "wrong_shown": (wrong & given).sum() / n,
+        "unsure": (~given).sum() / n,
+    }
+
+
+def pct(v: float) -> str:
+    return "-" if v != v else f"{100 * v:.0f}%"
+
+
+def calibration(report: dict[str, Any], l2: float = L2) -> str:
+    """The calibration section of ``answers.md`` (see the module docstring)."""
+    x, y, sets = samples(report)
+    if len(y) < 2 * FOLDS or len(set(y.tolist())) < 2:
+        return "## Confidence\n\nToo few graded quote answers to calibrate.\n"
+    probs = cross_validated(x, y, sets, l2)
+    names = np.array(sets)
+    coef = fit(x, y, l2)
+    lines = [
+        "## Confidence (quote answers, cross-validated)",
+        "",
+        f"`python bench/confidence.py` on these {len(y)} graded quote answers: a logistic "
+        "regression of whether the quote is right (gold value in its text, no wrong phrase "
+        "shown) on the signals "
+        + ", ".join(f"`{f}`" for f in FEATURES)
+        + f" (L2 {l2} on standardised weights). Fitted on all: "
+        + ", ".join(f"{n} {c:+.3f}" for n, c in zip(("intercept", *FEATURES), coef, strict=True))
+        + f". The default `min_confidence` is {MIN_CONFIDENCE}. Every figure below is out of "
+        "sample: **5-fold** (a question's probability from a model fitted on the other "
+        "folds, all sets pooled) and **set out** (from a model fitted on the other sets "
+        "only). Coverage: share answered; accuracy: right among those answered; right, "
+        "wrong shown, unsure: shares of all graded questions.",
+        "",
+    ]
+    every = [*dict.fromkeys(sets), "all sets"]
+    for name in every:
+        if name == "all sets":  # pooled, each question once
+            right, wrong = (
+                np.concatenate(v)
+                for v in zip(*map(lambda n: outcomes(report, n), every[:-1]), strict=True)
+            )
+            chosen = np.ones(len(y), dtype=bool)
+        else:
+            right, wrong = outcomes(report, name)
+            chosen = names == name
+        lines += [
+            f"### {name}: precision–coverage ({len(right)} graded)",
+            "",
+            "| min_confidence | coverage | accuracy | right | wrong shown | unsure "
+            "| set out: coverage | accuracy | wrong shown |",
+            "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+        ]
+        for t in THRESHOLDS:
+            k = at(probs["kfold"][chosen], right, wrong, t)
+            s = at(probs["by_set"][chosen], right, wrong, t)
+            lines.append(
+                f"| {t:.2f} | {pct(k['coverage'])} | {pct(k['accuracy'])} | {pct(k['right'])} "
+                f"| {pct(k['wrong_shown'])} | {pct(k['unsure'])} | {pct(s['coverage'])} "
+                f"| {pct(s['accuracy'])} | {pct(s['wrong_shown'])} |"
+            )
+        lines.append("")
+    lines += reliability(probs["kfold"], y)
+    return "\n".join(lines)
+
+
+def reliability(p: np.ndarray, y: np.ndarray, bins: int = 10) -> list[str]:
+    """The reliability diagram as a table: per bin of predicted probability, how many
+    answers, their mean prediction and the share right; and the Brier score."""
+    lines = [
+        "### Reliability diagram (5-fold probabilities, all sets)",
+        "",
+        "| predicted | answers | mean predicted | share right | |",
+        "| --- | ---: | ---: | ---: | --- |",
+    ]
+    which = np.minimum((p * bins).astype(int), bins - 1)
+    for b in range(bins):
+        m = which == b
+        if not m.any():
+            continue
+        bar = "#" * round(20 * y[m].mean())
+        lines.append(
+            f"| {b / bins:.1f}–{(b + 1) / bins:.1f} | {m.sum()} | {p[m].mean():.2f} "
+            f"| {y[m].mean():.2f} | `{bar:<20}` |"
+        )
+    brier = float(((p - y) ** 2).mean())
+    base = float(((y.mean() - y) ** 2).mean())
+    lines += ["", f"Brier score {brier:.3f} (a constant {y.mean():.2f} scores {base:.3f}).", ""]
+    return lines
+
+
+def figure(report: dict[str, Any], path: Path, l2: float = L2) -> bool:
+    """The reliability diagram and each set's precision–coverage curve (5-fold) as a PNG
+    at ``path``; False where matplotlib is not installed."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return False
+    x, y, sets = samples(report)
+    p = cross_validated(x, y, sets, l2)["kfold"]
+    names = np.array(sets)
+    fig, (rel, cur) = plt.subplots(1, 2, figsize=(10, 4.2))
+    which = np.minimum((p * 10).astype(int), 9)
+    bins = [b for b in range(10) if (which == b).any()]
+    rel.plot([0, 1], [0, 1], ":", color="grey")
+    rel.plot([p[which == b].mean() for b in bins], [y[which == b].mean() for b in bins], "o-")
+    rel.set(xlabel="predicted (5-fold)", ylabel="share right", title="Reliability")
+    grid = np.linspace(0, 0.95, 40)
+    for name in dict.fromkeys(sets):
+        right, wrong = outcomes(report, name)
+        pts = [at(p[names == name], right, wrong, t) for t in grid]
+        cur.plot([q["coverage"] for q in pts], [q["accuracy"] for q in pts], label=name)
+    cur.set(xlabel="coverage", ylabel="accuracy of answers given", title="Precision–coverage")
+    cur.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=90)
+    plt.close(fig)
+    return True
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--from", dest="source", type=Path, default=ROOT / "bench/results/answers.json")
+    ap.add_argument("--l2", type=float, default=L2)
+    ap.add_argument("--png", type=Path, default=None, help="also draw the curves here")
+    args = ap.parse_args(argv)
+    report = json.loads(args.source.read_text(encoding="utf-8"))
+    x, y, _ = samples(report)
+    coef = fit(x, y, args.l2)
+    print(f"# {len(y)} graded quote answers, {int(y.sum())} right; features {FEATURES}")
+    print("COEFFICIENTS = (" + ", ".join(f"{c:.4f}" for c in coef) + ")")
+    print(calibration(report, args.l2))
+    if args.png is not None and figure(report, args.png, args.l2):
+        print(f"wrote {args.png}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
