@@ -363,8 +363,9 @@ def markdown(report: dict[str, Any]) -> str:
             "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
         ]
         for m, s in res["summary"].items():
+            when = f" ({s['from']})" if "from" in s else ""
             lines.append(
-                f"| {m} | {pct(s['accuracy'])} | {pct(s.get('right'))} | {pct(s['phrase'])} "
+                f"| {m}{when} | {pct(s['accuracy'])} | {pct(s.get('right'))} | {pct(s['phrase'])} "
                 f"| {pct(s['wrong_shown'])} | {pct(s.get('unsure'))} | {pct(s['cites_gold'])} "
                 f"| {pct(s['citation_precision'])} "
                 f"| {pct(s['top_cite_named'])} | {pct(s['missing_said'])} "
@@ -373,6 +374,31 @@ def markdown(report: dict[str, Any]) -> str:
             )
         lines.append("")
     return "\n".join(lines)
+
+
+def carry_over(report: dict[str, Any], previous: Path) -> None:
+    """Keep the rows of sets and modes this run left out from the report at ``previous``
+    (each summary marked with the date it was measured), so ``--modes quote`` updates
+    the quote rows without dropping the slower modes' figures."""
+    try:
+        old = json.loads(previous.read_text(encoding="utf-8"))
+        old_sets = old["sets"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return
+    for name, res in old_sets.items():
+        if "skipped" in res:
+            continue
+        new = report["sets"].setdefault(name, {"rows": res["rows"], "summary": {}})
+        if "skipped" in new:
+            continue
+        for mode, summary in res["summary"].items():
+            if mode not in new["summary"]:  # measured before unsure answers: none then
+                new["summary"][mode] = {
+                    "right": summary.get("accuracy"),
+                    "unsure": 0.0,
+                    **summary,
+                    "from": summary.get("from", old["when"]),
+                }
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -409,6 +435,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     }
     for name in args.sets:
         report["sets"][name] = run_set(name, modes, args.k, args.generator, args.limit, least)
+    if args.limit is None:
+        carry_over(report, args.out.with_suffix(".json"))
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.with_suffix(".json").write_text(json.dumps(report, indent=1), encoding="utf-8")
     text = markdown(report)
