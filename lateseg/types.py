@@ -202,6 +202,21 @@ class Hit:
         if self.page_end is None and self.page is not None:
             object.__setattr__(self, "page_end", self.page)
 
+    def part(self, start: int, end: int, score: float | None = None) -> Hit:
+        """The part ``start..end`` of this hit's text (offsets in :attr:`text`) as a hit
+        of its own: the same document, chunk, section and kind, its page range this
+        hit's and no lines (both are the passage's; ``Retriever.narrow`` cites a part
+        where it lies), and this hit's ``score`` unless given."""
+        if not 0 <= start <= end <= len(self.text):
+            raise ValueError(
+                f"part [{start}, {end}) is not inside the hit's {len(self.text)} chars"
+            )
+        return Hit(
+            self.source, self.start + start, self.start + end, self.text[start:end],
+            self.score if score is None else score, self.page, self.section, self.doc_id,
+            self.chunk_id, kind=self.kind, page_end=self.page_end, ocr=self.ocr,
+        )  # fmt: skip
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "source": self.source,
@@ -368,18 +383,20 @@ class Answer:
     """An answer with the hits it cites.
 
     ``citations`` are the passages the answer rests on; ``context`` all passages the
-    answerer was shown. ``cited_by`` says how citations were found: ``"model"`` (the
+    answerer was shown. ``mode`` is how it was made, in the words a user asks for it
+    (``"quote"``, ``"copy"``, ``"generate"``; ``"scope"``: the document the question
+    names is not indexed). ``cited_by`` says how citations were found: ``"model"`` (the
     generator wrote ``[n]`` markers), ``"attribution"`` (the generator cited nothing and
     the passages most similar to its answer were attributed), ``"copy"`` (the answer is
-    copied from a passage, so it cites that passage) or ``"extractive"``. ``phrase`` is
-    the answer phrase where one was found (None: no passage states what was asked);
-    ``scope`` the documents the question named (None: it named none).
+    copied from a passage, so it cites that passage) or ``"quote"`` (it quotes them).
+    ``phrase`` is the answer phrase where one was found (None: no passage states what
+    was asked); ``scope`` the documents the question named (None: it named none).
     """
 
     text: str
     citations: tuple[Hit, ...]
     context: tuple[Hit, ...] = ()
-    mode: str = "generative"
+    mode: str = "generate"
     cited_by: str = "model"
     kv_stats: dict[str, Any] | None = None
     support: tuple[Support, ...] = ()
@@ -392,7 +409,7 @@ class Answer:
     @property
     def supported(self) -> bool | None:
         """Whether some sentence of a generated answer is supported by its evidence (None
-        when the answer was not checked: extractive, or no passage)."""
+        when the answer was not checked: quoted, or no passage)."""
         return any(s.supported for s in self.support) if self.support else None
 
     def to_dict(self) -> dict[str, Any]:
