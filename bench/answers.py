@@ -156,7 +156,7 @@ def covers(hit: Any, source: str, span: tuple[int, int] | None) -> bool:
 def presented(answer: Any) -> str | None:
     """What an answer presents as the answer: its phrase (quoted or copied answers; none
     when the quote says the passages do not state the value), or its generated text."""
-    if answer.mode == "generative":
+    if answer.mode == "generate":
         return answer.text
     return answer.phrase.text if answer.phrase is not None else None
 

@@ -14,8 +14,9 @@ from lateseg.errors import (
     ModelError,
     OffsetError,
 )
-from lateseg.pipeline import Pipeline
-from lateseg.types import Answer, Chunk, Document, Hit, IngestReport, Span
+from lateseg.ingest.report import IngestReport
+from lateseg.pipeline import AskOptions, Pipeline, SearchOptions
+from lateseg.types import Answer, Chunk, Document, Hit, Span
 
 __version__ = "0.1.0"
 
@@ -34,6 +35,7 @@ def release_models() -> None:
 
 __all__ = [
     "Answer",
+    "AskOptions",
     "Chunk",
     "ConfigError",
     "Document",
@@ -45,6 +47,7 @@ __all__ = [
     "ModelError",
     "OffsetError",
     "Pipeline",
+    "SearchOptions",
     "Span",
     "release_models",
 ]

@@ -10,26 +10,37 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from lateseg.encode.config import EncoderConfig
 from lateseg.encode.late import LateEncoder
 from lateseg.encode.models import DEFAULT_GENERATOR
 from lateseg.generate.answering import Answerer
+from lateseg.generate.options import AskOptions, SearchOptions, options_of
 from lateseg.index import Index
 from lateseg.index.folder import open_folder
 from lateseg.index.retrieval import SEARCH_MODES, Retriever
+from lateseg.ingest.report import IngestReport
 from lateseg.scale.engines import ENGINES, Encoded, encode_document
 from lateseg.scale.ingest import add_documents, ingest_paths
 from lateseg.segment import Chunker, chunker_from_dict
-from lateseg.types import Answer, Document, Hit, IngestReport
+from lateseg.types import Answer, Document, Hit
 
 if TYPE_CHECKING:  # these load only when used
     from lateseg.generate.local import LocalGenerator
     from lateseg.ingest.folder import WalkConfig
     from lateseg.kv.sparse import SparsePrefill
 
-__all__ = ["ENGINES", "SEARCH_MODES", "Encoded", "Pipeline", "chunker_from_dict", "encode_document"]
+__all__ = [
+    "ENGINES",
+    "SEARCH_MODES",
+    "AskOptions",
+    "Encoded",
+    "Pipeline",
+    "SearchOptions",
+    "chunker_from_dict",
+    "encode_document",
+]
 
 
 class Pipeline:
@@ -141,23 +152,19 @@ class Pipeline:
     def search(
         self,
         query: str,
-        k: int = 5,
+        k: int | None = None,
         *,
-        mode: str = "dense",
-        source: str | None = None,
-        kind: str | None = None,
-        weights: tuple[float, float] = (1.0, 1.0),
-        include_toc: bool = False,
-        rerank: str | None = None,
+        options: SearchOptions | None = None,
+        **given: Any,
     ) -> list[Hit]:
-        """The ``k`` best chunks for ``query`` (:meth:`Retriever.search`); with
-        ``rerank="generator"`` the top 30 re-ranked by the local generator's likelihood of
-        the query (:mod:`lateseg.generate.rerank`: better on code and manuals, worse on
-        paraphrased contract questions, seconds a query on CPU; opt-in)."""
-        return self._answerer.search(
-            query, k, mode=mode, source=source, kind=kind, weights=weights,
-            include_toc=include_toc, rerank=rerank,
-        )  # fmt: skip
+        """The best chunks for ``query`` as ``options`` (or the same options given as
+        keywords: ``k``, ``mode``, ``source``, ``kind``, ``weights``, ``include_toc``,
+        ``rerank``; :class:`~lateseg.generate.options.SearchOptions`) select them
+        (:meth:`Retriever.search`); with ``rerank="generator"`` the top 30 re-ranked by
+        the local generator's likelihood of the query (:mod:`lateseg.generate.rerank`:
+        better on code and manuals, worse on paraphrased contract questions, seconds a
+        query on CPU; opt-in)."""
+        return self._answerer.search(query, options_of(SearchOptions, options, k, given))
 
     def expand(self, hits: Sequence[Hit], budget: int) -> list[Hit]:
         """Hits grown with their neighbouring chunks to ``budget`` characters in all
@@ -171,33 +178,21 @@ class Pipeline:
     def ask(
         self,
         question: str,
-        k: int = 5,
+        k: int | None = None,
         *,
-        answer: str | None = None,
-        extractive: bool = False,
-        mode: str = "dense",
-        source: str | None = None,
-        kind: str | None = None,
-        include_toc: bool = False,
-        context: int | None = None,
-        kv_budget: int | float | None = None,
-        kv_method: str | None = None,
-        prefill: str | SparsePrefill | None = None,
+        options: AskOptions | None = None,
         stream: Callable[[str], None] | None = None,
-        fallback: bool = True,
-        rerank: str | None = None,
-        min_confidence: float | None = None,
+        **given: Any,
     ) -> Answer:
-        """Answer ``question`` from the ``k`` best chunks, citing them (:meth:`Answerer.ask`:
-        quoted, copied or generated; scoped to the documents it names; KV compression,
-        sparse prefill, context, the support check's fallback, re-ranking; a quote rated
-        below ``min_confidence`` is unsure)."""
+        """Answer ``question`` as ``options`` (or the same options given as keywords:
+        ``k``, ``answer``, ``extractive``, ``mode``, ``context``, ``kv_budget`` …;
+        :class:`~lateseg.generate.options.AskOptions`) say, citing the passages it
+        rests on (:meth:`Answerer.ask`: quoted, copied or generated; scoped to the
+        documents it names; a quote rated below ``min_confidence`` is unsure). ``stream``
+        receives a generated answer's text as made."""
         return self._answerer.ask(
-            question, k, answer=answer, extractive=extractive, mode=mode, source=source,
-            kind=kind, include_toc=include_toc, context=context, kv_budget=kv_budget,
-            kv_method=kv_method, prefill=prefill, stream=stream, fallback=fallback,
-            rerank=rerank, min_confidence=min_confidence,
-        )  # fmt: skip
+            question, options_of(AskOptions, options, k, given), stream=stream
+        )
 
     def ask_many(
         self,

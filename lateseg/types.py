@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
@@ -202,6 +201,21 @@ class Hit:
         if self.page_end is None and self.page is not None:
             object.__setattr__(self, "page_end", self.page)
 
+    def part(self, start: int, end: int, score: float | None = None) -> Hit:
+        """The part ``start..end`` of this hit's text (offsets in :attr:`text`) as a hit
+        of its own: the same document, chunk, section and kind, its page range this
+        hit's and no lines (both are the passage's; ``Retriever.narrow`` cites a part
+        where it lies), and this hit's ``score`` unless given."""
+        if not 0 <= start <= end <= len(self.text):
+            raise ValueError(
+                f"part [{start}, {end}) is not inside the hit's {len(self.text)} chars"
+            )
+        return Hit(
+            self.source, self.start + start, self.start + end, self.text[start:end],
+            self.score if score is None else score, self.page, self.section, self.doc_id,
+            self.chunk_id, kind=self.kind, page_end=self.page_end, ocr=self.ocr,
+        )  # fmt: skip
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "source": self.source,
@@ -368,21 +382,24 @@ class Answer:
     """An answer with the hits it cites.
 
     ``citations`` are the passages the answer rests on; ``context`` all passages the
-    answerer was shown. ``cited_by`` says how citations were found: ``"model"`` (the
+    answerer was shown. ``mode`` is how it was made, in the words a user asks for it
+    (``"quote"``, ``"copy"``, ``"generate"``; ``"scope"``: the document the question
+    names is not indexed). ``cited_by`` says how citations were found: ``"model"`` (the
     generator wrote ``[n]`` markers), ``"attribution"`` (the generator cited nothing and
     the passages most similar to its answer were attributed), ``"copy"`` (the answer is
-    copied from a passage, so it cites that passage) or ``"extractive"``. ``phrase`` is
-    the answer phrase where one was found (None: no passage states what was asked);
-    ``scope`` the documents the question named (None: it named none). A quoted answer
-    is rated: ``confidence`` the calibrated probability it is right, ``alternatives`` its
-    two best candidate sentences; ``unsure``: rated below the ask's ``min_confidence``, it
-    presents no phrase and quotes both (:mod:`lateseg.generate.confidence`).
+    copied from a passage, so it cites that passage) or ``"quote"`` (it quotes them).
+    ``phrase`` is the answer phrase where one was found (None: no passage states what
+    was asked); ``scope`` the documents the question named (None: it named none). A
+    quoted answer is rated: ``confidence`` the calibrated probability it is right,
+    ``alternatives`` its two best candidate sentences; ``unsure``: rated below the ask's
+    ``min_confidence``, it presents no phrase and quotes both
+    (:mod:`lateseg.generate.confidence`).
     """
 
     text: str
     citations: tuple[Hit, ...]
     context: tuple[Hit, ...] = ()
-    mode: str = "generative"
+    mode: str = "generate"
     cited_by: str = "model"
     kv_stats: dict[str, Any] | None = None
     support: tuple[Support, ...] = ()
@@ -398,7 +415,7 @@ class Answer:
     @property
     def supported(self) -> bool | None:
         """Whether some sentence of a generated answer is supported by its evidence (None
-        when the answer was not checked: extractive, or no passage)."""
+        when the answer was not checked: quoted, or no passage)."""
         return any(s.supported for s in self.support) if self.support else None
 
     def to_dict(self) -> dict[str, Any]:
@@ -420,72 +437,3 @@ class Answer:
             "unsure": self.unsure,
             "alternatives": [h.to_dict() for h in self.alternatives],
         }
-
-
-@dataclass
-class IngestReport:
-    """What an ingest did, per path (absolute).
-
-    ``skipped`` are paths passed over on purpose (gitignored, binary, too large, ...);
-    ``failed`` are paths that should have been ingested and could not be, with reasons.
-    """
-
-    added: list[str] = field(default_factory=list)
-    updated: list[str] = field(default_factory=list)
-    unchanged: list[str] = field(default_factory=list)
-    failed: list[tuple[str, str]] = field(default_factory=list)
-    skipped: list[tuple[str, str]] = field(default_factory=list)
-    chunks: int = 0
-    # Pages of the documents added or updated (PDFs; other kinds have none).
-    pages: int = 0
-    # Pruned documents: ``(path, reason)`` (file gone, now a folder, now gitignored ...).
-    removed: list[tuple[str, str]] = field(default_factory=list)
-    # Pages read by OCR, and pages of indexed documents that could not be read at all:
-    # ``(path, "p. N: reason")`` (a scanned page without OCR installed, a page too large).
-    ocr_pages: int = 0
-    unread: list[tuple[str, str]] = field(default_factory=list)
-
-    @property
-    def ok(self) -> bool:
-        return not self.failed
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "added": self.added,
-            "updated": self.updated,
-            "unchanged": self.unchanged,
-            "failed": [{"path": p, "reason": r} for p, r in self.failed],
-            "skipped": [{"path": p, "reason": r} for p, r in self.skipped],
-            "chunks": self.chunks,
-            "removed": [{"path": p, "reason": r} for p, r in self.removed],
-            "ocr_pages": self.ocr_pages,
-            "unread_pages": [{"path": p, "reason": r} for p, r in self.unread],
-        }
-
-    def summary(self) -> str:
-        """One line: counts, with skips and failures grouped by reason."""
-        line = (
-            f"{len(self.added)} added, {len(self.updated)} updated, "
-            f"{len(self.unchanged)} unchanged, {len(self.skipped)} skipped, "
-            f"{len(self.failed)} failed, {self.chunks} chunks"
-        )
-        if self.removed:
-            line += f", {len(self.removed)} removed"
-        if self.ocr_pages:
-            line += f", {self.ocr_pages} pages read by OCR"
-        if self.unread:
-            line += f", {len(self.unread)} pages not read"
-        for name, items in (
-            ("skipped", self.skipped),
-            ("failed", self.failed),
-            ("removed", self.removed),
-        ):
-            if items:
-                line += f"\n{name} by reason: " + _by_reason(items)
-        return line
-
-
-def _by_reason(items: Sequence[tuple[str, str]]) -> str:
-    """``"gitignored 3, binary 1"``: reasons cut at their first colon, most common first."""
-    counts = Counter(reason.split(":", 1)[0].strip() for _, reason in items)
-    return ", ".join(f"{reason} {n}" for reason, n in counts.most_common())

@@ -34,7 +34,7 @@ def check_offsets(pipe, answer: Answer) -> None:
 
 def test_the_demo_question_is_answered_with_its_value_first(sample_index):
     answer = sample_index.ask(DEMO_QUESTION)
-    assert answer.mode == "extractive" and answer.phrase is not None
+    assert answer.mode == "quote" and answer.phrase is not None
     assert answer.phrase.text == "sixty (60) days" and answer.phrase.kind == "duration"
     s = answer.phrase.sentence
     assert name(s.source) == "msa.pdf" and s.page == 4 and "5.2 Termination" in s.section
@@ -149,14 +149,19 @@ def test_a_sentence_is_cited_at_its_own_page(sample_index):
 def test_a_copied_sentence_is_cited_where_it_was_copied_from(sample_index):
     """The model copies a sentence of passage 1 but marks [2]: the citation, the evidence
     and its page are passage 1's."""
-    from lateseg.generate.attribution import cite
+    from lateseg.generate.compose import generated
+    from lateseg.generate.question import analyse
 
     hits = sample_index.search("Which state's law governs the lease?", k=3)
     other = next(h for h in sample_index.search("security deposit amount", k=3) if h not in hits)
     source = next(h for h in hits if "governed by the laws" in h.text)
     copied = source.text[source.text.index("This Lease shall be governed") :].split(".")[0] + "."
-    answer = cite(
-        f"{copied} [2]", "Which law governs the lease?", [source, other], sample_index.encoder, None
+    answer = generated(
+        f"{copied} [2]",
+        analyse("Which law governs the lease?"),
+        [source, other],
+        sample_index.encoder,
+        None,
     )
     answer = sample_index.answerer.located(answer)
     (s,) = answer.support

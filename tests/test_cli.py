@@ -211,7 +211,7 @@ def test_ask_prints_the_phrase_first_and_cites_the_gold_span(tmp_path, sample_qu
     out = cli("ask", DEMO_QUESTION, "--index", str(index), "--extractive", "--json")
     assert out.returncode == 0, out.stderr
     answer = json.loads(out.stdout)
-    assert answer["mode"] == "extractive" and answer["citations"]
+    assert answer["mode"] == "quote" and answer["citations"]
     assert any(squash(q["gold"]) in squash(c["text"]) for c in answer["citations"])
     assert all(c["source"].endswith("msa.pdf") and c["page"] for c in answer["citations"])
     assert answer["phrase"]["text"] == "sixty (60) days"
@@ -335,7 +335,7 @@ def test_ask_streams_a_generated_answer_from_a_compressed_cache(license_index):
     answer = json.loads(js.stdout)
     stats = answer["kv_stats"]
     model = answer["generated"] or answer
-    assert model["mode"] == "generative" and model["support"]
+    assert model["mode"] == "generate" and model["support"]
     assert answer["supported"] is (None if answer["generated"] else True)
     assert all(set(s) >= {"supported", "reason", "evidence"} for s in model["support"])
     assert stats["method"] == "snapkv"

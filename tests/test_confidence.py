@@ -62,7 +62,7 @@ def _rated(rating: float) -> Answer:
     second = Hit("/b.pdf", 0, b.end, b.text, 0.5, page=1)
     phrase = Phrase("two years", ((112, 121),), first, "duration")
     return Answer(
-        "The term is two years. [1]", (a,), (a, b), "extractive", "extractive",
+        "The term is two years. [1]", (a,), (a, b), "quote", "quote",
         phrase=phrase, confidence=rating, alternatives=(first, second),
     )  # fmt: skip
 

@@ -14,7 +14,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lateseg.errors import ConfigError
+from lateseg.generate.compose import generated
 from lateseg.generate.local import LocalGenerator
+from lateseg.generate.question import analyse
 from lateseg.kv import METHODS, KVConfig, ObservationWindow, compress, content_chunks
 from lateseg.kv.compress import knapsack, parse_budget, select, window_scores
 from lateseg.types import Hit
@@ -146,13 +148,14 @@ def test_a_session_answers_several_questions_from_one_compressed_cache(gen, enco
     session = gen.session([hit], KVConfig(budget=0.2))
     slots = session.slots
     assert slots == round(0.2 * len(session.context_ids))
-    first = session.answer(QUESTION, encoder)
+    first = session.complete(QUESTION)
     assert all(layer.keys.shape[-2] == slots for layer in session.cache.layers)
-    other = session.answer("Who may grant a patent license under this License?", encoder)
-    again = session.answer(QUESTION, encoder)
+    other = session.complete("Who may grant a patent license under this License?")
+    again = session.complete(QUESTION)
     assert again.text == first.text and other.text != first.text  # truncated back each time
     assert first.kv_stats["reused"] and first.kv_stats["kept_tokens"] == slots
-    assert first.citations == (hit,)
+    cited = generated(first.text, analyse(QUESTION), session.passages, encoder, first.kv_stats)
+    assert cited.citations == (hit,)
 
 
 def test_config_errors_are_clear(gen):

@@ -43,7 +43,7 @@ async def test_the_stdio_server_lists_and_runs_search_ask_and_read(sample_index)
         assert top["end"] > top["start"] and top["doc_id"]
 
         answer = _data(await client.call_tool("ask", {"question": DEMO_QUESTION}))
-        assert answer["phrase"] == "sixty (60) days" and answer["mode"] == "extractive"
+        assert answer["phrase"] == "sixty (60) days" and answer["mode"] == "quote"
         assert "sixty (60) days" in answer["sentence"]["text"] and answer["sentence"]["page"] == 4
         assert answer["citations"][0]["page"] == 4
         nda = _data(

@@ -54,7 +54,7 @@ def test_code_hits_carry_qualified_names(sample_index):
 def test_extractive_answers_cite_the_passages_they_quote(sample_index, sample_questions):
     q = next(q for q in sample_questions if q["id"] == "msa-01")
     answer = sample_index.ask(DEMO_QUESTION, k=4, extractive=True)
-    assert answer.cited_by == "extractive"
+    assert answer.cited_by == "quote"
     assert _gold_hit(answer.citations, q)
     for n, hit in enumerate(answer.citations, start=1):
         assert f"[{n}]" in answer.text
@@ -69,15 +69,15 @@ def test_a_generated_answer_is_shown_only_when_its_passages_support_it(
     the quoted answer carrying the model's (and why it was not supported)."""
     answer = sample_index.ask(DEMO_QUESTION, k=3, answer="generate")
     model = answer.generated or answer
-    assert model.mode == "generative" and model.text.strip() and model.support
+    assert model.mode == "generate" and model.text.strip() and model.support
     assert all(c in model.context for c in model.citations)
     for s in model.support:
         assert s.supported == (s.reason is None) and s.evidence is not None
         assert any(s.evidence.text in c.text for c in model.context)
     if answer.generated is None:
-        assert answer.supported and answer.mode == "generative"
+        assert answer.supported and answer.mode == "generate"
     else:
-        assert answer.generated.supported is False and answer.mode == "extractive"
+        assert answer.generated.supported is False and answer.mode == "quote"
         msa01 = next(q for q in sample_questions if q["id"] == "msa-01")
         assert _gold_hit(answer.citations, msa01)
     raw = sample_index.ask(DEMO_QUESTION, k=3, answer="generate", fallback=False)
@@ -316,3 +316,32 @@ def test_the_ingest_bar_says_the_model_is_loading_then_counts_pages_and_chunks(
     assert "ingest: loading the model…" in lines[0] and "loading" not in lines[-1]
     pages = pymupdf.open(DATA / "contracts" / "msa.pdf").page_count
     assert f"chunks={report.chunks}, pages={pages}" in bar
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("how", ["quote", "copy", "generate"])
+def test_a_question_is_analysed_once_per_ask(sample_index, monkeypatch, how):
+    """The question is analysed in the preparation step and carried down: every module of
+    ``lateseg.generate`` that holds ``analyse`` counts toward the one call."""
+    import importlib
+    import pkgutil
+    import sys
+
+    import lateseg.generate
+    from lateseg.generate import question
+
+    for info in pkgutil.iter_modules(lateseg.generate.__path__, "lateseg.generate."):
+        importlib.import_module(info.name)
+
+    calls = []
+
+    def counted(text):
+        calls.append(text)
+        return original(text)
+
+    original = question.analyse
+    for name, module in list(sys.modules.items()):
+        if name.startswith("lateseg.") and getattr(module, "analyse", None) is original:
+            monkeypatch.setattr(module, "analyse", counted)
+    sample_index.ask("How long is the notice period to terminate the MSA?", k=3, answer=how)
+    assert len(calls) == 1, calls

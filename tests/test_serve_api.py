@@ -162,7 +162,7 @@ def test_the_routes_send_the_service_s_json_byte_for_byte(client, service):
 def test_ask_as_json_and_as_server_sent_events(client):
     body = {"question": DEMO_QUESTION, "extractive": True}
     a = client.post("/api/ask", json=body).json()
-    assert a["mode"] == "extractive" and "sixty (60) days" in a["text"]
+    assert a["mode"] == "quote" and "sixty (60) days" in a["text"]
     assert a["citations"][0]["doc_id"] and a["citations"][0]["page"] == 4
     # the phrase first: its document offsets, its sentence as a hit the viewer opens
     phrase = a["phrase"]
@@ -286,11 +286,10 @@ def test_a_full_generation_queue_answers_503_while_search_goes_on(client, servic
             assert r.status_code == 503 and int(r.headers["retry-after"]) > 0
             assert "queue" in r.json()["error"]
         assert client.get("/api/search", params={"q": "governing law"}).status_code == 200
-        for body in ({"extractive": True}, {}, {"answer": "quote"}):  # quotes need no generator
-            quoted = client.post("/api/ask", json={"question": DEMO_QUESTION, **body})
-            assert (
-                quoted.status_code == 200 and quoted.json()["phrase"]["text"] == "sixty (60) days"
-            )
+        # quotes need no generator; "extractive" is the old name of "quote"
+        for body in ({"extractive": True}, {}, {"answer": "quote"}, {"answer": "extractive"}):
+            quoted = client.post("/api/ask", json={"question": DEMO_QUESTION, **body}).json()
+            assert quoted["phrase"]["text"] == "sixty (60) days" and quoted["mode"] == "quote"
 
 
 def _zip(entries: dict[str, bytes], **kw) -> bytes:

@@ -86,6 +86,6 @@ def test_every_passage_of_an_answer_is_named_as_the_server_shows_it():
     hit = Hit("/srv/contracts/msa.txt", 0, 5, "Rent.", 1.0)
     other = Hit("/srv/contracts/nda.txt", 0, 5, "Keep.", 0.5)
     paths = Paths([hit.source, other.source])
-    answer = Answer("Rent.", (hit,), context=(hit,), mode="extractive", dropped=(other,))
+    answer = Answer("Rent.", (hit,), context=(hit,), mode="quote", dropped=(other,))
     out = AnswerOut.model_validate(answer_json(answer, paths)).model_dump_json()
     assert "/srv" not in out and "nda.txt" in out and "msa.txt" in out

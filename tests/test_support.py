@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from lateseg.generate.attribution import cite
 from lateseg.generate.citations import fit_passages, format_passages
+from lateseg.generate.compose import generated
+from lateseg.generate.question import analyse
 from lateseg.generate.support import check_support, facts
 from lateseg.types import Hit
 
@@ -112,10 +113,14 @@ def test_refusals_and_unrelated_sentences_are_not_supported(encoder):
 
 
 def test_attribution_never_turns_an_unsupported_answer_into_a_cited_one(encoder):
-    wrong = cite("The notice period is 90 days.", QUESTION, [CLAUSE, OTHER], encoder, None)
+    wrong = generated(
+        "The notice period is 90 days.", analyse(QUESTION), [CLAUSE, OTHER], encoder, None
+    )
     assert wrong.cited_by == "attribution" and wrong.citations == ()
     assert wrong.supported is False and wrong.support[0].evidence.source == CLAUSE.source
-    right = cite("The notice period is sixty days.", QUESTION, [OTHER, CLAUSE], encoder, None)
+    right = generated(
+        "The notice period is sixty days.", analyse(QUESTION), [OTHER, CLAUSE], encoder, None
+    )
     assert right.supported and right.citations == (CLAUSE,)
     assert right.to_dict()["support"][0]["evidence"]["source"] == CLAUSE.source
 
@@ -224,7 +229,7 @@ def test_a_copied_sentence_is_checked_where_it_was_copied_from(encoder):
     to, passage 2."""
     copied = "Client may terminate this Agreement or any Statement of Work, in whole or in part"
     who = "Who may terminate the Agreement for convenience?"
-    answer = cite(f"{copied} [1].", who, [OTHER, CLAUSE], encoder, None)
+    answer = generated(f"{copied} [1].", analyse(who), [OTHER, CLAUSE], encoder, None)
     (s,) = answer.support
     assert s.evidence.source == CLAUSE.source and s.cites == (1,)
     assert answer.citations == (CLAUSE,)

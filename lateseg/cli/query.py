@@ -10,8 +10,14 @@ import textwrap
 
 from lateseg.cli.options import EXIT_OK, common, count, filters
 from lateseg.errors import LatesegError
-from lateseg.generate.answering import ANSWER_MODES, DEFAULT_ANSWER, answer_mode
 from lateseg.generate.confidence import MIN_CONFIDENCE
+from lateseg.generate.options import (
+    ANSWER_MODES,
+    DEFAULT_ANSWER,
+    MODE_ALIASES,
+    AskOptions,
+    SearchOptions,
+)
 from lateseg.kv.compress import METHODS, parse_budget
 from lateseg.kv.compress import OPERATING_POINT as KV_OPERATING_POINT
 from lateseg.kv.presses import described
@@ -48,7 +54,7 @@ def add_ask(sub: argparse._SubParsersAction) -> None:
     )
     ask.add_argument(
         "--answer",
-        choices=ANSWER_MODES,
+        choices=(*ANSWER_MODES, *MODE_ALIASES),
         default=None,
         help=f"how to answer: quote (the sentence that states what is asked, its value "
         f"first; needs no generator), copy (the generator copies a span of the passages), "
@@ -122,6 +128,7 @@ def run(args: argparse.Namespace) -> int:
             raise LatesegError(f"the index {args.index} is empty; run `lateseg ingest` first")
         # which chunks may answer: the same options for search and ask
         select = {
+            "k": args.k,
             "mode": args.mode,
             "source": args.source,
             "kind": args.kind,
@@ -129,7 +136,7 @@ def run(args: argparse.Namespace) -> int:
             "rerank": args.rerank,
         }
         if args.command == "search":
-            hits = pipe.search(args.question, k=args.k, **select)
+            hits = pipe.search(args.question, options=SearchOptions.of(**select))
             if args.context is not None:
                 hits = pipe.expand(hits, args.context)
             if not hits:
@@ -148,25 +155,22 @@ def run(args: argparse.Namespace) -> int:
                     for term, text in d.items():
                         print(f"   defined: {term}: {textwrap.shorten(text, 200)}")
             return EXIT_OK
-        generating = bool(args.kv_budget or args.kv_method or args.prefill == "sparse")
-        how = answer_mode(args.answer, args.extractive, generating)
-        streaming = how == "generate" and not (args.json or args.no_stream)
-
-        def show(piece: str) -> None:
-            print(piece, end="", flush=True)
-
-        answer = pipe.ask(
-            args.question,
-            k=args.k,
-            answer=how,
+        options = AskOptions.of(
+            answer=args.answer,
+            extractive=args.extractive,
             context=args.context,
             kv_budget=None if args.kv_budget is None else parse_budget(args.kv_budget),
             kv_method=args.kv_method,
             prefill=args.prefill,
-            stream=show if streaming else None,
             min_confidence=args.min_confidence,
             **select,
         )
+        streaming = options.answer == "generate" and not (args.json or args.no_stream)
+
+        def show(piece: str) -> None:
+            print(piece, end="", flush=True)
+
+        answer = pipe.ask(args.question, options=options, stream=show if streaming else None)
         if args.json:
             print(json.dumps(answer.to_dict(), indent=2))
         else:
@@ -191,9 +195,9 @@ def show_answer(answer: Answer, streamed: bool) -> None:
     model = answer.generated or answer
     if streamed:
         print()
-    elif model.mode == "generative":
+    elif model.mode == "generate":
         print(model.text)
-    if model.mode == "generative" and model.finish in ("time", "length"):
+    if model.mode == "generate" and model.finish in ("time", "length"):
         limit = "time limit (max_seconds)" if model.finish == "time" else "token limit"
         print(f"(the answer was cut at the {limit})", file=sys.stderr)
     stats = model.kv_stats
@@ -233,7 +237,7 @@ def show_answer(answer: Answer, streamed: bool) -> None:
             print("  - it made no claim (no sentence)")
         print()
         print("Answer (quoted from the passages):")
-    elif answer.support and answer.mode == "generative":
+    elif answer.support and answer.mode == "generate":
         print()
         print("Checked against the passages:")
         for s in answer.support:
@@ -245,10 +249,10 @@ def show_answer(answer: Answer, streamed: bool) -> None:
         if answer.phrase is not None:
             print()
             print("Answer:")
-    if answer.mode != "generative" or answer.generated is not None or answer.phrase is not None:
+    if answer.mode != "generate" or answer.generated is not None or answer.phrase is not None:
         if answer.phrase is not None:
             show_phrase(answer.phrase)
-        elif answer.mode != "generative":
+        elif answer.mode != "generate":
             print(answer.text)
     if answer.confidence is not None:
         print(f"(confidence {answer.confidence:.2f})", file=sys.stderr)

@@ -18,13 +18,16 @@ import os
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from lateseg.errors import ConfigError
-from lateseg.generate.confidence import check_min_confidence, doubted
+from lateseg.generate.compose import copied, generated, too_long
+from lateseg.generate.confidence import doubted
+from lateseg.generate.copying import COPY_TOKENS, CopyConstraint, copy_messages, openings
 from lateseg.generate.extractive import extractive_answer
-from lateseg.generate.question import analyse
-from lateseg.generate.rerank import RERANK_TOP, check_reranker
+from lateseg.generate.options import ASK_DEFAULTS, DEFAULT_ANSWER, AskOptions, SearchOptions
+from lateseg.generate.prompts import ANSWER_STOPS
+from lateseg.generate.question import Asked, analyse
+from lateseg.generate.rerank import RERANK_TOP
 from lateseg.generate.rerank import rerank as by_likelihood
 from lateseg.generate.scope import (
     FILE_NAME,
@@ -38,12 +41,7 @@ from lateseg.generate.scope import (
 from lateseg.kv.compress import KVConfig
 from lateseg.types import NO_PASSAGE, Answer, Hit, Scope, clean_text
 
-#: How ``ask`` answers: quote the sentence that states what is asked, copy a span of
-#: the passages with the generator (constrained decoding), or generate freely (each
-#: sentence checked; an unsupported answer is replaced by the quote).
-ANSWER_MODES = ("quote", "copy", "generate")
-#: The default, chosen on bench/answers.py (bench/results/answers.md).
-DEFAULT_ANSWER = "quote"
+__all__ = ["DEFAULT_ANSWER", "Answerer", "Prepared", "copy_answer", "generate_answer"]
 #: Characters a list question's passages grow to with their neighbours: a list often
 #: runs on past the chunk that introduces it.
 LIST_CONTEXT = 6000
@@ -57,13 +55,18 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Prepared:
-    """A question ready to answer: as asked of its scoped documents, its ``scope`` and
-    ``hits``; ``missing`` is the answer when it names a document the index lacks."""
+    """A question ready to answer: ``asked``, the question as asked of its scoped
+    documents and analysed (once per ask: every later step reads this), its ``scope``
+    and ``hits``; ``missing`` is the answer when it names a document the index lacks."""
 
-    question: str
+    asked: Asked
     scope: Scope | None
     hits: list[Hit]
     missing: Answer | None = None
+
+    @property
+    def question(self) -> str:
+        return self.asked.question
 
 
 class Answerer:
@@ -115,43 +118,32 @@ class Answerer:
             return scope
         return Scope(tuple(said), (scope.missing,)) if len(said) <= MOST_SCOPED else None
 
-    def retrieve(
-        self,
-        question: str,
-        k: int,
-        scope: Scope | None = None,
-        *,
-        mode: str = "dense",
-        source: str | None = None,
-        kind: str | None = None,
-        include_toc: bool = False,
-        context: int | None = None,
-        rerank: str | None = None,
-    ) -> list[Hit]:
-        """The passages that answer ``question``: the ``k`` best chunks (of the scoped
-        documents only, when the question names some; re-ranked by ``rerank``, see
-        :meth:`search`), widened with their neighbours to ``context`` characters (a list
-        question's to :data:`LIST_CONTEXT` by default)."""
+    def retrieve(self, asked: Asked, options: AskOptions, scope: Scope | None = None) -> list[Hit]:
+        """The passages that answer ``asked``: the best chunks as ``options`` select them
+        (of the scoped documents only, when the question names some; see
+        :meth:`search`), widened with their neighbours to ``options.context``
+        characters (a list question's to :data:`LIST_CONTEXT` by default)."""
         sources = scope.sources if scope is not None and scope.sources else None
-        hits = self.search(
-            question, k, mode=mode, source=source, kind=kind, include_toc=include_toc,
-            sources=sources, rerank=rerank,
-        )  # fmt: skip
-        if context is None and analyse(question).kind == "list":
+        hits = self.search(asked.question, options.search, sources=sources)
+        context = options.context
+        if context is None and asked.kind == "list":
             context = LIST_CONTEXT
         if context is not None and hits:
             hits = self.retriever.expand(hits, context)
         return self.retriever.whole_sentences(hits)
 
     def search(
-        self, question: str, k: int, *, rerank: str | None = None, **select: Any
+        self, question: str, options: SearchOptions, *, sources: Sequence[str] | None = None
     ) -> list[Hit]:
-        """:meth:`Retriever.search` (``select``: its options), then with ``rerank`` (one of
+        """:meth:`Retriever.search` as ``options`` select (of ``sources`` only, when
+        given), then with ``options.rerank`` (one of
         :data:`~lateseg.generate.rerank.RERANKERS`) its top
         :data:`~lateseg.generate.rerank.RERANK_TOP` re-ranked by the generator's
         likelihood of the question (:func:`~lateseg.generate.rerank.rerank`; seconds a
         query on CPU, opt-in)."""
-        if check_reranker(rerank) is None:
+        select = {**options.select(), "sources": sources}
+        k, rerank = options.k, options.rerank
+        if rerank is None:
             return self.retriever.search(question, k, **select)
         hits = self.retriever.search(question, max(k, RERANK_TOP), **select)
         return by_likelihood(self.local_generator(), question, hits, k)
@@ -171,100 +163,50 @@ class Answerer:
     def ask(
         self,
         question: str,
-        k: int = 5,
+        options: AskOptions = ASK_DEFAULTS,
         *,
-        answer: str | None = None,
-        extractive: bool = False,
-        mode: str = "dense",
-        source: str | None = None,
-        kind: str | None = None,
-        include_toc: bool = False,
-        context: int | None = None,
-        kv_budget: int | float | None = None,
-        kv_method: str | None = None,
-        prefill: str | SparsePrefill | None = None,
         stream: Callable[[str], None] | None = None,
-        fallback: bool = True,
-        rerank: str | None = None,
-        min_confidence: float | None = None,
     ) -> Answer:
-        """Answer ``question`` from the ``k`` best chunks, citing them.
+        """Answer ``question`` as ``options`` say (:class:`AskOptions`), citing the
+        passages it rests on.
 
-        ``answer`` is how (:data:`ANSWER_MODES`; default :data:`DEFAULT_ANSWER`):
-        ``"quote"`` the sentence that states what is asked, ``"copy"`` a span of the
-        passages the generator chooses, ``"generate"`` the generator's own words;
-        ``extractive=True`` is ``answer="quote"``. A question that names documents ("the
-        NDA", ``lease.pdf``) is answered from them only (``Answer.scope``); one that names
-        a document the index does not hold is told so. ``mode``, ``source``, ``kind`` and
-        ``include_toc`` select the chunks as in :meth:`Retriever.search` (a ``source``
-        glob replaces the scope); ``context`` widens them with their neighbours up to that
-        many characters in all (:meth:`Retriever.expand`). ``kv_budget`` compresses the
-        generator's KV cache after prefill to that many tokens (an int) or that share of
-        the prompt (a float in (0, 1)) with ``kv_method`` (``lateseg``, the default: whole
-        content-defined chunks; or any registered press, :mod:`lateseg.kv.presses`); the
-        accounting is in ``Answer.kv_stats``. ``prefill="sparse"`` prefills the
-        generator's prompt MInference-style (:mod:`lateseg.kv.sparse`; the default
-        ``"dense"`` reads every key). ``stream`` receives the answer's text as it is
-        made. ``rerank="generator"`` re-ranks the retrieved chunks by the generator's
-        likelihood of the question (:meth:`search`; opt-in: seconds a question on CPU).
+        ``"quote"`` answers with the sentence that states what is asked, ``"copy"`` with
+        a span of the passages the generator chooses, ``"generate"`` in the generator's
+        own words. A question that names documents ("the NDA", ``lease.pdf``) is
+        answered from them only (``Answer.scope``); one that names a document the index
+        does not hold is told so. A generator's KV cache accounting is in
+        ``Answer.kv_stats``; ``stream`` receives a generated answer's text as it is made.
 
         Every sentence of a generated answer is checked against its evidence
-        (``Answer.support``). With ``fallback`` (the default), an answer none of whose
-        sentences is supported is replaced by the extractive answer, which keeps the
+        (``Answer.support``). With ``options.fallback`` (the default), an answer none of
+        whose sentences is supported is replaced by the quoted answer, which keeps the
         model's in ``Answer.generated``: the answer returned never rests on text its
         passages do not hold.
 
-        A quoted answer rated below ``min_confidence`` (default
+        A quoted answer rated below ``options.min_confidence`` (default
         :data:`~lateseg.generate.confidence.MIN_CONFIDENCE`; 0: never) is unsure: it says
         so and quotes its two best candidates (:func:`~lateseg.generate.confidence.doubted`).
         """
-        check_min_confidence(min_confidence)
-        kv = KVConfig.from_options(kv_budget, kv_method)
-        how = answer_mode(answer, extractive, kv is not None)
-        if how == "quote" and (kv is not None or prefill not in (None, "dense")):
-            raise ConfigError(
-                "kv_budget/kv_method/prefill apply to the generator, not to quoted answers"
-            )
-        asked = self.prepare(
-            question, k, mode=mode, source=source, kind=kind, include_toc=include_toc,
-            context=context, rerank=rerank,
-        )  # fmt: skip
-        if asked.missing is not None:
-            return asked.missing
-        done = self.answer_from(
-            asked.question, asked.hits, answer=how, kv=kv, prefill=prefill, stream=stream,
-            fallback=fallback,
-        )  # fmt: skip
-        return self.finish(done, asked, min_confidence)
+        prepared = self.prepare(question, options)
+        if prepared.missing is not None:
+            return prepared.missing
+        done = self.answer_from(prepared.asked, prepared.hits, options, stream=stream)
+        return self.finish(done, prepared, options.min_confidence)
 
-    def prepare(
-        self,
-        question: str,
-        k: int = 5,
-        *,
-        mode: str = "dense",
-        source: str | None = None,
-        kind: str | None = None,
-        include_toc: bool = False,
-        context: int | None = None,
-        rerank: str | None = None,
-    ) -> Prepared:
+    def prepare(self, question: str, options: AskOptions = ASK_DEFAULTS) -> Prepared:
         r"""The first half of :meth:`ask`: the question's scope, the question as asked of
-        the scoped documents (:func:`~lateseg.generate.scope.plain_question`) and its
-        passages; or the answer that the document it names is missing. A server runs
-        this under its retrieval lock, then answers (:meth:`answer_from`) and
-        :meth:`finish`\ es."""
+        the scoped documents (:func:`~lateseg.generate.scope.plain_question`), analysed
+        once for every later step, and its passages; or the answer that the document it
+        names is missing. A server runs this under its retrieval lock, then answers
+        (:meth:`answer_from`) and :meth:`finish`\ es."""
         question = clean_text(question)
-        scope = self.scope(question) if source is None else None
+        scope = self.scope(question) if options.source is None else None
         if scope is not None and scope.missing is not None:
-            return Prepared(question, scope, [], self.missing(question, scope))
+            return Prepared(analyse(question), scope, [], self.missing(question, scope))
         if scope is not None:  # asked of the named documents in their own words
             question = plain_question(question, scope, self.document_profiles())
-        hits = self.retrieve(
-            question, k, scope, mode=mode, source=source, kind=kind,
-            include_toc=include_toc, context=context, rerank=rerank,
-        )  # fmt: skip
-        return Prepared(question, scope, hits)
+        asked = analyse(question)
+        return Prepared(asked, scope, self.retrieve(asked, options, scope))
 
     def finish(
         self, answer: Answer, prepared: Prepared, min_confidence: float | None = None
@@ -303,35 +245,31 @@ class Answerer:
 
     def answer_from(
         self,
-        question: str,
+        asked: Asked | str,
         hits: Sequence[Hit],
+        options: AskOptions = ASK_DEFAULTS,
         *,
-        answer: str | None = None,
-        extractive: bool = False,
-        kv: KVConfig | None = None,
-        prefill: str | SparsePrefill | None = None,
         stream: Callable[[str], None] | None = None,
-        fallback: bool = True,
     ) -> Answer:
-        """The second half of :meth:`ask`: the answer to ``question`` from passages
-        already retrieved (a server retrieves under its own lock, then generates)."""
-        how = answer_mode(answer, extractive)
-        if how == "quote":
-            return extractive_answer(question, hits, self.encoder())
-        gen = self.local_generator().with_prefill(prefill)
-        if how == "copy":
-            from lateseg.generate.copying import copy_answer
+        """The second half of :meth:`ask`: the answer to ``asked`` (as :meth:`prepare`
+        analysed it; a question's text is analysed here) from passages already retrieved
+        (a server retrieves under its own lock, then generates)."""
+        asked = analyse(asked) if isinstance(asked, str) else asked
+        if options.answer == "quote":
+            return extractive_answer(asked, hits, self.encoder())
+        gen = self.local_generator().with_prefill(options.prefill)
+        kv = options.kv
+        if options.answer == "copy":
+            return copy_answer(gen, asked, hits, self.encoder(), kv=kv, stream=stream)
+        done = generate_answer(gen, asked, hits, self.encoder(), kv=kv, stream=stream)
+        return self.checked(asked, done, hits) if options.fallback else done
 
-            return copy_answer(gen, question, hits, self.encoder(), kv=kv, stream=stream)
-        done = gen.answer(question, hits, self.encoder(), kv=kv, stream=stream)
-        return self.checked(question, done, hits) if fallback else done
-
-    def checked(self, question: str, answer: Answer, passages: Sequence[Hit]) -> Answer:
+    def checked(self, asked: Asked, answer: Answer, passages: Sequence[Hit]) -> Answer:
         """``answer`` when some sentence of it is supported; else the extractive answer
         from ``passages``, carrying the model's as ``generated``."""
         if answer.supported or not passages:
             return answer
-        quoted = extractive_answer(question, passages, self.encoder())
+        quoted = extractive_answer(asked, passages, self.encoder())
         # kv_stats stays: it describes the generation this ask ran
         return dataclasses.replace(
             quoted, generated=answer, dropped=answer.dropped, kv_stats=answer.kv_stats
@@ -372,28 +310,62 @@ class Answerer:
         # generator's usual budget. Passages that do not fit are dropped whole (reported).
         gen = self.local_generator().with_prefill(prefill)
         session = gen.session(passages, kv, None if document is None else gen.window_budget())
-        return [
-            self.checked(
-                q,
-                session.answer(
-                    q, self.encoder(), None if stream is None else functools.partial(stream, i)
-                ),
-                session.passages,
-            )
-            for i, q in enumerate(questions)
-        ]
+        out = []
+        for i, q in enumerate(questions):
+            asked = analyse(q)
+            done = session.complete(q, None if stream is None else functools.partial(stream, i))
+            made = generated(
+                done.text, asked, session.passages, self.encoder(), done.kv_stats,
+                session.dropped, done.finish_reason,
+            )  # fmt: skip
+            out.append(self.checked(asked, made, session.passages))
+        return out
 
 
-def answer_mode(answer: str | None, extractive: bool = False, kv: bool = False) -> str:
-    """The answer mode asked for: ``answer`` (one of :data:`ANSWER_MODES`), ``"quote"``
-    for ``extractive``, ``"generate"`` when only a KV budget or method (``kv``) says a
-    generator is wanted, else :data:`DEFAULT_ANSWER`."""
-    if answer is not None and answer not in ANSWER_MODES:
-        raise ConfigError(f"answer={answer!r}; choose one of {', '.join(ANSWER_MODES)}")
-    if extractive:
-        if answer not in (None, "quote"):
-            raise ConfigError(f"extractive=True quotes; it cannot be answer={answer!r}")
-        return "quote"
-    if answer is None and kv:
-        return "generate"
-    return answer or DEFAULT_ANSWER
+def copy_answer(
+    gen: LocalGenerator,
+    asked: Asked,
+    passages: Sequence[Hit],
+    encoder: LateEncoder,
+    *,
+    kv: KVConfig | None = None,
+    stream: Callable[[str], None] | None = None,
+) -> Answer:
+    """The generator's answer to ``asked``, copied from ``passages``
+    (:mod:`lateseg.generate.copying`: decoding may open only where the extractive
+    ranker's best sentences do, and only continue a span of a passage)."""
+    if not passages:
+        return Answer(NO_PASSAGE, (), mode="copy", cited_by="copy")
+    gen.load()
+    shown, dropped = gen.fitted(passages)
+    if not shown:
+        return too_long(dropped, gen.context_tokens)
+    constraint = CopyConstraint(
+        gen.tokenizer, [h.text for h in shown], openings(asked, shown, encoder)
+    )
+    done = gen.complete(
+        copy_messages(asked.question, shown), kv=kv, stream=stream,
+        max_new_tokens=COPY_TOKENS, constraint=constraint,
+    )  # fmt: skip
+    return copied(asked, shown, constraint.span(), dropped, done.kv_stats, done.finish_reason)
+
+
+def generate_answer(
+    gen: LocalGenerator,
+    asked: Asked,
+    passages: Sequence[Hit],
+    encoder: LateEncoder,
+    *,
+    kv: KVConfig | None = None,
+    stream: Callable[[str], None] | None = None,
+) -> Answer:
+    """The generator's own answer to ``asked`` from the ``passages`` that fit its budget
+    (KV cache compressed by ``kv``), each sentence checked against the passage that
+    holds it (:func:`~lateseg.generate.compose.generated`)."""
+    if not passages:
+        return Answer(NO_PASSAGE, ())
+    shown, dropped = gen.fitted(passages)
+    if not shown:
+        return too_long(dropped, gen.context_tokens)
+    done = gen.complete(gen.prompt(asked.question, shown), kv=kv, stream=stream, stop=ANSWER_STOPS)
+    return generated(done.text, asked, shown, encoder, done.kv_stats, dropped, done.finish_reason)

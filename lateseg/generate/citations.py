@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from lateseg.types import Answer, Hit
+from lateseg.types import Hit
 
 MARK = re.compile(r"\[(\d+(?:\s*[,;]\s*\d+)*)\]")
 # Between two passages in the prompt.
@@ -62,14 +62,3 @@ def fit_passages(
         else:
             dropped.append(h)
     return kept, dropped
-
-
-def too_long(dropped: Sequence[Hit], budget: int) -> Answer:
-    """The answer when no passage fits the generator's budget (nothing was generated)."""
-    return Answer(
-        f"None of the {len(dropped)} passages fits the generator's budget of {budget} tokens; "
-        "give fewer or shorter passages, or a larger context_tokens.",
-        (),
-        dropped=tuple(dropped),
-        finish="length",
-    )

@@ -12,23 +12,19 @@ choose where to start and where to stop.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from lateseg.generate.citations import format_passages, too_long
+from lateseg.generate.citations import format_passages
 from lateseg.generate.extractive import candidates, score_candidates
-from lateseg.generate.phrase import answer_phrase
-from lateseg.generate.question import analyse
-from lateseg.text.boundaries import sentence_spans
 from lateseg.text.values import find_values
-from lateseg.types import NO_PASSAGE, Answer, Hit, Phrase, Support
+from lateseg.types import Hit
 
 if TYPE_CHECKING:
     from lateseg.encode.late import LateEncoder
-    from lateseg.generate.local import LocalGenerator
-    from lateseg.kv.compress import KVConfig
+    from lateseg.generate.question import Asked
 
 #: The system prompt of copy mode: the decoder enforces the copying, the prompt asks for
 #: the shortest span that answers.
@@ -130,13 +126,12 @@ class CopyConstraint:
 
 
 def openings(
-    question: str, passages: Sequence[Hit], encoder: LateEncoder, best: int | None = CHOICES
+    asked: Asked, passages: Sequence[Hit], encoder: LateEncoder, best: int | None = CHOICES
 ) -> list[list[int]]:
     """Per passage, where a copied answer may open: at the ``best`` candidate sentences
     of the extractive ranker (all sentences when None), after their headings, and at
     each value they state (never a clause number or a page number). The generator then
     only chooses among sentences that may answer, and where to stop."""
-    asked = analyse(question)
     cands = candidates(passages)
     if best is not None and cands:
         score, _ = score_candidates(asked, passages, cands, encoder)
@@ -150,62 +145,12 @@ def openings(
     return [sorted(set(o)) for o in out]
 
 
-def copy_answer(
-    gen: LocalGenerator,
-    question: str,
-    passages: Sequence[Hit],
-    encoder: LateEncoder,
-    *,
-    kv: KVConfig | None = None,
-    stream: Callable[[str], None] | None = None,
-) -> Answer:
-    """The generator's answer to ``question``, copied from ``passages`` (see the module
-    docstring): its text is the span, its phrase the value inside it (the span itself
-    when it states none), its sentence and citation the passage it comes from."""
-    if not passages:
-        return Answer(NO_PASSAGE, (), mode="copy", cited_by="copy")
-    gen.load()
-    shown, dropped = gen.fitted(passages)
-    if not shown:
-        return too_long(dropped, gen.context_tokens)
-    starts = openings(question, shown, encoder)
-    constraint = CopyConstraint(gen.tokenizer, [h.text for h in shown], starts)
-    messages = [
+def copy_messages(question: str, passages: Sequence[Hit]) -> list[dict[str, str]]:
+    """The chat of copy mode: :data:`COPY_PROMPT`, the numbered passages, the question."""
+    return [
         {"role": "system", "content": COPY_PROMPT},
         {
             "role": "user",
-            "content": f"Passages:\n\n{format_passages(shown)}\n\nQuestion: {question}",
+            "content": f"Passages:\n\n{format_passages(passages)}\n\nQuestion: {question}",
         },
     ]
-    done = gen.complete(
-        messages, kv=kv, stream=stream, max_new_tokens=COPY_TOKENS, constraint=constraint
-    )
-    where = constraint.span()
-    if where is None:
-        return Answer(
-            "The generator copied nothing from the passages.", (), tuple(shown), "copy",
-            "copy", done.kv_stats, dropped=tuple(dropped), finish=done.finish_reason,
-        )  # fmt: skip
-    p, a, b = where
-    hit = shown[p]
-    # the sentence the copy stands in (or the copy, when it runs over sentences)
-    s, e = next(((x, y) for x, y in sentence_spans(hit.text) if x <= a < y), (a, b))
-    s, e = min(s, a), max(e, b)
-    sentence = Hit(
-        hit.source, hit.start + s, hit.start + e, hit.text[s:e], hit.score, hit.page,
-        hit.section, hit.doc_id, hit.chunk_id, kind=hit.kind, page_end=hit.page_end, ocr=hit.ocr,
-    )  # fmt: skip
-    asked = analyse(question)
-    inner = answer_phrase(asked, hit.text[a:b])
-    pa, pb = (a + inner[0], a + inner[1]) if inner and inner[1] > inner[0] else (a, b)
-    phrase = Phrase(hit.text[pa:pb], ((hit.start + pa, hit.start + pb),), sentence, asked.kind)
-    copied = hit.text[a:b]
-    evidence = Hit(
-        hit.source, hit.start + a, hit.start + b, copied, 1.0, hit.page, hit.section,
-        hit.doc_id, hit.chunk_id, kind=hit.kind, ocr=hit.ocr,
-    )  # fmt: skip
-    support = (Support(copied, 0, len(copied), True, evidence, 1.0, (p + 1,), None),)
-    return Answer(
-        f"{' '.join(copied.split())} [1]", (hit,), tuple(shown), "copy", "copy",
-        done.kv_stats, support, tuple(dropped), finish=done.finish_reason, phrase=phrase,
-    )  # fmt: skip

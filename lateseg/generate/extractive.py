@@ -24,41 +24,24 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from lateseg.generate.cells import names_a_cell
+from lateseg.generate.compose import make_phrase, quoted, value_phrase
 from lateseg.generate.confidence import confidence, signals
 from lateseg.generate.lists import find_lists
-from lateseg.generate.phrase import (
-    LIMIT,
-    WORDED,
-    answer_phrase,
-    body_start,
-    is_heading,
-    typed_phrase,
-)
+from lateseg.generate.phrase import LIMIT, WORDED, body_start, is_heading, typed_phrase
 from lateseg.generate.question import Asked, analyse, content_words, equivalents
 from lateseg.text.boundaries import sentence_spans
 from lateseg.text.values import find_values
 from lateseg.text.words import MODAL, stem
-from lateseg.types import NO_PASSAGE, Answer, Hit, Phrase
+from lateseg.types import Answer, Hit, Phrase
 
 if TYPE_CHECKING:
     from lateseg.encode.late import LateEncoder
-
-#: How the question kinds are named to a reader when no passage states them.
-KIND_NAMES = {
-    "duration": "a duration",
-    "when": "a time or date",
-    "date": "a date",
-    "percent": "a percentage or rate",
-    "money": "an amount",
-    "count": "a number",
-    "limit": "a limit",
-}
 
 
 @dataclass(frozen=True)
@@ -152,14 +135,6 @@ def candidates(hits: Sequence[Hit], lists: bool = False) -> list[Candidate]:
         if lists:
             out.extend(Candidate(i, blk.start, blk.end, blk.labels) for blk in find_lists(h.text))
     return out
-
-
-def _quote(hit: Hit, start: int, end: int) -> str:
-    """The quoted text: code verbatim, as in the file (line breaks and indentation);
-    other text with whitespace collapsed (PDF line breaks are layout)."""
-    if hit.kind == "code":
-        return "\n" + hit.text[start:end] + "\n"
-    return " ".join(hit.text[start:end].split())
 
 
 def overlaps(asked: Asked, texts: Sequence[str]) -> np.ndarray:
@@ -259,35 +234,17 @@ def subject_agreement(asked: Asked, text: str) -> float:
     return 1.0 if any(want in n.lower() or n.lower() in want for n in names) else -1.0
 
 
-def sentence_hit(hit: Hit, start: int, end: int) -> Hit:
-    """The part ``start..end`` of a passage's text as a hit of its own document (its
-    offsets, its page where the passage starts there)."""
-    return Hit(
-        hit.source, hit.start + start, hit.start + end, hit.text[start:end], hit.score,
-        hit.page, hit.section, hit.doc_id, hit.chunk_id, kind=hit.kind, page_end=hit.page_end,
-        ocr=hit.ocr,
-    )  # fmt: skip
-
-
-def make_phrase(asked: Asked, hit: Hit, c: Candidate) -> Phrase | None:
-    """The answer phrase of candidate ``c`` of passage ``hit`` (None: it states no value
-    of the kind asked)."""
-    where = sentence_hit(hit, c.start, c.end)
+def candidate_phrase(asked: Asked, hit: Hit, c: Candidate) -> Phrase | None:
+    """The answer phrase of candidate ``c`` of passage ``hit``: a list's items, or the
+    value it states (None: it states none of the kind asked)."""
+    where = hit.part(c.start, c.end)
     if c.labels:
-        parts = tuple((hit.start + a, hit.start + b) for a, b in c.labels)
-        text = ", ".join(hit.text[a:b] for a, b in c.labels)
-        return Phrase(text, parts, where, "list")
-    found = answer_phrase(asked, hit.text[c.start : c.end])
-    if found is None:
-        return None
-    a, b = c.start + found[0], c.start + found[1]
-    if b <= a:
-        return None
-    return Phrase(hit.text[a:b], ((hit.start + a, hit.start + b),), where, asked.kind)
+        return make_phrase(where, [(a - c.start, b - c.start) for a, b in c.labels], "list")
+    return value_phrase(asked, where)
 
 
 def extractive_answer(
-    question: str,
+    asked: Asked | str,
     hits: Sequence[Hit],
     encoder: LateEncoder,
     max_sentences: int = 1,
@@ -297,35 +254,25 @@ def extractive_answer(
     with the number of its passage and its answer phrase; with ``max_sentences`` > 1 the
     next best follow, in passage order. The citations are the passages quoted. When the
     question asks for a value that no candidate states, there is no phrase and the text
-    says so before quoting the closest sentence."""
-    if not hits:
-        return Answer(NO_PASSAGE, (), (), "extractive", "extractive")
-    asked = analyse(question)
+    says so before quoting the closest sentence. ``asked``: the analysed question (a
+    question's text is analysed here)."""
+    asked = analyse(asked) if isinstance(asked, str) else asked
     cands = candidates(hits, lists=asked.kind == "list")
     if not cands:
-        return Answer(NO_PASSAGE, (), tuple(hits), "extractive", "extractive")
+        return quoted(asked, hits, [], None)
     score, states = score_candidates(asked, hits, cands, encoder, weights)
     if weights.require and asked.quantity and asked.kind not in WORDED and states.any():
         score = np.where(states > 0, score, -np.inf)
     order = [int(k) for k in np.argsort(-score, kind="stable")]
-    best = order[0]
-    phrase = make_phrase(asked, hits[cands[best].passage], cands[best])
-    chosen = sorted(order[:max_sentences], key=lambda k: (cands[k].passage, cands[k].start))
-    cited: list[int] = []
-    parts = []
-    for k in chosen:
-        c = cands[k]
-        if c.passage not in cited:
-            cited.append(c.passage)
-        parts.append(f"{_quote(hits[c.passage], c.start, c.end)} [{cited.index(c.passage) + 1}]")
-    text = " ".join(parts)
-    if phrase is None and asked.kind in KIND_NAMES and asked.kind not in WORDED:
-        text = f"The passages do not state {KIND_NAMES[asked.kind]} for this. Closest: {text}"
+    best = cands[order[0]]
+    phrase = candidate_phrase(asked, hits[best.passage], best)
+    chosen = [
+        (cands[k].passage, cands[k].start, cands[k].end)
+        for k in sorted(order[:max_sentences], key=lambda k: (cands[k].passage, cands[k].start))
+    ]
     # rated by its best two candidates (lateseg.generate.confidence)
     top = [k for k in order[:2] if np.isfinite(score[k])]
     rated = signals([float(score[k]) for k in top])
-    alts = tuple(sentence_hit(hits[cands[k].passage], cands[k].start, cands[k].end) for k in top)
-    return Answer(
-        text, tuple(hits[i] for i in cited), tuple(hits), "extractive", "extractive",
-        phrase=phrase, confidence=confidence(rated), alternatives=alts,
-    )  # fmt: skip
+    alts = tuple(hits[cands[k].passage].part(cands[k].start, cands[k].end) for k in top)
+    answer = quoted(asked, hits, chosen, phrase)
+    return replace(answer, confidence=confidence(rated), alternatives=alts)

@@ -5,8 +5,8 @@ between prefill and decoding, ``lateseg.kv``). The prompt is the chat template o
 system prompt, the numbered passages and the question, with the question last: everything
 before it is the *context*, which :class:`KVSession` prefills and compresses once to
 answer several questions. The model is loaded once per process (``loading.py``), the
-prompts are in ``prompts.py``, the decode loop and its stop rules in ``decode.py``, and a
-generated text becomes a cited answer in ``attribution.py``.
+prompts are in ``prompts.py``, the decode loop and its stop rules in ``decode.py``. It
+decodes and nothing more: a completion becomes a cited answer in ``compose.py``.
 """
 
 from __future__ import annotations
@@ -21,16 +21,15 @@ from typing import TYPE_CHECKING, Any
 
 from lateseg.encode.models import DEFAULT_GENERATOR
 from lateseg.errors import ConfigError, GenerationError
-from lateseg.generate.attribution import cite
-from lateseg.generate.citations import fit_passages, format_passages, too_long
+from lateseg.generate.citations import fit_passages, format_passages
+from lateseg.generate.compose import too_long
 from lateseg.generate.constraint import Constraint
 from lateseg.generate.decode import Decoded, Stream, decode, end_tokens
 from lateseg.generate.loading import load_model, model_version, run_lock
 from lateseg.generate.prompts import ANSWER_STOPS, ORDERS, PROMPTS, QUESTION_MARK, Prompt
-from lateseg.types import NO_PASSAGE, Answer, Hit
+from lateseg.types import Hit
 
 if TYPE_CHECKING:
-    from lateseg.encode.late import LateEncoder
     from lateseg.kv.compress import Compressed, KVConfig, ObservationWindow
     from lateseg.kv.sparse import SparsePrefill
 
@@ -380,31 +379,8 @@ class LocalGenerator:
     ) -> KVSession:
         """Prefill (and compress, query-agnostic) the context of ``passages`` (those that
         fit ``budget`` tokens, :meth:`fit`) once, to answer several questions from it
-        (:meth:`KVSession.answer`)."""
+        (:meth:`KVSession.complete`)."""
         return KVSession(self, passages, kv, budget)
-
-    def answer(
-        self,
-        question: str,
-        passages: Sequence[Hit],
-        encoder: LateEncoder,
-        *,
-        kv: KVConfig | None = None,
-        stream: Stream | None = None,
-    ) -> Answer:
-        """Generate an answer citing ``passages`` (KV cache compressed by ``kv``).
-
-        Each sentence is checked against the passage that holds it (:func:`cite`): the
-        answer cites the passages holding the evidence of its supported sentences, which
-        may not be the ones its ``[n]`` markers name (``cited_by="attribution"``).
-        """
-        if not passages:
-            return Answer(NO_PASSAGE, ())
-        shown, dropped = self.fitted(passages)
-        if not shown:
-            return too_long(dropped, self.context_tokens)
-        done = self.complete(self.prompt(question, shown), kv=kv, stream=stream, stop=ANSWER_STOPS)
-        return cite(done.text, question, shown, encoder, done.kv_stats, dropped, done.finish_reason)
 
 
 def shared_generator(model: str = DEFAULT_GENERATOR, device: str | None = None) -> LocalGenerator:
@@ -417,7 +393,7 @@ def shared_generator(model: str = DEFAULT_GENERATOR, device: str | None = None) 
 
 class KVSession:
     """A context prefilled once and compressed without knowing the questions (the
-    observation window is the context's last tokens); each :meth:`answer` feeds its
+    observation window is the context's last tokens); each :meth:`complete` feeds its
     question after the compressed cache and truncates the cache back afterwards."""
 
     def __init__(
@@ -449,7 +425,9 @@ class KVSession:
         self.stats = done.stats() or {"method": "full"}
         self.slots = int(self.cache.layers[0].keys.shape[-2])
 
-    def answer(self, question: str, encoder: LateEncoder, stream: Stream | None = None) -> Answer:
+    def complete(self, question: str, stream: Stream | None = None) -> Completion:
+        """The completion of ``question`` asked of the prefilled context: its tail fed
+        after the (compressed) cache, decoded, and the cache truncated back."""
         import torch
 
         from lateseg.kv.compress import truncate
@@ -470,7 +448,7 @@ class KVSession:
             truncate(self.cache, self.slots)
         stats = dict(self.stats)
         stats.update(_timing(self.prefill_s, made, secs), reused=True)
-        return cite(text, question, self.passages, encoder, stats, self.dropped, finish)
+        return Completion(text, len(prompt.ids), made, finish, stats)
 
 
 def _timing(prefill_s: float, tokens: int, decode_s: float) -> dict[str, Any]:

@@ -269,11 +269,7 @@ def check_support(
                 not numbers or _holds_numbers(numbers, passages[held[0]].text[held[1] : held[2]])
             ):
                 i, a, b = held  # the words it copied, where they are
-            h = passages[i]
-            evidence = Hit(
-                h.source, h.start + a, h.start + b, h.text[a:b], float(sims[k, n]), h.page,
-                h.section, h.doc_id, h.chunk_id, kind=h.kind, ocr=h.ocr,
-            )  # fmt: skip
+            evidence = passages[i].part(a, b, score=float(sims[k, n]))
         reason = None
         where = "its cited passages" if valid else "the passages"
         if cites and not valid:

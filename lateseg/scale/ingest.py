@@ -19,8 +19,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from lateseg.errors import IngestError, LatesegError
+from lateseg.ingest.report import IngestReport
 from lateseg.scale.engines import Written, encode_document, make_engine
-from lateseg.types import Document, IngestReport
+from lateseg.types import Document
 
 if TYPE_CHECKING:
     from lateseg.encode.late import LateEncoder

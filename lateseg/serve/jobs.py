@@ -37,8 +37,8 @@ from typing import IO, Any
 
 from lateseg.errors import LatesegError
 from lateseg.ingest.formats import UPLOAD_SUFFIXES
+from lateseg.ingest.report import IngestReport
 from lateseg.serve.limits import JOBS_KEPT, JOBS_SECONDS, MAX_FILES
-from lateseg.types import IngestReport
 
 log = logging.getLogger(__name__)
 

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from lateseg.errors import ConfigError, LatesegError
-from lateseg.generate.answering import DEFAULT_ANSWER
+from lateseg.generate.options import DEFAULT_ANSWER, AskOptions, SearchOptions
 from lateseg.serve.limits import MCP_MAX_K
 from lateseg.serve.service import Service
 
@@ -57,7 +57,7 @@ def build(service: Service, max_k: int = MCP_MAX_K) -> Any:
     def search(query: str, k: int = 5, kind: str | None = None, source: str | None = None) -> dict:
         """The k passages of the index that best match the query. kind: one of pdf, code,
         text, markdown, docx, html; source: a glob over file paths ("*/contracts/*.pdf")."""
-        hits = service.search(query, k_of(k), kind=kind, source=source)
+        hits = service.search(query, options=SearchOptions(k_of(k), source=source, kind=kind))
         return {"query": query, "hits": [_passage(service.hit_json(h)) for h in hits]}
 
     @server.tool()
@@ -70,7 +70,9 @@ def build(service: Service, max_k: int = MCP_MAX_K) -> Any:
         (its own words, checked sentence by sentence; an unsupported answer is replaced
         by the quote). A question naming a document ("the NDA") is answered from it, or
         told that the index does not hold it."""
-        a = service.answer_json(service.ask(question, k_of(k), answer=answer))
+        a = service.answer_json(
+            service.ask(question, options=AskOptions.of(k=k_of(k), answer=answer))
+        )
         phrase = a["phrase"]
         return {
             "phrase": None if phrase is None else phrase["text"],

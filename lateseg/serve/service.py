@@ -20,9 +20,9 @@ from pathlib import Path
 from typing import Any
 
 from lateseg.errors import ConfigError, LatesegError
-from lateseg.generate.answering import answer_mode
+from lateseg.generate.options import AskOptions, SearchOptions
+from lateseg.generate.options import options_of as _options
 from lateseg.index.postgres import is_store_url
-from lateseg.kv.compress import KVConfig
 from lateseg.serve.documents import Documents, Paths
 from lateseg.serve.limits import DOCUMENT_KINDS, MAX_K, MAX_QUESTION, MAX_STREAMS
 from lateseg.types import Answer, Hit, clean_text
@@ -185,53 +185,47 @@ class Service:
     def search(
         self,
         query: str,
-        k: int = 5,
+        k: int | None = None,
         *,
-        mode: str = "dense",
-        source: str | None = None,
-        kind: str | None = None,
+        options: SearchOptions | None = None,
+        **given: Any,
     ) -> list[Hit]:
+        """The best passages for ``query`` as ``options`` (or the same options as
+        keywords, :class:`SearchOptions`) select them, within this server's limits."""
         query = _question(query)
-        if kind is not None and kind not in DOCUMENT_KINDS:
-            raise ConfigError(f"kind={kind!r}; choose one of {', '.join(DOCUMENT_KINDS)}")
+        options = _limited(_options(SearchOptions, options, k, given))
         with self.lock:
-            return self.pipe.search(query, _k(k), mode=mode, source=source, kind=kind)
+            return self.pipe.search(query, options=options)
 
     def ask(
         self,
         question: str,
-        k: int = 5,
+        k: int | None = None,
         *,
-        answer: str | None = None,
-        extractive: bool = False,
-        kv_budget: int | float | None = None,
-        kv_method: str | None = None,
-        source: str | None = None,
-        kind: str | None = None,
+        options: AskOptions | None = None,
         stream: Callable[[str], None] | None = None,
         on_hits: Callable[[list[Hit]], None] | None = None,
         cancel: threading.Event | None = None,
         placed: bool = False,
-        min_confidence: float | None = None,
+        **given: Any,
     ) -> Answer:
-        """The answer to ``question``, as ``Pipeline.ask`` makes it (``answer``: quote,
-        copy or generate; ``extractive`` is quote): scoped to the documents it names,
-        its phrase first. ``on_hits`` receives the passages before an answer is made,
-        ``stream`` a generated answer's text as made. Raises :class:`Busy` when ``queue``
-        answers are already waiting for the generator, and :class:`Cancelled` as soon
-        as ``cancel`` is set (the client went away): generation stops at its next
-        word, and its slot is free again. ``placed``: the caller holds a
-        :meth:`queue_place` for this answer. ``min_confidence``: as in ``Pipeline.ask``."""
-        kv = KVConfig.from_options(kv_budget, kv_method)
-        how = answer_mode(answer, extractive, kv is not None)
-        if how == "quote" and kv is not None:
-            raise ConfigError("kv_budget/kv_method apply to the generator, not to quoted answers")
+        """The answer to ``question``, as ``Pipeline.ask`` makes it from ``options`` (or
+        the same options as keywords, :class:`AskOptions`), within this server's limits:
+        scoped to the documents it names, its phrase first. ``on_hits`` receives the
+        passages before an answer is made, ``stream`` a generated answer's text as made.
+        Raises :class:`Busy` when ``queue`` answers are already waiting for the
+        generator, and :class:`Cancelled` as soon as ``cancel`` is set (the client went
+        away): generation stops at its next word, and its slot is free again.
+        ``placed``: the caller holds a :meth:`queue_place` for this answer."""
+        options = _options(AskOptions, options, k, given)
+        _limited(options.search)
+        how = options.answer
         if how != "quote" and not self.generates:
             raise ConfigError(f"this server answers by quoting only (--no-generate): not {how!r}")
         question = clean_text(_question(question))
         answerer = self.pipe.answerer
         with self.lock:
-            asked = answerer.prepare(question, _k(k), source=source, kind=kind)
+            asked = answerer.prepare(question, options)
         if asked.missing is not None:
             return asked.missing
         if on_hits is not None:
@@ -245,7 +239,7 @@ class Service:
 
         if how == "quote":
             with self.lock:
-                done = answerer.answer_from(asked.question, asked.hits, answer="quote")
+                done = answerer.answer_from(asked.asked, asked.hits, options)
         else:
             with self._generation_slot(placed):
                 gen = self.pipe.generator
@@ -253,11 +247,11 @@ class Service:
                 if cancel is not None and cancel.is_set():
                     raise Cancelled("the client went away")
                 done = answerer.answer_from(
-                    asked.question, asked.hits, answer=how, kv=kv,
+                    asked.asked, asked.hits, options,
                     stream=told if stream is not None or cancel is not None else None,
                 )  # fmt: skip
         with self.lock:
-            return answerer.finish(done, asked, min_confidence)
+            return answerer.finish(done, asked, options.min_confidence)
 
     def hit_json(self, h: Hit) -> dict[str, Any]:
         return hit_json(h, self.documents.paths())
@@ -336,7 +330,11 @@ def _question(text: str) -> str:
     return text
 
 
-def _k(k: int) -> int:
-    if not 1 <= k <= MAX_K:
-        raise ConfigError(f"k={k}; give 1 to {MAX_K}")
-    return k
+def _limited(options: SearchOptions) -> SearchOptions:
+    """``options`` when a client may ask for them here (at most :data:`MAX_K` passages,
+    a known document kind)."""
+    if options.k > MAX_K:
+        raise ConfigError(f"k={options.k}; give 1 to {MAX_K}")
+    if options.kind is not None and options.kind not in DOCUMENT_KINDS:
+        raise ConfigError(f"kind={options.kind!r}; choose one of {', '.join(DOCUMENT_KINDS)}")
+    return options

@@ -13,7 +13,7 @@ from pydantic import ConfigDict, Field, model_validator
 
 from lateseg.errors import ConfigError
 from lateseg.integrations.langchain._common import hit_document, open_pipeline
-from lateseg.pipeline import Pipeline
+from lateseg.pipeline import Pipeline, SearchOptions
 
 
 class LatesegRetriever(BaseRetriever):
@@ -62,12 +62,12 @@ class LatesegRetriever(BaseRetriever):
     ) -> list[Document]:
         if kwargs:
             raise TypeError(f"unknown search arguments: {', '.join(sorted(kwargs))}")
-        hits = self.pipeline.search(
-            query,
+        options = SearchOptions(
             k or self.k,
-            mode=mode or self.mode,
-            source=source if source is not None else self.source,
-            kind=kind if kind is not None else self.kind,
+            mode or self.mode,
+            source if source is not None else self.source,
+            kind if kind is not None else self.kind,
             rerank=rerank if rerank is not None else self.rerank,
         )
+        hits = self.pipeline.search(query, options=options)
         return [hit_document(h) for h in hits]

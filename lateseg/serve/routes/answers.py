@@ -15,7 +15,7 @@ from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, Field, field_validator
 from sse_starlette.sse import EventSourceResponse
 
-from lateseg.generate.answering import ANSWER_MODES, answer_mode
+from lateseg.generate.options import ANSWER_MODES, MODE_ALIASES, AskOptions
 from lateseg.serve.guard import error_body, status_of
 from lateseg.serve.limits import (
     DOCUMENT_KINDS,
@@ -58,12 +58,22 @@ class AskBody(BaseModel):
     @field_validator("answer")
     @classmethod
     def _answer(cls, v: str | None) -> str | None:
-        return _one_of(v, ANSWER_MODES, "answer")
+        return _one_of(v, (*ANSWER_MODES, *MODE_ALIASES), "answer")
 
     @field_validator("kind")
     @classmethod
     def _kind(cls, v: str | None) -> str | None:
         return _one_of(v, DOCUMENT_KINDS, "kind")
+
+    def options(self) -> AskOptions:
+        """The ask's options (a budget of 1 or more is a number of tokens)."""
+        budget = self.kv_budget
+        return AskOptions.of(
+            k=self.k, answer=self.answer, extractive=self.extractive,
+            kv_budget=int(budget) if budget is not None and budget >= 1 else budget,
+            kv_method=self.kv_method, source=self.source, kind=self.kind,
+            min_confidence=self.min_confidence,
+        )  # fmt: skip
 
 
 @router.get("/api/search", response_model=SearchOut)
@@ -91,16 +101,11 @@ def ask(body: AskBody, request: Request, service: ServiceDep) -> Any:
     text as made), then ``answer`` (the answer's JSON) or ``error``. Load is refused
     before a stream starts: a full generation queue, or all streams taken, answers 503
     with ``Retry-After``. A client that goes away stops its answer at the next word."""
-    budget = body.kv_budget
-    kv = int(budget) if budget is not None and budget >= 1 else budget
-    how = answer_mode(body.answer, body.extractive, budget is not None or bool(body.kv_method))
-    options = dict(
-        k=body.k, answer=how, kv_budget=kv, kv_method=body.kv_method,
-        source=body.source, kind=body.kind, min_confidence=body.min_confidence,
-    )  # fmt: skip
+    options = body.options()
+    how = options.answer
     streamed = body.stream or "text/event-stream" in request.headers.get("accept", "")
     if not streamed:
-        return service.answer_json(service.ask(body.question, **options))  # type: ignore[arg-type]
+        return service.answer_json(service.ask(body.question, options=options))
     # Both are taken here, before any byte of the stream is sent: Busy is a 503 with
     # Retry-After (a place checked here and taken later could be gone by then).
     held = ExitStack()
@@ -122,7 +127,7 @@ def ask(body: AskBody, request: Request, service: ServiceDep) -> Any:
                 on_hits=lambda hits: events.put(("hits", [service.hit_json(h) for h in hits])),
                 cancel=cancel,
                 placed=how != "quote",
-                **options,  # type: ignore[arg-type]
+                options=options,
             )
             events.put(("answer", service.answer_json(answer)))
         except Cancelled:
