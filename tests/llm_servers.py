@@ -54,6 +54,8 @@ class FaultServer:
         self.tokenizer = tokenizer
         self.calls: Counter[str] = Counter()
         self.auth_headers: list[str | None] = []
+        #: The chat requests' bodies, as received.
+        self.bodies: list[dict[str, Any]] = []
         #: Per model: set when a streaming client went away mid-answer.
         self.disconnected = {m: threading.Event() for m in MODES}
         self.stop = threading.Event()
@@ -110,6 +112,7 @@ def _handler(server: FaultServer) -> type[BaseHTTPRequestHandler]:
                 return
             model = body.get("model")
             server.calls[model] += 1
+            server.bodies.append(body)
             server.auth_headers.append(self.headers.get("Authorization"))
             n = server.calls[model]
             if model not in MODES:
