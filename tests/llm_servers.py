@@ -201,7 +201,10 @@ def start_transformers_serve(
     port = free_port()
     exe = Path(sys.executable).with_name("transformers")
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
+    # float32, as lateseg's in-process generator runs on a CPU: the same weights at the
+    # same precision give the same greedy text, so the two paths can be compared.
     cmd = [str(exe), "serve", str(folder), "--host", "127.0.0.1", "--port", str(port)]
+    cmd += ["--dtype", "float32"]
     # Its log goes to a file: a pipe nobody reads would fill and block the server.
     with open(log_path, "wb") as log:
         proc = subprocess.Popen(
