@@ -378,11 +378,14 @@ class RemoteLLM:
         answers ``count``: one body serves both."""
         httpx = _httpx()
         body = {"model": self.model_name(), "prompt": text, "content": text, "add_special": False}
-        timeout = httpx.Timeout(self.config.connect_timeout_s, read=self.config.stall_timeout_s)
+        deadline = time.monotonic() + self.config.timeout_s
+        timeout = self._timeout(deadline, self.config.stall_timeout_s)
+        url = self.config.root + "/tokenize"
         try:
-            response = self._http.post(self.config.root + "/tokenize", json=body, timeout=timeout)
-            data = response.json() if response.status_code == 200 else None
-        except (httpx.HTTPError, ValueError) as e:
+            with self._http.stream("POST", url, json=body, timeout=timeout) as response:
+                ok = response.status_code == 200
+                data = json.loads(self._read_capped(response, deadline)) if ok else None
+        except (httpx.HTTPError, RemoteModelError, ValueError) as e:
             log.debug("no token count from %s/tokenize: %s", self.config.root, type(e).__name__)
             return None
         if isinstance(data, dict):
