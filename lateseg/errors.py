@@ -40,3 +40,16 @@ class IndexStoreError(LatesegError):
 
 class GenerationError(LatesegError):
     """The generator failed to produce an answer."""
+
+
+class RemoteModelError(GenerationError):
+    """A model behind a URL (an OpenAI-compatible server) could not answer. The message is
+    one line naming the server (never the API key); ``kind`` says which failure it was, so a
+    caller (serve, the CLI) can tell a refused key from a stalled stream without parsing
+    the message: ``"refused"``, ``"dns"``, ``"tls"``, ``"connect"``, ``"timeout"``,
+    ``"auth"``, ``"model"``, ``"not-found"``, ``"rate-limit"``, ``"server"``, ``"http"``,
+    ``"stall"``, ``"too-large"``, ``"malformed"``, ``"empty"``."""
+
+    def __init__(self, message: str, kind: str) -> None:
+        super().__init__(message)
+        self.kind = kind

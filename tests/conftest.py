@@ -31,9 +31,9 @@ def license_file(name: str) -> Path:
     return path
 
 
-#: Fixtures that load the generator or start PostgreSQL: a test that uses one (however
-#: indirectly) is ``slow``, out of ``make test-fast``.
-SLOW_FIXTURES = {"gen", "generator", "postgres"}
+#: Fixtures that load the generator, start PostgreSQL or a model server: a test that uses
+#: one (however indirectly) is ``slow``, out of ``make test-fast``.
+SLOW_FIXTURES = {"gen", "generator", "postgres", "served_llm"}
 
 
 def _resident_gb() -> tuple[float, float]:
@@ -175,3 +175,18 @@ def postgres():
         pytest.skip(reason)
     with Cluster() as cluster:
         yield cluster
+
+
+@pytest.fixture(scope="session")
+def served_llm(tmp_path_factory):
+    """``transformers serve`` on the packaged SmolLM2 folder, offline, on a free port
+    (``llm_servers``): its base URL and the model name it answers to. Stopped at the end."""
+    from llm_servers import smollm2_folder, start_transformers_serve, stop_process
+
+    folder = smollm2_folder()
+    log = tmp_path_factory.mktemp("transformers-serve") / "serve.log"
+    proc, url = start_transformers_serve(folder, log)
+    try:
+        yield url, str(folder)
+    finally:
+        stop_process(proc)

@@ -41,3 +41,16 @@ class Prompt:
     offsets: list[tuple[int, int]]
     tail_char: int
     tail_token: int
+
+
+#: The system prompt of a model behind a URL: it asks for what lateseg checks afterwards,
+#: the value, the sentence that states it copied word for word, and ``[n]`` markers, so
+#: the answer phrase and the quote can be found in the passages and the citations checked.
+CHECKABLE_PROMPT = (
+    "You answer questions about documents using only the numbered passages given. "
+    "Reply in exactly this form:\n"
+    "Answer: the value that answers the question (a number, date, name or short phrase) "
+    "and the passage number in square brackets, for example [1].\n"
+    'Quote: "the one sentence of that passage that states it, copied word for word" [1]\n'
+    "If the passages do not answer the question, reply only: Not in the passages."
+)

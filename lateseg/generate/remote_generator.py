@@ -1,0 +1,106 @@
+"""A model behind a URL writes the draft of an answer: :class:`RemoteGenerator` chooses
+the passages (whole chunks under ``context_tokens``,
+:func:`~lateseg.generate.context.fit_context`), asks for the value, a verbatim quote
+and ``[n]`` markers (:data:`~lateseg.generate.prompts.CHECKABLE_PROMPT`), and returns
+the model's raw text with what was sent. Only the question and those passages leave the
+machine.
+
+The draft is not an answer yet: locating the phrase and quote, the support check and the
+citations are the answer path's, the same for every writer."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from lateseg.errors import ConfigError, GenerationError
+from lateseg.generate.citations import format_passages
+from lateseg.generate.context import ContextFit, fit_context
+from lateseg.generate.prompts import ANSWER_STOPS, CHECKABLE_PROMPT, QUESTION_MARK
+from lateseg.generate.remote import RemoteLLM
+from lateseg.types import Hit
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What will be sent for one question: the chat ``messages`` and the passages they
+    number (``fit``), and how their tokens were counted (``counting``)."""
+
+    messages: tuple[dict[str, str], ...]
+    fit: ContextFit
+    counting: str
+
+
+@dataclass(frozen=True)
+class Draft:
+    """The model's raw ``text`` for a :class:`Plan`, the ``model`` that wrote it (as the
+    server names it) and why it stopped (``finish_reason``, where said)."""
+
+    text: str
+    plan: Plan
+    model: str
+    finish_reason: str | None = None
+
+
+def chat_messages(
+    question: str, passages: Sequence[Hit], system: str = CHECKABLE_PROMPT
+) -> list[dict[str, str]]:
+    """The chat for ``question`` over ``passages`` numbered from 1, in the layout the
+    local generator uses (so one model gives the same text either way)."""
+    body = format_passages(passages)
+    return [
+        {"role": "system", "content": system},
+        {"role": "user", "content": f"Passages:\n\n{body}{QUESTION_MARK}{question}"},
+    ]
+
+
+class RemoteGenerator:
+    """Drafts answers with ``llm``: passages fitted to ``context_tokens`` (counted by the
+    server's tokenizer where it has one, else estimated; :attr:`Plan.counting` says
+    which), at most ``max_tokens`` written, greedy (``temperature`` 0) by default."""
+
+    def __init__(
+        self,
+        llm: RemoteLLM,
+        context_tokens: int = 3000,
+        max_tokens: int = 256,
+        temperature: float = 0.0,
+        system: str = CHECKABLE_PROMPT,
+    ) -> None:
+        if context_tokens < 1 or max_tokens < 1:
+            raise ConfigError(
+                f"context_tokens={context_tokens} and max_tokens={max_tokens} must be >= 1"
+            )
+        self.llm = llm
+        self.context_tokens = context_tokens
+        self.max_tokens = max_tokens
+        self.temperature = temperature
+        self.system = system
+
+    def plan(self, question: str, hits: Sequence[Hit]) -> Plan:
+        """The messages for ``question`` and the ranked ``hits`` that fit the budget."""
+        fit = fit_context(hits, self.context_tokens, self.llm.count_tokens)
+        if not fit.passages:
+            raise GenerationError(
+                f"none of the {len(hits)} passages fits context_tokens={self.context_tokens} "
+                f"(counted by {self.llm.counting}); raise --context-tokens"
+                if hits
+                else "no passages to answer from"
+            )
+        messages = chat_messages(question, fit.passages, self.system)
+        return Plan(tuple(messages), fit, self.llm.counting)
+
+    def draft(self, question: str, hits: Sequence[Hit]) -> Draft:
+        """The model's whole answer to ``question`` over the fitted ``hits``."""
+        plan = self.plan(question, hits)
+        done = self.llm.chat(
+            list(plan.messages), self.max_tokens, self.temperature, stop=ANSWER_STOPS
+        )
+        return Draft(done.text, plan, done.model, done.finish_reason)
+
+    def stream(self, plan: Plan) -> Iterator[str]:
+        """The answer to ``plan`` as the model writes it; closing the iterator cancels
+        the request (the server sees the connection go)."""
+        return self.llm.stream(
+            list(plan.messages), self.max_tokens, self.temperature, stop=ANSWER_STOPS
+        )
