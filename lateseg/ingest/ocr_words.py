@@ -5,13 +5,13 @@ points, each word its own :class:`~lateseg.ingest.pdf_layout.Frag`."""
 from __future__ import annotations
 
 import math
-import re
 import unicodedata
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
 from lateseg.ingest.pdf_layout import Frag, Line
+from lateseg.text.words import WORD, words
 
 
 def parse_tsv(tsv: str) -> list[dict[str, Any]]:
@@ -126,7 +126,7 @@ def mapped(
 #: Digits Tesseract reads for a letter of the same width: ``/var/1ib`` for ``/var/lib``,
 #: ``c0py`` for ``copy``.
 _LOOKALIKES = str.maketrans("10", "lo")
-_MIXED = re.compile(r"(?<![^\W_])(?=[a-z]*[10])(?=[a-z10]*[a-z][a-z10]*[a-z])[a-z10]+(?![^\W_])")
+_LOWER = frozenset("abcdefghijklmnopqrstuvwxyz")
 
 
 def fix_lookalikes(text: str, ranges: Sequence[tuple[int, int]]) -> str:
@@ -137,11 +137,13 @@ def fix_lookalikes(text: str, ranges: Sequence[tuple[int, int]]) -> str:
     otherwise. Same length, so every offset holds."""
     if not ranges:
         return text
-    known = Counter(m.group() for m in re.finditer(r"(?<![^\W_])[a-z]+(?![^\W_])", text))
+    known = Counter(w for w in words(text) if _LOWER.issuperset(w))
     out = list(text)
     for start, end in ranges:
-        for m in _MIXED.finditer(text, start, end):
-            fixed = m.group().translate(_LOOKALIKES)
-            if known[fixed] >= 2:
+        for m in WORD.finditer(text, start, end):
+            word = m.group()
+            fixed = word.translate(_LOOKALIKES)
+            letters = sum(c in _LOWER for c in word)
+            if fixed != word and letters >= 2 and _LOWER.issuperset(fixed) and known[fixed] >= 2:
                 out[m.start() : m.end()] = fixed
     return "".join(out)
