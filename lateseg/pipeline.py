@@ -236,6 +236,7 @@ class Pipeline:
         return self._retriever.sources()
 
     def close(self) -> None:
+        self._answerer.close()
         self.index.close()
 
     def __enter__(self) -> Pipeline:

@@ -393,7 +393,8 @@ class Answer:
     quoted answer is rated: ``confidence`` the calibrated probability it is right,
     ``alternatives`` its two best candidate sentences; ``unsure``: rated below the ask's
     ``min_confidence``, it presents no phrase and quotes both
-    (:mod:`lateseg.generate.confidence`).
+    (:mod:`lateseg.generate.confidence`). ``model``: the model that wrote a generated
+    answer, as its server or folder names it (None: no model wrote it).
     """
 
     text: str
@@ -411,6 +412,7 @@ class Answer:
     confidence: float | None = None
     alternatives: tuple[Hit, ...] = ()
     unsure: bool = False
+    model: str | None = None
 
     @property
     def supported(self) -> bool | None:
@@ -436,4 +438,5 @@ class Answer:
             "confidence": self.confidence,
             "unsure": self.unsure,
             "alternatives": [h.to_dict() for h in self.alternatives],
+            "model": self.model,
         }

@@ -54,6 +54,8 @@ class FaultServer:
         self.tokenizer = tokenizer
         self.calls: Counter[str] = Counter()
         self.auth_headers: list[str | None] = []
+        #: What model "ok" answers (whole, or streamed a word a chunk); None: ANSWER.
+        self.reply: str | None = None
         #: The chat requests' bodies, as received.
         self.bodies: list[dict[str, Any]] = []
         #: Per model: set when a streaming client went away mid-answer.
@@ -139,7 +141,7 @@ def _handler(server: FaultServer) -> type[BaseHTTPRequestHandler]:
             elif body.get("stream"):
                 self._stream(model)
             else:
-                self._json(200, _completion(model, "".join(ANSWER)))
+                self._json(200, _completion(model, server.reply or "".join(ANSWER)))
 
         def _stream(self, model: str) -> None:
             self.send_response(200)
@@ -166,7 +168,10 @@ def _handler(server: FaultServer) -> type[BaseHTTPRequestHandler]:
                         event(delta(piece))
                         time.sleep(0.02)
                 else:
-                    for text in ANSWER:
+                    reply = server.reply
+                    words = [] if reply is None else reply.split(" ")
+                    pieces = ANSWER if reply is None else [w + " " for w in words[:-1]] + words[-1:]
+                    for text in pieces:
                         event(delta(text))
                     event(json.dumps({"choices": [{"delta": {}, "finish_reason": "stop"}]}))
                     event("[DONE]")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import textwrap
 
@@ -15,9 +16,11 @@ from lateseg.generate.options import (
     ANSWER_MODES,
     DEFAULT_ANSWER,
     MODE_ALIASES,
+    REMOTE_CONTEXT_TOKENS,
     AskOptions,
     SearchOptions,
 )
+from lateseg.generate.remote_config import KEY_VARS, MODEL_VAR, URL_VAR, LLMConfig
 from lateseg.kv.compress import METHODS, parse_budget
 from lateseg.kv.compress import OPERATING_POINT as KV_OPERATING_POINT
 from lateseg.kv.presses import described
@@ -105,11 +108,53 @@ def add_ask(sub: argparse._SubParsersAction) -> None:
         "prompt's last queries; prompts under 4,096 tokens, where it does not pay on CPU, "
         "stay dense)",
     )
+    llm_options(ask)
+    ask.add_argument(
+        "--context-tokens",
+        type=count,
+        default=None,
+        metavar="N",
+        help=f"with --llm: the passages sent, whole and in document order, fit N tokens "
+        f"(counted by the server's /tokenize where it has one, else estimated; default "
+        f"{REMOTE_CONTEXT_TOKENS})",
+    )
     ask.add_argument(
         "--no-stream",
         action="store_true",
         help="print the answer when it is complete instead of token by token",
     )
+
+
+def llm_options(parser: argparse.ArgumentParser) -> None:
+    """``--llm URL`` and ``--llm-model NAME``: a model behind an OpenAI-compatible URL
+    writes the answers (``ask``, ``serve``, ``mcp``)."""
+    keys = " or ".join(KEY_VARS)
+    parser.add_argument(
+        "--llm",
+        metavar="URL",
+        default=None,
+        help=f"an OpenAI-compatible server writes the answer (Ollama http://localhost:11434/v1, "
+        f"vLLM http://host:8000/v1, llama.cpp http://localhost:8080/v1); lateseg still picks "
+        f"the passages, checks every sentence and cites it. Only the question and the "
+        f"passages are sent. Default: ${URL_VAR}. The API key is read only from {keys}, "
+        f"never from the command line",
+    )
+    parser.add_argument(
+        "--llm-model",
+        metavar="NAME",
+        default=None,
+        help=f"the model's name on that server (default: ${MODEL_VAR}, else the server's "
+        f"only model)",
+    )
+
+
+def llm_config(args: argparse.Namespace, local: bool = False) -> LLMConfig | None:
+    """The model server ``--llm`` names, else ``$LATESEG_LLM_URL`` unless the command
+    asks for a local answer (``local``: quote, copy, or local generator settings); None:
+    none."""
+    if args.llm is None and (local or not os.environ.get(URL_VAR)):
+        return None
+    return LLMConfig.from_env(args.llm, args.llm_model)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -155,7 +200,18 @@ def run(args: argparse.Namespace) -> int:
                     for term, text in d.items():
                         print(f"   defined: {term}: {textwrap.shorten(text, 200)}")
             return EXIT_OK
+        local = (
+            args.answer not in (None, "generate", "generative")
+            or args.extractive
+            or args.generator is not None
+            or args.kv_budget is not None
+            or args.kv_method is not None
+            or args.prefill is not None
+        )
+        llm = llm_config(args, local)
         options = AskOptions.of(
+            llm=llm,
+            context_tokens=args.context_tokens,
             answer=args.answer,
             extractive=args.extractive,
             context=args.context,
@@ -175,6 +231,9 @@ def run(args: argparse.Namespace) -> int:
             print(json.dumps(answer.to_dict(), indent=2))
         else:
             show_answer(answer, streamed=streaming)
+            if llm is not None:
+                written = (answer.generated or answer).model or llm.model or "the model"
+                print(f"Written by {written} at {llm.url}")
         return EXIT_OK
 
 

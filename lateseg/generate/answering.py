@@ -24,7 +24,13 @@ from lateseg.generate.compose import copied, generated, too_long
 from lateseg.generate.confidence import doubted
 from lateseg.generate.copying import COPY_TOKENS, CopyConstraint, copy_messages, openings
 from lateseg.generate.extractive import extractive_answer
-from lateseg.generate.options import ASK_DEFAULTS, DEFAULT_ANSWER, AskOptions, SearchOptions
+from lateseg.generate.options import (
+    ASK_DEFAULTS,
+    DEFAULT_ANSWER,
+    REMOTE_CONTEXT_TOKENS,
+    AskOptions,
+    SearchOptions,
+)
 from lateseg.generate.prompts import ANSWER_STOPS
 from lateseg.generate.question import Asked, analyse
 from lateseg.generate.rerank import RERANK_TOP
@@ -49,6 +55,8 @@ LIST_CONTEXT = 6000
 if TYPE_CHECKING:
     from lateseg.encode.late import LateEncoder
     from lateseg.generate.local import LocalGenerator
+    from lateseg.generate.remote import RemoteLLM
+    from lateseg.generate.remote_config import LLMConfig
     from lateseg.index.retrieval import Retriever
     from lateseg.kv.sparse import SparsePrefill
 
@@ -83,6 +91,24 @@ class Answerer:
         self._generator: LocalGenerator | None = None
         self._lock = threading.Lock()
         self._profiles: tuple[int, list[Profile]] | None = None
+        self._remote: dict[LLMConfig, RemoteLLM] = {}
+
+    def remote(self, config: LLMConfig) -> RemoteLLM:
+        """The client of the model server ``config`` names: one per config, kept (its
+        connections reused) until :meth:`close`."""
+        with self._lock:
+            if config not in self._remote:
+                from lateseg.generate.remote import RemoteLLM
+
+                self._remote[config] = RemoteLLM(config)
+            return self._remote[config]
+
+    def close(self) -> None:
+        """Close the model servers' clients."""
+        with self._lock:
+            clients, self._remote = list(self._remote.values()), {}
+        for client in clients:
+            client.close()
 
     def local_generator(self) -> LocalGenerator:
         """The local generator, made (not yet loaded) on first use."""
@@ -253,8 +279,18 @@ class Answerer:
     ) -> Answer:
         """The second half of :meth:`ask`: the answer to ``asked`` (as :meth:`prepare`
         analysed it; a question's text is analysed here) from passages already retrieved
-        (a server retrieves under its own lock, then generates)."""
+        (a server retrieves under its own lock, then generates). With ``options.llm``,
+        the model behind that URL writes it
+        (:func:`~lateseg.generate.remote_generator.remote_answer`), checked and cited as
+        the local generator's answer is."""
         asked = analyse(asked) if isinstance(asked, str) else asked
+        if options.llm is not None:
+            from lateseg.generate.remote_generator import RemoteGenerator, remote_answer
+
+            budget = options.context_tokens or REMOTE_CONTEXT_TOKENS
+            writer = RemoteGenerator(self.remote(options.llm), context_tokens=budget)
+            done = remote_answer(writer, asked, hits, self.encoder(), stream)
+            return self.checked(asked, done, hits) if options.fallback else done
         if options.answer == "quote":
             return extractive_answer(asked, hits, self.encoder())
         gen = self.local_generator().with_prefill(options.prefill)
@@ -368,4 +404,7 @@ def generate_answer(
     if not shown:
         return too_long(dropped, gen.context_tokens)
     done = gen.complete(gen.prompt(asked.question, shown), kv=kv, stream=stream, stop=ANSWER_STOPS)
-    return generated(done.text, asked, shown, encoder, done.kv_stats, dropped, done.finish_reason)
+    return generated(
+        done.text, asked, shown, encoder, done.kv_stats, dropped, done.finish_reason,
+        gen.model_name,
+    )  # fmt: skip

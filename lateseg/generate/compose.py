@@ -142,13 +142,14 @@ def generated(
     stats: dict[str, Any] | None,
     dropped: Sequence[Hit] = (),
     finish: str | None = None,
+    model: str | None = None,
 ) -> Answer:
-    """The generated ``text`` as an answer: each sentence checked against its evidence
-    (:func:`~lateseg.generate.support.check_support`), citing the passages it marks as
-    ``[n]``; an answer with no marker cites the passages that hold the evidence of its
-    supported sentences (``cited_by="attribution"``), and none when no sentence is
-    supported: closeness alone never makes an answer cited. Its phrase is the value
-    where the first supported sentence's evidence states it."""
+    """The generated ``text`` (written by ``model``) as an answer: each sentence checked
+    against its evidence (:func:`~lateseg.generate.support.check_support`), citing the
+    passages it marks as ``[n]``; an answer with no marker cites the passages that hold
+    the evidence of its supported sentences (``cited_by="attribution"``), and none when
+    no sentence is supported: closeness alone never makes an answer cited. Its phrase is
+    the value where the first supported sentence's evidence states it."""
     if not passages:
         return Answer(NO_PASSAGE, ())
     support = check_support(text, asked.question, passages, encoder)
@@ -164,5 +165,5 @@ def generated(
     phrase = None if first is None else value_phrase(asked, first)
     return Answer(
         text, tuple(cited), tuple(passages), "generate", by, stats, support, tuple(dropped),
-        finish=finish, phrase=phrase,
+        finish=finish, phrase=phrase, model=model,
     )  # fmt: skip

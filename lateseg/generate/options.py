@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from lateseg.errors import ConfigError
 from lateseg.generate.confidence import check_min_confidence
+from lateseg.generate.remote_config import LLMConfig
 from lateseg.generate.rerank import check_reranker
 from lateseg.index.retrieval import SEARCH_MODES
 from lateseg.kv.compress import KVConfig
@@ -33,6 +34,8 @@ ANSWER_MODES = ("quote", "copy", "generate")
 MODE_ALIASES = {"extractive": "quote", "generative": "generate"}
 #: The default, chosen on bench/answers.py (bench/results/answers.md).
 DEFAULT_ANSWER = "quote"
+#: The tokens of passages a model behind a URL is given when ``context_tokens`` is not.
+REMOTE_CONTEXT_TOKENS = 3000
 
 
 def answer_mode(answer: str | None, extractive: bool = False, generator: bool = False) -> str:
@@ -120,7 +123,12 @@ class AskOptions:
     ``prefill`` (``"dense"``, ``"sparse"`` or settings); with ``fallback``, a generated
     answer none of whose sentences is supported is replaced by the quote; a quote rated
     below ``min_confidence`` (in [0, 1]; default
-    :data:`~lateseg.generate.confidence.MIN_CONFIDENCE`; 0: never) is unsure."""
+    :data:`~lateseg.generate.confidence.MIN_CONFIDENCE`; 0: never) is unsure.
+
+    With ``llm`` (:class:`~lateseg.generate.remote_config.LLMConfig`), a model behind a
+    URL writes the answer (``answer`` is ``"generate"``; quote and copy are refused, so
+    the model is never silently ignored) from whole passages under ``context_tokens``
+    (default :data:`REMOTE_CONTEXT_TOKENS`; only with ``llm``)."""
 
     k: int = 5
     answer: str | None = None
@@ -135,6 +143,8 @@ class AskOptions:
     prefill: str | SparsePrefill | None = None
     fallback: bool = True
     min_confidence: float | None = None
+    llm: LLMConfig | None = None
+    context_tokens: int | None = None
     #: The options that select the passages.
     search: SearchOptions = field(init=False, repr=False, compare=False)
     #: The KV config ``kv_budget`` and ``kv_method`` make (None: no compression).
@@ -147,7 +157,8 @@ class AskOptions:
         _positive("context", self.context, optional=True)
         kv = KVConfig.from_options(self.kv_budget, self.kv_method)
         sparse = prefill_mode(self.prefill) is not None
-        how = answer_mode(self.answer, generator=kv is not None or sparse)
+        how = answer_mode(self.answer, generator=kv is not None or sparse or self.llm is not None)
+        _check_remote(self.llm, self.context_tokens, how, kv is not None or sparse)
         if how == "quote" and (kv is not None or sparse):
             raise ConfigError(
                 "kv_budget/kv_method/prefill apply to the generator, not to quoted answers"
@@ -166,6 +177,24 @@ class AskOptions:
         if extractive:
             given["answer"] = answer_mode(given.get("answer"), extractive=True)
         return cls(**given)
+
+
+def _check_remote(llm: Any, context_tokens: Any, how: str, local: bool) -> None:
+    """``llm`` and ``context_tokens`` agree with the answer mode ``how`` and with the
+    local generator's settings (``local``: a KV budget or sparse prefill given)."""
+    if llm is None:
+        if context_tokens is not None:
+            raise ConfigError(
+                f"context_tokens={context_tokens!r} budgets a model behind a URL; give llm too"
+            )
+        return
+    if not isinstance(llm, LLMConfig):
+        raise ConfigError(f"llm={type(llm).__name__}; give an LLMConfig (LLMConfig.from_env())")
+    if how != "generate":
+        raise ConfigError(f"llm writes the answer; it cannot be answer={how!r}")
+    if local:
+        raise ConfigError("kv_budget/kv_method/prefill apply to the local generator, not to llm")
+    _positive("context_tokens", context_tokens, optional=True)
 
 
 #: The options of an ask that gives none.

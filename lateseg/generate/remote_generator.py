@@ -10,15 +10,21 @@ citations are the answer path's, the same for every writer."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from lateseg.errors import ConfigError, GenerationError
+from lateseg.errors import ConfigError, GenerationError, RemoteModelError
 from lateseg.generate.citations import format_passages
+from lateseg.generate.compose import generated, too_long
 from lateseg.generate.context import ContextFit, fit_context
 from lateseg.generate.prompts import ANSWER_STOPS, CHECKABLE_PROMPT, QUESTION_MARK
 from lateseg.generate.remote import RemoteLLM
-from lateseg.types import Hit
+from lateseg.types import NO_PASSAGE, Answer, Hit
+
+if TYPE_CHECKING:
+    from lateseg.encode.late import LateEncoder
+    from lateseg.generate.question import Asked
 
 
 @dataclass(frozen=True)
@@ -92,7 +98,10 @@ class RemoteGenerator:
 
     def draft(self, question: str, hits: Sequence[Hit]) -> Draft:
         """The model's whole answer to ``question`` over the fitted ``hits``."""
-        plan = self.plan(question, hits)
+        return self.write(self.plan(question, hits))
+
+    def write(self, plan: Plan) -> Draft:
+        """The model's whole answer to ``plan``."""
         done = self.llm.chat(
             list(plan.messages), self.max_tokens, self.temperature, stop=ANSWER_STOPS
         )
@@ -104,3 +113,43 @@ class RemoteGenerator:
         return self.llm.stream(
             list(plan.messages), self.max_tokens, self.temperature, stop=ANSWER_STOPS
         )
+
+
+def remote_answer(
+    gen: RemoteGenerator,
+    asked: Asked,
+    hits: Sequence[Hit],
+    encoder: LateEncoder,
+    stream: Callable[[str], None] | None = None,
+) -> Answer:
+    """The answer ``gen``'s model writes to ``asked`` over the ``hits`` that fit its
+    budget (streamed to ``stream`` as written), made an answer as the local generator's
+    is (:func:`~lateseg.generate.compose.generated`: each sentence checked against the
+    passages actually sent, ``[n]`` markers read as their citations), with the model's
+    name; ``kv_stats`` holds what the context took and how it was counted."""
+    if not hits:
+        return Answer(NO_PASSAGE, ())
+    try:
+        plan = gen.plan(asked.question, hits)
+    except RemoteModelError:
+        raise
+    except GenerationError:  # no passage fits the budget
+        return too_long(hits, gen.context_tokens)
+    if stream is None:
+        draft = gen.write(plan)
+    else:
+        pieces = []
+        for piece in gen.stream(plan):
+            pieces.append(piece)
+            stream(piece)
+        draft = Draft("".join(pieces), plan, gen.llm.model_name())
+    fit = draft.plan.fit
+    stats = {
+        "context_tokens": fit.tokens,
+        "context_budget": gen.context_tokens,
+        "counting": draft.plan.counting,
+    }
+    return generated(
+        draft.text, asked, fit.passages, encoder, stats, fit.dropped, draft.finish_reason,
+        draft.model,
+    )  # fmt: skip
