@@ -110,15 +110,6 @@ def add_ask(sub: argparse._SubParsersAction) -> None:
     )
     llm_options(ask)
     ask.add_argument(
-        "--context-tokens",
-        type=count,
-        default=None,
-        metavar="N",
-        help=f"with --llm: the passages sent, whole and in document order, fit N tokens "
-        f"(counted by the server's /tokenize where it has one, else estimated; default "
-        f"{REMOTE_CONTEXT_TOKENS})",
-    )
-    ask.add_argument(
         "--no-stream",
         action="store_true",
         help="print the answer when it is complete instead of token by token",
@@ -126,8 +117,8 @@ def add_ask(sub: argparse._SubParsersAction) -> None:
 
 
 def llm_options(parser: argparse.ArgumentParser) -> None:
-    """``--llm URL`` and ``--llm-model NAME``: a model behind an OpenAI-compatible URL
-    writes the answers (``ask``, ``serve``, ``mcp``)."""
+    """``--llm URL``, ``--llm-model NAME`` and ``--context-tokens N``: a model behind an
+    OpenAI-compatible URL writes the answers (``ask``, ``serve``, ``mcp``)."""
     keys = " or ".join(KEY_VARS)
     parser.add_argument(
         "--llm",
@@ -145,6 +136,15 @@ def llm_options(parser: argparse.ArgumentParser) -> None:
         default=None,
         help=f"the model's name on that server (default: ${MODEL_VAR}, else the server's "
         f"only model)",
+    )
+    parser.add_argument(
+        "--context-tokens",
+        type=count,
+        default=None,
+        metavar="N",
+        help=f"with --llm: the passages sent, whole and in document order, fit N tokens "
+        f"(counted by the server's /tokenize where it has one, else estimated; default "
+        f"{REMOTE_CONTEXT_TOKENS})",
     )
 
 

@@ -10,6 +10,7 @@ import socket
 from pathlib import Path
 
 from lateseg.cli.options import EXIT_OK, count, index_location, megabytes
+from lateseg.cli.query import llm_config, llm_options
 from lateseg.errors import ConfigError
 
 log = logging.getLogger(__name__)
@@ -94,6 +95,7 @@ def add(sub: argparse._SubParsersAction) -> None:
         help="answer by quoting only: the generator is never loaded (the page is ready "
         "sooner and uses less memory)",
     )
+    llm_options(sp)
     sp.add_argument(
         "--answer-seconds",
         type=megabytes,
@@ -113,6 +115,7 @@ def add(sub: argparse._SubParsersAction) -> None:
     mp.add_argument(
         "--no-generate", action="store_true", help="answer by quoting only (no generator)"
     )
+    llm_options(mp)
     mp.add_argument("--max-k", type=count, default=20, help="most results a tool returns")
 
 
@@ -156,12 +159,24 @@ def run(args: argparse.Namespace) -> int:
     from lateseg.serve import require_extra
 
     require_extra()
+    if args.no_generate and args.llm is not None:
+        raise ConfigError(
+            "--llm names a model to write answers, --no-generate answers by quoting only: "
+            "drop one of them"
+        )
+    if args.no_generate and args.context_tokens is not None:
+        raise ConfigError("--context-tokens is for --llm; --no-generate answers by quoting only")
+    # $LATESEG_LLM_URL is a default only for a server that generates
+    llm = llm_config(args, local=args.no_generate)
+    if llm is None and args.context_tokens is not None:
+        raise ConfigError("--context-tokens is for a model behind a URL: give --llm URL too")
     if args.command == "mcp":
         from lateseg.serve.mcp import serve_stdio
 
         serve_stdio(
             args.index, generator=args.generator, max_k=args.max_k,
-            generate=not args.no_generate, cache_dir=args.cache_dir,
+            generate=not args.no_generate, cache_dir=args.cache_dir, llm=llm,
+            context_tokens=args.context_tokens,
         )  # fmt: skip
         return EXIT_OK
     token = read_token(args.token_file)
@@ -179,7 +194,8 @@ def run(args: argparse.Namespace) -> int:
     service = Service(
         args.index, generator=args.generator, queue=args.queue,
         answer_seconds=args.answer_seconds, cache_dir=args.cache_dir,
-        uploads=Path(args.upload_dir) if args.upload_dir else None,
+        uploads=Path(args.upload_dir) if args.upload_dir else None, llm=llm,
+        context_tokens=args.context_tokens,
     )  # fmt: skip
     if service.uploads is None:  # beside the folder (a server's index: beside its cache)
         service.uploads = Path(f"{service.folder}.uploads")
@@ -207,6 +223,10 @@ def run(args: argparse.Namespace) -> int:
     hosts = [*args.allow_host, args.host]
     app = create_app(service, jobs, token, allow_hosts=hosts, docs=args.docs)
     print(f"lateseg: serving {service.folder} on http://{args.host}:{args.port}/", flush=True)
+    if llm is not None:
+        print(
+            f"lateseg: answers written by {llm.model or 'the only model'} at {llm.url}", flush=True
+        )
     # idle keep-alive connections close after 5 s; at most 64 connections at once; a
     # header section may not grow past 64 KiB (a slow request body is cut off by the
     # server's own guard: lateseg.serve.limits.BODY_IDLE_SECONDS)

@@ -19,7 +19,7 @@ from fastapi.responses import JSONResponse
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from starlette.exceptions import HTTPException
 
-from lateseg.errors import LatesegError
+from lateseg.errors import LatesegError, RemoteModelError
 from lateseg.serve.documents import NotFound
 from lateseg.serve.guard import Guard, error_body, register, status_of
 from lateseg.serve.jobs import Jobs, UploadError
@@ -35,6 +35,8 @@ register(NotFound, 404)
 register(NotServable, 404)
 register(Busy, 503)
 register(UploadError, 400)
+# the operator's model server failed: a bad gateway, its one line (never the key)
+register(RemoteModelError, 502)
 
 
 def create_app(

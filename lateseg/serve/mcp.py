@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lateseg.errors import ConfigError, LatesegError
 from lateseg.generate.options import DEFAULT_ANSWER, AskOptions, SearchOptions
 from lateseg.serve.limits import MCP_MAX_K
 from lateseg.serve.service import Service
+
+if TYPE_CHECKING:
+    from lateseg.generate.remote_config import LLMConfig
 
 
 def _passage(h: dict[str, Any]) -> dict[str, Any]:
@@ -68,8 +71,9 @@ def build(service: Service, max_k: int = MCP_MAX_K) -> Any:
         characters). answer: quote (the default: the sentence that states what is
         asked), copy (the local generator copies a span of the passages) or generate
         (its own words, checked sentence by sentence; an unsupported answer is replaced
-        by the quote). A question naming a document ("the NDA") is answered from it, or
-        told that the index does not hold it."""
+        by the quote; where the server has a model server, that model writes it).
+        A question naming a document ("the NDA") is answered from it, or told that the
+        index does not hold it. model: the model that wrote the answer, if one did."""
         a = service.answer_json(
             service.ask(question, options=AskOptions.of(k=k_of(k), answer=answer))
         )
@@ -84,6 +88,7 @@ def build(service: Service, max_k: int = MCP_MAX_K) -> Any:
             "citations": [_passage(h) for h in a["citations"]],
             "support": a["support"],
             "model_answer_unsupported": a["generated"]["text"] if a["generated"] else None,
+            "model": a["model"],
         }
 
     @server.tool()
@@ -102,10 +107,16 @@ def serve_stdio(
     max_k: int = MCP_MAX_K,
     generate: bool = True,
     cache_dir: str | None = None,
+    llm: LLMConfig | None = None,
+    context_tokens: int | None = None,
 ) -> None:
     """Run the MCP server on stdin/stdout until the client closes it; the models are
-    loaded first (the generator too, with ``generate``), so the first call is fast."""
-    service = Service(index, generator=generator, queue=0, cache_dir=cache_dir)
+    loaded first (the generator too, with ``generate``), so the first call is fast.
+    ``llm``: a model behind a URL writes generated answers (see :class:`Service`)."""
+    service = Service(
+        index, generator=generator, queue=0, cache_dir=cache_dir, llm=llm,
+        context_tokens=context_tokens,
+    )  # fmt: skip
     service.preload(generator=generate, wait=True)
     try:
         build(service, max_k).run("stdio")

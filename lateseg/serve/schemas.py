@@ -102,6 +102,7 @@ class AnswerOut(BaseModel):
     confidence: float | None
     unsure: bool
     alternatives: list[HitOut]
+    model: str | None
 
 
 class StatusOut(BaseModel):

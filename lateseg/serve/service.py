@@ -12,12 +12,13 @@ for concurrent calls); generation runs outside it, one answer at a time, with at
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lateseg.errors import ConfigError, LatesegError
 from lateseg.generate.options import AskOptions, SearchOptions
@@ -26,6 +27,9 @@ from lateseg.index.postgres import is_store_url
 from lateseg.serve.documents import Documents, Paths
 from lateseg.serve.limits import DOCUMENT_KINDS, MAX_K, MAX_QUESTION, MAX_STREAMS
 from lateseg.types import Answer, Hit, clean_text
+
+if TYPE_CHECKING:
+    from lateseg.generate.remote_config import LLMConfig
 
 log = logging.getLogger(__name__)
 
@@ -111,10 +115,15 @@ class Service:
         encoder: Any = None,
         uploads: Path | None = None,
         cache_dir: str | None = None,
+        llm: LLMConfig | None = None,
+        context_tokens: int | None = None,
     ) -> None:
         """``encoder``: a loaded embedder to use instead of loading the index's (the
         same model; tests share one); ``uploads``: the folder uploads are kept in (its
-        files are named by their upload, never by the folder's path)."""
+        files are named by their upload, never by the folder's path). ``llm``: the
+        operator's model behind a URL, which writes every generated answer (a client
+        never names a server, a model or a key), its passages fit ``context_tokens``;
+        the local generator is then never loaded."""
         from lateseg.pipeline import Pipeline
 
         if queue < 0:
@@ -133,6 +142,11 @@ class Service:
         self.lock = threading.RLock()
         self.pipe.encoder = LockedEncoder(encoder or self.pipe.encoder, self.lock)  # type: ignore[assignment]
         self.queue = queue
+        #: The operator's model server (None: the local generator writes).
+        self.llm = llm
+        self.context_tokens = context_tokens
+        if llm is None and context_tokens is not None:
+            raise ConfigError("context_tokens is for a model behind a URL: give llm too")
         self.answer_seconds = answer_seconds
         self._gen = threading.Lock()
         self._count = threading.Lock()
@@ -149,14 +163,20 @@ class Service:
         """Load the embedder (and, with ``generator``, the local generator) now, so that
         the first question is as fast as the next; :meth:`status` says ``loading`` until
         they are. Without ``generator`` the server answers by quoting only. ``wait``:
-        return when loaded (else they load in a thread of their own)."""
+        return when loaded (else they load in a thread of their own). With :attr:`llm`
+        the local generator is not loaded: the model server writes."""
+        if not generator and self.llm is not None:
+            raise ConfigError(
+                "a model server is given (--llm) but the server answers by quoting only "
+                "(--no-generate): drop one of them"
+            )
         self.generates = generator
         self.ready.clear()
 
         def load() -> None:
             try:
                 self.pipe.encoder.embed_queries(["warm up"])
-                if generator:
+                if generator and self.llm is None:
                     self.pipe.generator.load()
             except Exception:
                 log.exception("preloading the models failed; they load on first use")
@@ -217,7 +237,7 @@ class Service:
         generator, and :class:`Cancelled` as soon as ``cancel`` is set (the client went
         away): generation stops at its next word, and its slot is free again.
         ``placed``: the caller holds a :meth:`queue_place` for this answer."""
-        options = _options(AskOptions, options, k, given)
+        options = self._remote(_options(AskOptions, options, k, given))
         _limited(options.search)
         how = options.answer
         if how != "quote" and not self.generates:
@@ -242,8 +262,8 @@ class Service:
                 done = answerer.answer_from(asked.asked, asked.hits, options)
         else:
             with self._generation_slot(placed):
-                gen = self.pipe.generator
-                gen.max_seconds = self.answer_seconds
+                if options.llm is None:
+                    self.pipe.generator.max_seconds = self.answer_seconds
                 if cancel is not None and cancel.is_set():
                     raise Cancelled("the client went away")
                 done = answerer.answer_from(
@@ -252,6 +272,22 @@ class Service:
                 )  # fmt: skip
         with self.lock:
             return answerer.finish(done, asked, options.min_confidence)
+
+    def _remote(self, options: AskOptions) -> AskOptions:
+        """``options`` with this server's model server for a generated answer (a
+        client's own ``llm`` is never taken: the operator chooses where questions go).
+        ``copy`` needs the local generator, which a server with a model server does not
+        load: refused."""
+        if options.llm is not None and options.llm != self.llm:
+            raise ConfigError("a client cannot choose the model server; the operator does")
+        if self.llm is None or options.answer == "quote":
+            return options
+        if options.answer == "copy":
+            raise ConfigError(
+                "answer='copy' needs the local generator; this server's answers are "
+                "written by its model server: ask with answer 'generate' or 'quote'"
+            )
+        return dataclasses.replace(options, llm=self.llm, context_tokens=self.context_tokens)
 
     def hit_json(self, h: Hit) -> dict[str, Any]:
         return hit_json(h, self.documents.paths())
