@@ -14,6 +14,7 @@ from lateseg.errors import (
     ModelError,
     OffsetError,
 )
+from lateseg.generate.remote_config import LLMConfig
 from lateseg.ingest.report import IngestReport
 from lateseg.pipeline import AskOptions, Pipeline, SearchOptions
 from lateseg.types import Answer, Chunk, Document, Hit, Span
@@ -43,6 +44,7 @@ __all__ = [
     "IndexStoreError",
     "IngestError",
     "IngestReport",
+    "LLMConfig",
     "LatesegError",
     "ModelError",
     "OffsetError",
