@@ -45,7 +45,8 @@ def add(sub: argparse._SubParsersAction) -> None:
         "--scheme",
         choices=("prefix", "inside", "both"),
         default="both",
-        help="prefix: padding before everything; inside: padding moves only the needle",
+        help="prefix: padding before everything; inside: padding moves only the needle; "
+        "both (the default)",
     )
     ph.add_argument("--text", default=None, help="haystack text file (default: Apache-2.0)")
     ph.add_argument("--reduced", action="store_true", help="the small, fast version")
