@@ -142,22 +142,37 @@ def _where(error: BaseException) -> str:
     return f"writing {name}" if name else "writing the index"
 
 
+def parse(
+    argv: Sequence[str] | None = None, config: settings.Config | None = None
+) -> argparse.Namespace:
+    """The command line read with ``config``'s defaults (None: the files found here), as
+    :func:`main` runs it: ``args.given`` holds the options the command line gave,
+    ``args.cli_parser`` the command's parser, ``args.config`` the settings."""
+    config = settings.load() if config is None else config
+    args = _parser(config).parse_args(argv)
+    sp: argparse.ArgumentParser = args.cli_parser
+    # what the command line gave: a value other than the default (which the file may set)
+    args.given = {
+        a.dest
+        for a in sp._actions
+        if a.default is not argparse.SUPPRESS and getattr(args, a.dest, a.default) != a.default
+    }
+    args.config = config
+    if getattr(args, "index", "") is None:
+        sp.error("--index DIR|URL is required (or set index.path in lateseg.toml)")
+    return args
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     try:
         config = settings.load()
     except LatesegError as e:
         print(f"lateseg: error: {e}", file=sys.stderr)
         return EXIT_USAGE
-    parser = _parser(config)
-    args = parser.parse_args(argv)
+    args = parse(argv, config)
     sp: argparse.ArgumentParser = args.cli_parser
-    # what the command line gave: a value other than the default (which the file may set)
-    args.given = {a.dest for a in sp._actions if getattr(args, a.dest, a.default) != a.default}
-    args.config = config
-    if getattr(args, "index", "") is None:
-        sp.error("--index DIR|URL is required (or set index.path in lateseg.toml)")
     if args.command == "phase" and os.path.exists(args.out) and not os.path.isdir(args.out):
-        parser.error(f"--out {args.out} exists and is not a folder")
+        sp.error(f"--out {args.out} exists and is not a folder")
     verbose = args.verbose + getattr(args, "sub_verbose", 0)
     level = logging.WARNING - 10 * min(verbose, 2)
     logging.basicConfig(level=level, stream=sys.stderr, format="lateseg: %(levelname)s %(message)s")
