@@ -219,6 +219,16 @@ def read_file(path: Path) -> dict[str, Any]:
     return out
 
 
+KIND_WORDS = {
+    "str": "a string",
+    "path": "a path (a string)",
+    "int": "a whole number",
+    "float": "a number",
+    "bool": "true or false",
+    "list": "a list of strings",
+}
+
+
 def _of_kind(value: Any, kind: str) -> bool:
     """Whether a TOML value is of a setting's kind (a bool is no number)."""
     if kind == "list":
@@ -232,7 +242,7 @@ def _of_kind(value: Any, kind: str) -> bool:
 def _checked(path: Path, s: Setting, value: Any) -> Any:
     where = f"{path}: {s.key} = {value!r}"
     if not _of_kind(value, s.kind):
-        raise ConfigError(f"{where}: give a {s.kind}")
+        raise ConfigError(f"{where}: give {KIND_WORDS[s.kind]}")
     if s.choices is not None and value not in s.choices:
         raise ConfigError(f"{where}: choose one of {', '.join(s.choices)}")
     if s.low is not None and value < s.low:

@@ -7,6 +7,9 @@ import os
 os.environ["HF_HUB_OFFLINE"] = "1"
 os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+# No lateseg.toml of the developer's (nor one in the checkout) changes what tests see;
+# tests of the file set their own (test_config.py).
+os.environ["LATESEG_CONFIG"] = ""
 
 import contextlib
 import json
