@@ -108,7 +108,9 @@ def _parser(config: settings.Config | None = None) -> argparse.ArgumentParser:
     phase.add(sub)
     serve.add(sub)
     config_cmd.add(sub)
-    for name, sp in _commands(p):
+    commands = list(_commands(p))
+    builtin = config_cmd.defaults(commands)  # before the file's values replace them
+    for name, sp in commands:
         sp.formatter_class = Formatter
         # -v after the command too (its own dest: a subparser's defaults overwrite the
         # main parser's values)
@@ -120,6 +122,7 @@ def _parser(config: settings.Config | None = None) -> argparse.ArgumentParser:
         if config is not None:
             dests = {a.dest for a in sp._actions}
             sp.set_defaults(**{k: v for k, v in config.for_command(name).items() if k in dests})
+    dict(commands)["config"].set_defaults(builtin=builtin)
     return p
 
 

@@ -31,13 +31,10 @@ def add(sub: argparse._SubParsersAction) -> None:
     sp.add_argument("--json", action="store_true", help="print machine-readable JSON")
 
 
-def _defaults() -> dict[str, Any]:
-    """Each setting's built-in default: its option's default in the first command that
-    has the option."""
-    from lateseg.cli import _commands, _parser
-
+def defaults(commands: list[tuple[str, argparse.ArgumentParser]]) -> dict[str, Any]:
+    """Each setting's built-in default: its option's default in the first of
+    ``commands`` (``(name, parser)``, before ``lateseg.toml`` is applied) that has it."""
     out: dict[str, Any] = {}
-    commands = list(_commands(_parser()))
     for s in settings.SETTINGS:
         for name, sp in commands:
             if s.commands is not None and name not in s.commands:
@@ -51,11 +48,11 @@ def _defaults() -> dict[str, Any]:
 
 def run(args: argparse.Namespace) -> int:
     config: settings.Config = args.config
-    defaults = _defaults()
+    builtin: dict[str, Any] = args.builtin
     rows = [
         {
             "key": s.key,
-            "value": config.values.get(s.key, defaults.get(s.key)),
+            "value": config.values.get(s.key, builtin.get(s.key)),
             "from": config.origins.get(s.key, "default"),
             "option": s.help,
         }
