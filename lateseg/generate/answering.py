@@ -16,6 +16,7 @@ import dataclasses
 import functools
 import os
 import threading
+import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -77,6 +78,19 @@ class Prepared:
         return self.asked.question
 
 
+#: Every answerer alive: :func:`release_models` makes each forget its local generator.
+_ANSWERERS: weakref.WeakSet[Answerer] = weakref.WeakSet()
+
+
+def release_models() -> None:
+    """Make every answerer forget its local generator (made and loaded again on next
+    use): a pipeline's generator is then freed once the model cache lets go of it too
+    (:func:`lateseg.generate.loading.release_models`). An answer being generated keeps
+    the generator it has until it ends."""
+    for answerer in list(_ANSWERERS):
+        answerer.release()
+
+
 class Answerer:
     """Answers from ``retriever``'s passages. ``encoder`` is called when needed (the
     caller may swap its encoder); the generator ``generator`` (a name or folder) is
@@ -92,6 +106,13 @@ class Answerer:
         self._lock = threading.Lock()
         self._profiles: tuple[int, list[Profile]] | None = None
         self._remote: dict[LLMConfig, RemoteLLM] = {}
+        _ANSWERERS.add(self)
+
+    def release(self) -> None:
+        """Forget the local generator (made again on next use), so its model can be
+        freed; a generation under way keeps its own reference."""
+        with self._lock:
+            self._generator = None
 
     def remote(self, config: LLMConfig) -> RemoteLLM:
         """The client of the model server ``config`` names: one per config, kept (its
