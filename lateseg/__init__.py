@@ -29,7 +29,7 @@ def release_models() -> None:
     long-lived processes between jobs."""
     import sys
 
-    modules = ("lateseg.encode.late", "lateseg.generate.loading", "lateseg.generate.answering")
+    modules = ("lateseg.encode.shared", "lateseg.generate.loading", "lateseg.generate.answering")
     for name in modules:
         module = sys.modules.get(name)  # never loaded: nothing to forget, nothing imported
         if module is not None:
