@@ -10,7 +10,7 @@ a :class:`StreamingWriter` also gives the reply as it is written. Two kinds exis
   made from an :class:`~lateseg.generate.remote_config.LLMConfig`);
 * any LangChain chat model (``ChatOllama``, ``ChatOpenAI``, ``ChatAnthropic``, lateseg's
   own ``LatesegChatModel``), through
-  :class:`~lateseg.integrations.langchain.writer.ChatModelWriter`.
+  :class:`~lateseg.generate.chat_writer.ChatModelWriter`.
 
 The answer path (:mod:`~lateseg.generate.remote_generator`) sees only the protocol: the
 passages chosen, the prompt, the support check, the phrase and the citations are the

@@ -1,6 +1,6 @@
 """Which :class:`~lateseg.generate.writer.Writer` an ``llm`` option names: a LangChain chat
 model wrapped, a writer as it is. Apart from :mod:`~lateseg.generate.writer` because the
-LangChain adapter imports that module's types."""
+LangChain adapter (:mod:`~lateseg.generate.chat_writer`) imports that module's types."""
 
 from __future__ import annotations
 
@@ -23,12 +23,12 @@ def is_chat_model(llm: object) -> TypeGuard[BaseChatModel]:
 
 def as_writer(llm: object) -> Writer:
     """The writer of ``llm``: a LangChain chat model wrapped
-    (:class:`~lateseg.integrations.langchain.writer.ChatModelWriter`), a :class:`Writer`
+    (:class:`~lateseg.generate.chat_writer.ChatModelWriter`), a :class:`Writer`
     as it is. A model server's :class:`~lateseg.generate.remote_config.LLMConfig` is
     not taken here: its client keeps connections, so its owner (``Answerer.writer``)
     makes and closes it."""
     if is_chat_model(llm):
-        from lateseg.integrations.langchain.writer import ChatModelWriter
+        from lateseg.generate.chat_writer import ChatModelWriter
 
         return ChatModelWriter(llm)
     if isinstance(llm, Writer):

@@ -32,13 +32,13 @@ except ImportError as e:  # pragma: no cover - exercised in a subprocess test
     ) from e
 
 
+from lateseg.generate.chat_writer import ChatModelWriter
 from lateseg.integrations.langchain._common import SOURCE_PREFIX, hit_document
 from lateseg.integrations.langchain.chain import answer_chain
 from lateseg.integrations.langchain.chat import CALL_ARGUMENTS, LatesegChatModel
 from lateseg.integrations.langchain.loader import LOADER_MODES, LatesegLoader
 from lateseg.integrations.langchain.retriever import LatesegRetriever
 from lateseg.integrations.langchain.vectorstore import LatesegEmbeddings, LatesegVectorStore
-from lateseg.integrations.langchain.writer import ChatModelWriter
 
 __all__ = [
     "CALL_ARGUMENTS",

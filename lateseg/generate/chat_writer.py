@@ -3,7 +3,10 @@
 
 The model writes from the same messages and the same whole-chunk context as a model
 behind a URL; lateseg then locates the phrase, checks every sentence and cites, as for
-any writer. Made by :func:`~lateseg.generate.writer.as_writer` when such a model is given.
+any writer. Made by :func:`~lateseg.generate.writer_choice.as_writer` when such a model
+is given, so this module (and langchain-core, the ``lateseg[langchain]`` extra) is
+imported only then. It is the one place the answer path meets LangChain; it lives in
+``generate`` because the answer path uses it (``integrations`` re-exports it).
 """
 
 from __future__ import annotations
