@@ -28,8 +28,10 @@ from langchain_core.runnables import RunnableLambda
 from lateseg.encode.models import DEFAULT_GENERATOR
 from lateseg.errors import ConfigError, GenerationError
 from lateseg.generate.options import AskOptions
+from lateseg.generate.remote import RemoteLLM
+from lateseg.generate.remote_config import LLMConfig
 from lateseg.generate.remote_generator import RemoteGenerator
-from lateseg.generate.writer import ESTIMATE
+from lateseg.generate.writer import ESTIMATE, StreamingWriter
 from lateseg.generate.writer_choice import as_writer
 from lateseg.integrations.langchain import (
     ChatModelWriter,
@@ -189,3 +191,11 @@ def test_import_lateseg_and_a_model_server_ask_do_not_import_langchain():
         [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
     )
     assert out.stdout.strip() == "[]"
+
+
+def test_a_model_server_and_a_chat_model_are_the_same_kind_of_writer():
+    with RemoteLLM(LLMConfig("http://127.0.0.1:9/v1", "m")) as server:
+        assert isinstance(server, StreamingWriter)
+    chat = as_writer(FakeListChatModel(responses=["-"]))
+    assert isinstance(chat, ChatModelWriter) and isinstance(chat, StreamingWriter)
+    assert as_writer(chat) is chat
