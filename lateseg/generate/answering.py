@@ -34,6 +34,7 @@ from lateseg.generate.options import (
 )
 from lateseg.generate.prompts import ANSWER_STOPS
 from lateseg.generate.question import Asked, analyse
+from lateseg.generate.remote_config import LLMConfig
 from lateseg.generate.rerank import RERANK_TOP
 from lateseg.generate.rerank import rerank as by_likelihood
 from lateseg.generate.scope import (
@@ -57,7 +58,7 @@ if TYPE_CHECKING:
     from lateseg.encode.late import LateEncoder
     from lateseg.generate.local import LocalGenerator
     from lateseg.generate.remote import RemoteLLM
-    from lateseg.generate.remote_config import LLMConfig
+    from lateseg.generate.writer import Writer
     from lateseg.index.retrieval import Retriever
     from lateseg.kv.sparse import SparsePrefill
 
@@ -123,6 +124,16 @@ class Answerer:
 
                 self._remote[config] = RemoteLLM(config)
             return self._remote[config]
+
+    def writer(self, llm: object) -> Writer:
+        """Who writes for ``options.llm``: the kept client of the model server an
+        :class:`LLMConfig` names (:meth:`remote`), else ``llm`` as a writer (a LangChain
+        chat model wrapped: :func:`~lateseg.generate.writer.as_writer`)."""
+        if isinstance(llm, LLMConfig):
+            return self.remote(llm)
+        from lateseg.generate.writer_choice import as_writer
+
+        return as_writer(llm)
 
     def close(self) -> None:
         """Close the model servers' clients."""
@@ -300,16 +311,16 @@ class Answerer:
     ) -> Answer:
         """The second half of :meth:`ask`: the answer to ``asked`` (as :meth:`prepare`
         analysed it; a question's text is analysed here) from passages already retrieved
-        (a server retrieves under its own lock, then generates). With ``options.llm``,
-        the model behind that URL writes it
-        (:func:`~lateseg.generate.remote_generator.remote_answer`), checked and cited as
-        the local generator's answer is."""
+        (a server retrieves under its own lock, then generates). With ``options.llm``
+        (a model behind a URL, a LangChain chat model: :meth:`writer`), that model
+        writes it (:func:`~lateseg.generate.remote_generator.remote_answer`), checked and
+        cited as the local generator's answer is."""
         asked = analyse(asked) if isinstance(asked, str) else asked
         if options.llm is not None:
             from lateseg.generate.remote_generator import RemoteGenerator, remote_answer
 
             budget = options.context_tokens or REMOTE_CONTEXT_TOKENS
-            writer = RemoteGenerator(self.remote(options.llm), context_tokens=budget)
+            writer = RemoteGenerator(self.writer(options.llm), context_tokens=budget)
             done = remote_answer(writer, asked, hits, self.encoder(), stream)
             return self.checked(asked, done, hits) if options.fallback else done
         if options.answer == "quote":
