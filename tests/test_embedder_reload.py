@@ -15,6 +15,8 @@ from lateseg.encode.late import LateEncoder
 from lateseg.encode.models import resolve_embedder
 from lateseg.errors import ModelError
 
+pytestmark = pytest.mark.slow  # loads and exports three fresh copies of the embedder
+
 QUERIES = ["How many days' notice must the Client give?"]
 
 
