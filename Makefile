@@ -115,7 +115,7 @@ ocr:
 test: $(INSTALLED) testdata browser postgres ocr
 	$(BIN)/ruff check lateseg tests pipelines data bench
 	$(BIN)/mypy
-	HF_HUB_OFFLINE=1 $(BIN)/pytest -q
+	HF_HUB_OFFLINE=1 $(BIN)/pytest -q --durations=25
 
 # The tests but the slow ones (generator, training, Ray, browser, PostgreSQL, long
 # end-to-end paths): a few minutes, no apt installs. `make test` runs them all.
