@@ -97,10 +97,10 @@ def embedder_options(sp: argparse.ArgumentParser) -> None:
         choices=BACKENDS,
         default=None,
         help="how the embedder runs (default: torch on a GPU; on a CPU openvino-bf16 where "
-        "the CPU has bf16, else openvino: fp32, the torch model's vectors, about 2x "
-        "faster). Opt-ins: openvino (exact fp32 on any CPU), onnx, onnx-int8 (int8 "
-        "weights: fastest, lower recall; needs lateseg[onnx]). Exports are made once and "
-        "cached under the lateseg home",
+        "the CPU has bf16, else openvino: fp32, the torch model's vectors). Opt-ins: "
+        "openvino (exact fp32 on any CPU), onnx, onnx-int8 (int8 weights, lower recall; "
+        "needs lateseg[onnx]). Speed per backend and CPU: bench/results/throughput.md. "
+        "Exports are made once and cached under the lateseg home",
     )
     sp.add_argument(
         "--trust-remote-code",
