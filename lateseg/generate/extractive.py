@@ -21,7 +21,6 @@ says so before it quotes the closest sentence.
 
 from __future__ import annotations
 
-import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -35,7 +34,7 @@ from lateseg.generate.confidence import confidence, signals
 from lateseg.generate.lists import find_lists
 from lateseg.generate.phrase import LIMIT, WORDED, body_start, is_heading, typed_phrase
 from lateseg.generate.question import Asked, analyse, content_words, equivalents
-from lateseg.text.boundaries import sentence_spans
+from lateseg.text.boundaries import answer_pieces, sentence_spans
 from lateseg.text.values import find_values
 from lateseg.text.words import MODAL, stem
 from lateseg.types import Answer, Hit, Phrase
@@ -91,33 +90,6 @@ def _code_blocks(text: str) -> list[tuple[int, int]]:
     return spans
 
 
-_ITEM = re.compile(r"\n[ \t]*(?=(?:[-•*–·▪]|\((?:[a-z]|[ivx]{1,4}|\d{1,2})\)|\d{1,2}\.)[ \t]+\S)")
-
-
-# "… prior to November 1, 2008. The operator …": a year ends a sentence (the segmentation
-# rules read "2008." as a number, as they read "12." as a section number).
-_YEAR_END = re.compile(r"(?<=\b(?:19|20)\d\d)\.\s+(?=[A-Z][a-z])")
-# "… listed in Exhibit B. 1.5 "Order Form" means …": a numbered clause after a full stop
-# starts a sentence (the rules read "B." as an initial and "2.4." as a clause number).
-_CLAUSE_START = re.compile(r"(?<=[.;])\s+(?=\d{1,3}(?:\.\d{1,3})+\.?\s+[\"“A-Z])")
-
-
-def _pieces(text: str, start: int, end: int) -> list[tuple[int, int]]:
-    """A sentence cut before each list item it runs over (``- Lease Year 5 …``, ``(e)
-    Commencement Date: …``), after a year that ends a sentence and before a numbered
-    clause that follows a full stop: each piece is a candidate of its own."""
-    cuts = [start, *[m.end() for m in _ITEM.finditer(text, start, end)]]
-    cuts += [m.end() for rx in (_YEAR_END, _CLAUSE_START) for m in rx.finditer(text, start, end)]
-    cuts = [*sorted(set(cuts)), end]
-    out = []
-    for a, b in itertools.pairwise(cuts):
-        seg = text[a:b]
-        a2, b2 = a + len(seg) - len(seg.lstrip()), a + len(seg.rstrip())
-        if b2 > a2:
-            out.append((a2, b2))
-    return out
-
-
 def candidates(hits: Sequence[Hit], lists: bool = False) -> list[Candidate]:
     """The candidate answers in ``hits``: code blocks in code; elsewhere each sentence
     from where its opening headings end (a sentence that is only headings is dropped)
@@ -128,7 +100,7 @@ def candidates(hits: Sequence[Hit], lists: bool = False) -> list[Candidate]:
             out.extend(Candidate(i, s, e) for s, e in _code_blocks(h.text))
             continue
         for s0, e0 in sentence_spans(h.text):
-            for s, e in _pieces(h.text, s0, e0):
+            for s, e in answer_pieces(h.text, s0, e0):
                 b = s + body_start(h.text[s:e])
                 if b < e and not is_heading(h.text[b:e]):
                     out.append(Candidate(i, b, e))
