@@ -4,6 +4,7 @@ definitions' sentences, the encoder's window tiers, and characters mapped to tok
 
 from __future__ import annotations
 
+import itertools
 import re
 
 import numpy as np
@@ -108,7 +109,7 @@ def test_an_answer_is_cut_at_list_items_but_never_inside_a_value(text, pieces):
 )
 def test_generated_sentences_end_at_any_end_mark(text, ends):
     cuts = [0, *generated_sentence_ends(text)]
-    assert [text[a:b] for a, b in zip(cuts, cuts[1:])] == ends
+    assert [text[a:b] for a, b in itertools.pairwise(cuts)] == ends
 
 
 ROW = f"Name: Alpha Ltd.{CELL_SEPARATOR}Price: $5. Each"

@@ -12,7 +12,10 @@ blocks of non-blank lines. Each is scored by
 * the share of the question's content words it (or its clause heading) holds;
 * whether it states what the question asks for (:mod:`lateseg.generate.question`): a
   value of the kind asked ("how long" → a duration), a governing law, a venue, a path, a
-  modal clause, a list.
+  modal clause, a list;
+* whether that value is of the thing asked (:mod:`lateseg.generate.sense`: users, not
+  claims, for "how many users") and its conditions are the question's
+  (:mod:`lateseg.generate.conditions`: the "not in default" branch).
 
 The best is the answer; :func:`~lateseg.generate.phrase.answer_phrase` cuts its phrase.
 A question that asks for a value no candidate states gets no phrase, and the answer
@@ -30,10 +33,12 @@ import numpy as np
 
 from lateseg.generate.cells import names_a_cell
 from lateseg.generate.compose import make_phrase, quoted, value_phrase
+from lateseg.generate.conditions import condition_agreement, in_exception
 from lateseg.generate.confidence import confidence, signals
 from lateseg.generate.lists import find_lists
 from lateseg.generate.phrase import LIMIT, WORDED, body_start, is_heading, typed_phrase
 from lateseg.generate.question import Asked, analyse, content_words, equivalents
+from lateseg.generate.sense import sense_agreement
 from lateseg.text.boundaries import answer_pieces, sentence_spans
 from lateseg.text.values import find_values
 from lateseg.text.words import MODAL, stem
@@ -49,7 +54,12 @@ class Weights:
     cosine ``similarity``, the ``passage``'s retrieval score, the ``overlap`` of content
     words, a ``kind`` bonus for stating what was asked and a ``subject`` bonus (or
     malus) for a sentence whose subject is (or is not) the party the question asks about
-    (:func:`subject_agreement`); with ``require``, a question
+    (:func:`subject_agreement`); a ``sense`` bonus (or malus) for a sentence whose value
+    is (or is not) of the thing asked (:func:`~lateseg.generate.sense.sense_agreement`:
+    users for "how many users", the governing law, an obligation's term) and a
+    ``conditions`` one for a sentence whose conditions have the question's polarity
+    (:func:`~lateseg.generate.conditions.condition_agreement`: "not in default"); with
+    ``require``, a question
     that asks for a value (not one of :data:`~lateseg.generate.phrase.WORDED`) is
     answered only by a candidate that states one, when any does."""
 
@@ -58,6 +68,8 @@ class Weights:
     overlap: float = 0.5
     kind: float = 0.5
     subject: float = 0.25
+    sense: float = 0.5
+    conditions: float = 0.5
     require: bool = True
 
 
@@ -169,14 +181,34 @@ def score_candidates(
     agree = np.array([subject_agreement(asked, t) for t in texts])
     # a table row whose cell the question states is the row it asks about
     named = np.array([names_a_cell(asked.question, t) for t in texts], dtype=float)
+    sense = np.array([sense_agreement(asked, t) for t in texts])
+    branch = np.array([_branch(asked, t) for t in texts])
+    # preferences among the candidates: the best of them keeps its score (the confidence
+    # is fitted on scores without them), the others fall behind by what they lack
+    sense -= sense.max(initial=0.0)
+    branch -= branch.max(initial=0.0)
     score = (
         weights.similarity * sims
         + weights.passage * passage
         + weights.overlap * (overlap + named)
         + weights.kind * states
         + weights.subject * agree
+        + weights.sense * sense
+        + weights.conditions * branch
     )
     return score, states
+
+
+def _branch(asked: Asked, text: str) -> float:
+    """How well the branch that sentence ``text`` states is the one ``asked`` asks about:
+    its conditions' agreement with the question's
+    (:func:`~lateseg.generate.conditions.condition_agreement`), less 1 when the value
+    asked for stands in an exception the question does not ask about."""
+    agree = condition_agreement(asked.conditions, text)
+    span = typed_phrase(asked, text) if asked.quantity else None
+    if span is not None and in_exception(asked.question, text, span[0]):
+        return agree - 1.0
+    return agree
 
 
 _SUBORDINATE = re.compile(

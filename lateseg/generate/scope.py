@@ -347,10 +347,10 @@ def names_a_document(question: str, start: int, end: int) -> bool:
     after = question[end:]
     if _REFERRED.match(after):
         return False
-    nxt = re.match(r"[ \t]+([a-z][\w'’-]*)", after)
-    if nxt is None:  # the question ends, or punctuation or a name follows
+    nxt = WORD.match(after.lstrip(" \t")) if after[:1] in (" ", "\t") else None
+    if nxt is None or not nxt.group(0)[0].islower():  # the end, punctuation or a name
         return True
-    word = nxt.group(1).lower()
+    word = nxt.group(0)
     before = _words(question[:start])
     if word in STOPWORDS or word in _DOCUMENT_VERBS or word.endswith("ed"):
         return True
@@ -381,13 +381,13 @@ def find_scope(question: str, docs: Sequence[Profile], most: int = MOST_SCOPED) 
     refs: list[tuple[str, str, list[str], bool]] = []
     for m in _REFERENCE.finditer(question):
         phrase = question[m.start(1) : m.end(3) if m.group(3) else m.end(2)]
-        named = names_a_document(question, m.start(), m.end(3) if m.group(3) else m.end(2))
-        refs.append((phrase, m.group(2), _distinctive(phrase), named))
+        doc = names_a_document(question, m.start(), m.end(3) if m.group(3) else m.end(2))
+        refs.append((phrase, m.group(2), _distinctive(phrase), doc))
     for m in _POSSESSIVE.finditer(question):
-        named = names_a_document(question, m.start(), m.end())
-        refs.append((m.group(0), m.group(3), _distinctive(m.group(0)), named))
+        doc = names_a_document(question, m.start(), m.end())
+        refs.append((m.group(0), m.group(3), _distinctive(m.group(0)), doc))
     missing = None
-    for phrase, kind, words, named in refs:
+    for phrase, kind, words, doc in refs:
         if not words:
             continue
         found, anywhere = _match(words, capitals, docs)
@@ -395,7 +395,7 @@ def find_scope(question: str, docs: Sequence[Profile], most: int = MOST_SCOPED) 
             return Scope(tuple(p.source for p in found), (phrase,))
         kind = " ".join(kind.lower().split())
         mentioned = kind not in _GENERIC and any(kind in p.mentions for p in docs)
-        if named and not anywhere and not mentioned and missing is None:
+        if doc and not anywhere and not mentioned and missing is None:
             missing = phrase
     if missing is not None:
         return Scope(missing=missing)
