@@ -353,8 +353,10 @@ def served_rows(
         graded["counting"] = stats.get("counting")
         graded["passages"] = len(got.context)
         graded["prompt_tokens"] = served.prompt_tokens(question, got, context, local)
-        if context == "local" and "generate" in row:
-            graded["same_text"] = got.text.strip() == row["generate"]["text"].strip()
+        if context == "local":
+            graded["context_tokens"] = None  # fitted by the in-process generator's count
+            if "generate" in row:  # it may stop sooner (repetition, time): its text first
+                graded["same_text"] = got.text.strip().startswith(row["generate"]["text"].strip())
         row[name] = graded
     return list(labels.values())
 
@@ -449,7 +451,8 @@ def markdown(report: dict[str, Any]) -> str:
             f"{llm['window_tokens']} tokens. Passages, prompt tokens (the whole prompt, "
             "chat template applied, by the model's own tokenizer) and context tokens (the "
             "passages as shown, by the writer's count) are means; same text: the served "
-            "answer equals the in-process generator's, word for word.",
+            "answer starts with the in-process generator's whole answer, word for word "
+            "(the in-process generator also stops at a repetition or a time limit).",
             "",
         ]
     for name, res in report["sets"].items():

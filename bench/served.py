@@ -11,6 +11,7 @@ the tests' ``served_llm`` fixture does (``tests/llm_servers.py``, one copy of th
 from __future__ import annotations
 
 import contextlib
+import signal
 import sys
 import tempfile
 import time
@@ -44,6 +45,8 @@ def served_smollm2(log_dir: Path | None = None) -> Iterator[tuple[str, str]]:
     from llm_servers import smollm2_folder, start_transformers_serve, stop_process
 
     folder = smollm2_folder()
+    # a run stopped by SIGTERM (timeout, kill) still stops the server, in its own session
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     with tempfile.TemporaryDirectory() as tmp:
         log = (log_dir or Path(tmp)) / "transformers-serve.log"
         t0 = time.perf_counter()
