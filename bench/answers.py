@@ -355,8 +355,8 @@ def served_rows(
         graded["prompt_tokens"] = served.prompt_tokens(question, got, context, local)
         if context == "local":
             graded["context_tokens"] = None  # fitted by the in-process generator's count
-            if "generate" in row:  # it may stop sooner (repetition, time): its text first
-                graded["same_text"] = got.text.strip().startswith(row["generate"]["text"].strip())
+            if "generate" in row:
+                graded["same_text"] = same_start(row["generate"]["text"], got.text)
         row[name] = graded
     return list(labels.values())
 
@@ -395,6 +395,14 @@ def summarise(rows: list[dict], modes: Sequence[str], seconds: dict[str, float])
         }
         out[m].update(token_figures(rs))
     return out
+
+
+def same_start(local: str, served: str) -> bool:
+    """Whether the in-process generator's answer ``local`` is ``served``'s text or its
+    start: the in-process generator may stop sooner (a repetition, its time limit) and
+    ends a cut answer at a whole word with " …", which a server does not."""
+    local = local.strip().removesuffix(" …").rstrip()
+    return served.strip().startswith(local)
 
 
 def token_figures(rs: list[dict]) -> dict[str, Any]:
