@@ -120,7 +120,7 @@ class ChatModelWriter:
             text=str(reply.text),
             model=model if isinstance(model, str) and model else self._name,
             finish_reason=_finish(meta),
-            usage=_usage(getattr(reply, "usage_metadata", None)),
+            usage=Usage.of(getattr(reply, "usage_metadata", None), "input_tokens", "output_tokens"),
         )
 
     def stream(
@@ -164,10 +164,3 @@ def _finish(meta: dict[str, Any]) -> str | None:
         if isinstance(value, str) and value:
             return _LENGTH.get(value, value)
     return None
-
-
-def _usage(raw: Any) -> Usage | None:
-    if not isinstance(raw, dict):
-        return None
-    p, c = raw.get("input_tokens"), raw.get("output_tokens")
-    return Usage(p if isinstance(p, int) else None, c if isinstance(c, int) else None)

@@ -259,7 +259,7 @@ class RemoteLLM:
             text=text,
             model=str(data.get("model") or body["model"]),
             finish_reason=choice.get("finish_reason"),
-            usage=_usage(data.get("usage")),
+            usage=Usage.of(data.get("usage"), "prompt_tokens", "completion_tokens"),
         )
 
     def _first_choice(self, data: Any) -> dict[str, Any]:
@@ -375,10 +375,3 @@ class RemoteLLM:
             if isinstance(data.get("tokens"), list):
                 return len(data["tokens"])
         return None
-
-
-def _usage(raw: Any) -> Usage | None:
-    if not isinstance(raw, dict):
-        return None
-    p, c = raw.get("prompt_tokens"), raw.get("completion_tokens")
-    return Usage(p if isinstance(p, int) else None, c if isinstance(c, int) else None)

@@ -43,6 +43,16 @@ class Usage:
     prompt_tokens: int | None
     completion_tokens: int | None
 
+    @classmethod
+    def of(cls, raw: object, prompt: str, completion: str) -> Usage | None:
+        """The usage a reply reports in the dict ``raw`` under the keys ``prompt`` and
+        ``completion`` (each kept only where it is an integer); None when ``raw`` is not
+        a dict."""
+        if not isinstance(raw, dict):
+            return None
+        p, c = raw.get(prompt), raw.get(completion)
+        return cls(p if isinstance(p, int) else None, c if isinstance(c, int) else None)
+
 
 @dataclass(frozen=True)
 class Completion:
