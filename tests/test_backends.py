@@ -131,7 +131,7 @@ def test_a_model_with_a_dense_head_is_refused(tmp_path):
 @pytest.mark.parametrize("backend", ["openvino", "openvino-bf16", "onnx", "onnx-int8"])
 def test_cpu_backends_give_the_torch_models_vectors(cls_model, tmp_path, monkeypatch, backend):
     monkeypatch.setenv("LATESEG_HOME", str(tmp_path / "home"))
-    monkeypatch.setattr("lateseg.encode.late._LOADED", {})  # export afresh into this home
+    monkeypatch.setattr("lateseg.encode.shared._LOADED", {})  # export afresh into this home
     torch_enc = LateEncoder(EncoderConfig(model=str(cls_model), backend="torch", device="cpu"))
     enc = LateEncoder(EncoderConfig(model=str(cls_model), backend=backend))
     text = "Section 1. Definitions.\n\n" + "The Licensee shall pay the fees. " * 60
@@ -166,7 +166,7 @@ def test_a_backend_that_cannot_load_says_what_to_install(
 ):
     monkeypatch.setenv("LATESEG_HOME", str(tmp_path / "home"))
     monkeypatch.setitem(sys.modules, missing, None)  # as if not installed
-    monkeypatch.setattr("lateseg.encode.late._LOADED", {})  # not the one loaded above
+    monkeypatch.setattr("lateseg.encode.shared._LOADED", {})  # not the one loaded above
     enc = LateEncoder(EncoderConfig(model=str(cls_model), backend=backend))
     with pytest.raises(ModelError, match=hint):
         enc.embed_queries(["x"])
@@ -210,7 +210,7 @@ def test_the_automatic_backend_falls_back_to_torch_when_a_model_cannot_be_export
 
     monkeypatch.setenv("LATESEG_HOME", str(tmp_path / "home"))
     monkeypatch.setattr("lateseg.encode.backends._export_onnx", refuse)
-    monkeypatch.setattr("lateseg.encode.late._LOADED", {})
+    monkeypatch.setattr("lateseg.encode.shared._LOADED", {})
     enc = LateEncoder(EncoderConfig(model=str(cls_model), device="cpu"))
     assert enc.embed_queries(["x"]).shape == (1, 64)
     assert enc._load().backend == "torch"
@@ -234,8 +234,8 @@ TRICKY = [
 def home(tmp_path, monkeypatch):
     """A lateseg home of the test's own, nothing loaded in this process yet."""
     monkeypatch.setenv("LATESEG_HOME", str(tmp_path / "home"))
-    monkeypatch.setattr("lateseg.encode.late._LOADED", {})
-    monkeypatch.setattr("lateseg.encode.late._QUICK", {})
+    monkeypatch.setattr("lateseg.encode.shared._LOADED", {})
+    monkeypatch.setattr("lateseg.encode.shared._QUICK", {})
     return tmp_path / "home"
 
 
@@ -265,7 +265,7 @@ def test_a_kit_gives_the_full_pipelines_vectors_cls_pooled_with_prompts(cls_mode
     reason="with a GPU driver the default path is torch's",
 )
 def test_the_default_model_embeds_queries_from_its_kit_exactly(encoder, monkeypatch):
-    monkeypatch.setattr("lateseg.encode.late._QUICK", {})
+    monkeypatch.setattr("lateseg.encode.shared._QUICK", {})
     cold = LateEncoder()
     assert cold.quick() is not None, "the session's encoder left no kit"
     assert np.allclose(cold.embed_queries(TRICKY), encoder.embed_queries(TRICKY), atol=1e-5)
@@ -286,7 +286,7 @@ def test_a_changed_model_folder_is_a_new_key(cls_model, home, tmp_path):
     weights.write_bytes(weights.read_bytes())  # rewritten: a new modification time
     assert load_kit(str(model)) is None
     again = LateEncoder(EncoderConfig(model=str(model), backend="openvino"))
-    import lateseg.encode.late as late
+    import lateseg.encode.shared as late
 
     late._QUICK.clear()
     late._LOADED.clear()  # as a new process would
@@ -300,7 +300,7 @@ def test_kits_of_models_changed_or_gone_are_pruned(cls_model, home, tmp_path):
     deleted model folders (and unreadable ones), and keeps the others'."""
     import shutil
 
-    import lateseg.encode.late as late
+    import lateseg.encode.shared as late
     from lateseg.encode.quick import fingerprint, kits_home, load_kit
 
     kept, changed, gone = (tmp_path / n for n in ("kept", "changed", "gone"))
@@ -346,7 +346,7 @@ def test_a_tampered_kit_is_ignored_and_the_full_path_answers(cls_model, home, ta
         kit.write_text(json.dumps({**json.loads(kit.read_text()), **tamper}))
     else:
         kit.write_text(tamper)
-    import lateseg.encode.late as late
+    import lateseg.encode.shared as late
 
     late._QUICK.clear()
     assert cold.quick() is None

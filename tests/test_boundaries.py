@@ -4,6 +4,7 @@ definitions' sentences, the encoder's window tiers, and characters mapped to tok
 
 from __future__ import annotations
 
+import itertools
 import re
 
 import numpy as np
@@ -12,7 +13,9 @@ import pytest
 from lateseg.text.boundaries import (
     CELL_SEPARATOR,
     DefinitionSentences,
+    answer_pieces,
     clause_starts,
+    generated_sentence_ends,
     line_starts,
     paragraph_starts,
     sentence_spans,
@@ -63,6 +66,50 @@ def test_sentence_starts(text, starts):
 )
 def test_sentence_spans_are_trimmed_and_at_least_three_characters(text, spans):
     assert [text[a:b] for a, b in sentence_spans(text)] == spans
+
+
+@pytest.mark.parametrize(
+    ("text", "pieces"),
+    [
+        # a numeral that repeats the number in words before it, at a line break or not
+        (
+            "Licensee may cure by paying within twenty-one\n(21) days of notice.",
+            ["Licensee may cure by paying within twenty-one\n(21) days of notice."],
+        ),
+        ("Rent is due within ten (10) days.", ["Rent is due within ten (10) days."]),
+        ("It lapses after ninety \n  (90) days.", ["It lapses after ninety \n  (90) days."]),
+        # list items are pieces of their own, numbered ones too
+        (
+            "Tenant shall pay:\n(a) rent; and\n(b) charges.",
+            ["Tenant shall pay:", "(a) rent; and", "(b) charges."],
+        ),
+        ("The steps:\n(1) apply; and\n(2) wait.", ["The steps:", "(1) apply; and", "(2) wait."]),
+        # an item after a clause's end is one, even after a number word's line
+        ("It costs:\n(1) one;\n(2) two.", ["It costs:", "(1) one;", "(2) two."]),
+        (
+            "Fees:\n- Year 1 is five\n- Year 2 is six",
+            ["Fees:", "- Year 1 is five", "- Year 2 is six"],
+        ),
+        # a year ends a sentence; a numbered clause after a full stop starts one
+        ("Filed in 2008. The operator left.", ["Filed in 2008.", "The operator left."]),
+        ("See Exhibit B. 1.5 Order Form means it.", ["See Exhibit B.", "1.5 Order Form means it."]),
+    ],
+)
+def test_an_answer_is_cut_at_list_items_but_never_inside_a_value(text, pieces):
+    assert [text[a:b] for a, b in answer_pieces(text, 0, len(text))] == pieces
+
+
+@pytest.mark.parametrize(
+    ("text", "ends"),
+    [
+        ("It renews. It ends! Why? ", ["It renews. ", "It ends! ", "Why? "]),
+        ('He said "stop." then', ['He said "stop." ']),  # whatever follows
+        ("No end yet", []),
+    ],
+)
+def test_generated_sentences_end_at_any_end_mark(text, ends):
+    cuts = [0, *generated_sentence_ends(text)]
+    assert [text[a:b] for a, b in itertools.pairwise(cuts)] == ends
 
 
 ROW = f"Name: Alpha Ltd.{CELL_SEPARATOR}Price: $5. Each"

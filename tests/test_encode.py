@@ -206,12 +206,12 @@ def test_release_models_forgets_the_models_kept_for_reuse():
     """After :func:`lateseg.release_models` a new encoder loads the model afresh; one
     that holds its model keeps it and still works."""
     import lateseg
-    import lateseg.encode.late as late
+    import lateseg.encode.shared as shared
 
     first = LateEncoder()
     assert LateEncoder().embedder is first.embedder  # one model per process, shared
     lateseg.release_models()
-    assert not late._LOADED and not late._QUICK
+    assert not shared._LOADED and not shared._QUICK
     fresh = LateEncoder()
     assert fresh.embedder is not first.embedder
     assert np.allclose(fresh.embed_queries(["rent"]), first.embed_queries(["rent"]), atol=1e-5)

@@ -45,3 +45,23 @@ def test_a_rewritten_model_folder_is_loaded_again(tmp_path):
     weights = [dict(m.named_parameters())["lm_head.weight"] for m in (first, second)]
     assert not torch.equal(*weights)  # the new files' weights, not the old ones
     assert other.model is second
+
+
+def test_release_models_frees_the_generator_a_pipeline_keeps(tmp_path):
+    """A long-lived process (a server between jobs, a test session) gets a pipeline's
+    generator back with ``lateseg.release_models()``; it is loaded again when next used."""
+    import gc
+    import weakref
+
+    import lateseg
+    from lateseg.pipeline import Pipeline
+
+    folder = tmp_path / "model"
+    _save_tiny_llama(folder, seed=0)
+    with Pipeline.open(tmp_path / "index", generator=str(folder), device="cpu") as pipe:
+        model = weakref.ref(pipe.generator.model)
+        assert model() is not None
+        lateseg.release_models()
+        gc.collect()
+        assert model() is None  # nothing kept it: the answerer forgot its generator
+        assert pipe.generator.model is not None  # and makes it again on demand

@@ -62,3 +62,27 @@ async def test_the_stdio_server_lists_and_runs_search_ask_and_read(sample_index)
         assert code["hits"] and all(h["kind"] == "code" for h in code["hits"])
         bad = await client.call_tool("read", {"source": "/etc/passwd"})
         assert bad.is_error and "not a document of this index" in bad.content[0].text
+
+
+@pytest.mark.slow
+async def test_a_missing_index_is_served_only_with_create(tmp_path):
+    """Without --create the server refuses to start on a missing index (a typo); with it,
+    an empty index is made and its tools answer (no hits yet)."""
+    import subprocess
+
+    index = tmp_path / "new-index"
+    argv = [sys.executable, "-m", "lateseg", "mcp", "--index", str(index), "--no-generate"]
+    refused = subprocess.run(argv, capture_output=True, text=True, timeout=600)
+    assert refused.returncode == 1 and "no index at" in refused.stderr
+    assert not index.exists()
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=[*argv[1:], "--create", "--device", "cpu"],
+        env={"HF_HUB_OFFLINE": "1", "TRANSFORMERS_VERBOSITY": "error", "LATESEG_CONFIG": ""},
+    )
+    async with Client(params) as client:
+        tools = await client.list_tools()
+        assert sorted(t.name for t in tools.tools) == ["ask", "read", "search"]
+        found = await client.call_tool("search", {"query": "anything", "k": 3})
+        assert (index / "manifest.json").is_file()
+        assert _data(found)["hits"] == []

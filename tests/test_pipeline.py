@@ -307,8 +307,8 @@ def test_the_ingest_bar_says_the_model_is_loading_then_counts_pages_and_chunks(
     tmp_path, capsys, monkeypatch, encoder
 ):
     encoder._load()  # a process's first full load leaves the query kit (a new index's width)
-    monkeypatch.setattr("lateseg.encode.late._LOADED", {})  # a model not loaded yet
-    monkeypatch.setattr("lateseg.encode.late._QUICK", {})
+    monkeypatch.setattr("lateseg.encode.shared._LOADED", {})  # a model not loaded yet
+    monkeypatch.setattr("lateseg.encode.shared._QUICK", {})
     with Pipeline.open(tmp_path / "idx") as pipe:
         report = pipe.ingest([DATA / "contracts" / "msa.pdf"], progress=True)
     bar = capsys.readouterr().err.replace("\r", "\n")

@@ -4,9 +4,19 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+from pathlib import Path
 
-from lateseg.cli.options import EXIT_OK, EXIT_PARTIAL, common, megabytes, workers
+from lateseg.cli.options import (
+    EXIT_OK,
+    EXIT_PARTIAL,
+    UsageError,
+    common,
+    given,
+    megabytes,
+    workers,
+)
 from lateseg.index.vectors import POLICIES
 from lateseg.scale.engines import ENGINES
 from lateseg.segment import CHUNKERS
@@ -21,6 +31,11 @@ def add(sub: argparse._SubParsersAction) -> None:
         "Folders honour .gitignore and skip caches, virtualenvs, vendored, generated and "
         "binary files. Unchanged files are not parsed again; every skip and failure is "
         "reported with its reason and never stops the other files.",
+        epilog="Examples:\n\n"
+        "  lateseg ingest contracts/ --index idx          # again: only what changed\n"
+        "  lateseg ingest repo/ notes.md --index idx --prune  # drop files now gone\n"
+        "  lateseg ingest scans/ --index idx --ocr force   # every page by OCR\n"
+        "  lateseg ingest locked.pdf --index idx --password-env PDF_PASSWORD",
     )
     ing.add_argument("paths", nargs="+", metavar="PATH")
     common(ing)
@@ -55,9 +70,28 @@ def add(sub: argparse._SubParsersAction) -> None:
         "--address",
         default=None,
         help="Ray cluster to use with --engine ray, e.g. 10.0.0.5:6379 (default: "
-        "$RAY_ADDRESS, a running local cluster, else a new one on this machine)",
+        "$RAY_ADDRESS, a running local cluster, else a new one on this machine); only "
+        "with --engine ray",
     )
-    ing.add_argument("--password", default=None, help="password for encrypted PDFs")
+    secret = ing.add_mutually_exclusive_group()
+    secret.add_argument(
+        "--password-env",
+        metavar="VAR",
+        default=None,
+        help="read the password of encrypted PDFs from the environment variable VAR",
+    )
+    secret.add_argument(
+        "--password-file",
+        metavar="FILE",
+        default=None,
+        help="read the password of encrypted PDFs from FILE (its first line)",
+    )
+    secret.add_argument(
+        "--password",
+        default=None,
+        help="password of encrypted PDFs, on the command line, where other users see it "
+        "(ps, /proc); prefer --password-env or --password-file",
+    )
     ing.add_argument(
         "--ocr",
         choices=("auto", "off", "force"),
@@ -100,11 +134,32 @@ def add(sub: argparse._SubParsersAction) -> None:
     )
 
 
+def password(args: argparse.Namespace) -> str | None:
+    """The PDF password from ``--password-env VAR``, ``--password-file FILE`` or
+    ``--password`` (None: none given)."""
+    if args.password_env is not None:
+        value = os.environ.get(args.password_env)
+        if value is None:
+            raise UsageError(f"--password-env {args.password_env}: that variable is not set")
+        return value
+    if args.password_file is not None:
+        try:
+            text = Path(args.password_file).read_text(encoding="utf-8")
+        except OSError as e:
+            raise UsageError(f"--password-file {args.password_file}: {e.strerror}") from None
+        lines = text.splitlines()
+        return lines[0] if lines else ""
+    return args.password
+
+
 def run(args: argparse.Namespace) -> int:
     from lateseg.ingest.folder import WalkConfig
     from lateseg.pipeline import Pipeline
     from lateseg.segment import DynamicChunker, FixedChunker
 
+    if given(args, "address") and args.engine != "ray":
+        raise UsageError("--address names a Ray cluster: it acts only with --engine ray")
+    secret = password(args)
     chunker = (
         {"dynamic": DynamicChunker, "fixed": FixedChunker}[args.chunker]() if args.chunker else None
     )
@@ -131,7 +186,7 @@ def run(args: argparse.Namespace) -> int:
         report = pipe.ingest(
             args.paths,
             progress=False if args.no_progress else None,
-            password=args.password,
+            password=secret,
             ocr=args.ocr,
             workers=args.workers,
             walk_config=walk,

@@ -8,6 +8,7 @@ import os
 from collections.abc import Callable
 
 from lateseg.encode.backends import BACKENDS
+from lateseg.errors import LatesegError
 from lateseg.generate.rerank import RERANK_TOP, RERANKERS
 from lateseg.index.retrieval import SEARCH_MODES
 from lateseg.ingest.formats import DOCUMENT_KINDS
@@ -48,30 +49,44 @@ def source_glob(pattern: str) -> str:
     return os.path.join(os.getcwd(), pattern)
 
 
+#: The PostgreSQL note of every ``--index``, written once (the main parser's epilog).
+INDEX_NOTE = (
+    "--index DIR|URL: an index folder, or a PostgreSQL index shared by many writers and "
+    "machines: postgresql://USER@HOST[:PORT]/DB (made there if it has none by ingest). Give "
+    "the password in PGPASSWORD or ~/.pgpass, which libpq reads, rather than in the URL, "
+    "which other users can see in the process list. --cache-dir DIR: this machine's folder "
+    "for such an index's vector cache (default: under the lateseg home, named by the index)."
+)
+
+
+class UsageError(LatesegError):
+    """A command line whose options contradict each other or cannot act: exit 2, one
+    line naming the option and what to give instead."""
+
+
 def index_location(sp: argparse.ArgumentParser, help: str) -> None:
-    """``--index`` (a folder, or a postgresql:// URL) and ``--cache-dir``."""
+    """``--index`` (a folder, or a postgresql:// URL: :data:`INDEX_NOTE`) and
+    ``--cache-dir``. Not required by argparse: ``lateseg.toml`` may give it
+    (``index.path``); :func:`lateseg.cli.main` asks for it when neither does."""
     sp.add_argument(
         "--index",
-        required=True,
+        default=None,
         metavar="DIR|URL",
-        help=f"{help}; or a PostgreSQL index shared by many writers and machines: "
-        "postgresql://USER@HOST[:PORT]/DB (made there if it has none; give the password "
-        "in PGPASSWORD or ~/.pgpass, which libpq reads, rather than in the URL, which "
-        "other users can see in the process list)",
+        help=f"{help}; or postgresql://USER@HOST/DB (see `lateseg --help`); default: "
+        "index.path of lateseg.toml",
     )
     sp.add_argument(
         "--cache-dir",
         metavar="DIR",
         default=None,
-        help="for a postgresql:// index: this machine's folder for its vector cache "
-        "(default: under the lateseg home, named by the index)",
+        help="for a postgresql:// index: this machine's vector cache (default: under the "
+        "lateseg home; see `lateseg --help`)",
     )
 
 
-def common(sp: argparse.ArgumentParser) -> None:
-    index_location(
-        sp, "index folder (created by ingest if missing; search and ask never create one)"
-    )
+def embedder_options(sp: argparse.ArgumentParser) -> None:
+    """``--device``, ``--backend`` and ``--trust-remote-code``: how this process runs the
+    index's embedder (never recorded in the index)."""
     sp.add_argument(
         "--device",
         default=None,
@@ -82,18 +97,31 @@ def common(sp: argparse.ArgumentParser) -> None:
         choices=BACKENDS,
         default=None,
         help="how the embedder runs (default: torch on a GPU; on a CPU openvino-bf16 where "
-        "the CPU has bf16, else openvino: fp32, the torch model's vectors, about 2x "
-        "faster). Opt-ins: openvino (exact fp32 on any CPU), onnx, onnx-int8 (int8 "
-        "weights: fastest, lower recall; needs lateseg[onnx]). Exports are made once and "
-        "cached under the lateseg home",
+        "the CPU has bf16, else openvino: fp32, the torch model's vectors). Opt-ins: "
+        "openvino (exact fp32 on any CPU), onnx, onnx-int8 (int8 weights, lower recall; "
+        "needs lateseg[onnx]). Speed per backend and CPU: bench/results/throughput.md. "
+        "Exports are made once and cached under the lateseg home",
     )
-    sp.add_argument("--json", action="store_true", help="print machine-readable JSON")
     sp.add_argument(
         "--trust-remote-code",
         action="store_true",
         help="let the embedding model run the Python code its folder ships (only for "
-        "models you trust; an index folder can never turn this on)",
+        "models you trust; an index folder or lateseg.toml can never turn this on)",
     )
+
+
+def common(sp: argparse.ArgumentParser) -> None:
+    index_location(
+        sp, "index folder (created by ingest if missing; search and ask never create one)"
+    )
+    embedder_options(sp)
+    sp.add_argument("--json", action="store_true", help="print machine-readable JSON")
+
+
+def given(args: argparse.Namespace, dest: str) -> bool:
+    """Whether the command line gave ``dest`` (its value is not the default, which
+    ``lateseg.toml`` may have set)."""
+    return dest in getattr(args, "given", ())
 
 
 def filters(sp: argparse.ArgumentParser) -> None:

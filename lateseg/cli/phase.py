@@ -23,7 +23,8 @@ def add(sub: argparse._SubParsersAction) -> None:
         "needle key-value recall (full attention; learned-gate block compression at "
         "strides 4 and 2; without position encoding; uniform gates; content-defined "
         "blocks), recall grouped by the needle's position mod the stride; writes toy.md, "
-        "toy.json and toy.png (10-15 minutes on 2 CPU cores the first time, then cached). "
+        "toy.json and toy.png (the first run trains the six models, which takes minutes on a "
+        "CPU: bench/results/phase/toy.json records the time; later runs reuse them). "
         "The PNG plots need matplotlib: pip install 'lateseg[plot]'.",
     )
     ph.add_argument("probe", choices=("retrieval", "kv", "toy"), help="which probe to run")
@@ -45,7 +46,8 @@ def add(sub: argparse._SubParsersAction) -> None:
         "--scheme",
         choices=("prefix", "inside", "both"),
         default="both",
-        help="prefix: padding before everything; inside: padding moves only the needle",
+        help="prefix: padding before everything; inside: padding moves only the needle; "
+        "both (the default)",
     )
     ph.add_argument("--text", default=None, help="haystack text file (default: Apache-2.0)")
     ph.add_argument("--reduced", action="store_true", help="the small, fast version")

@@ -8,8 +8,9 @@ import json
 import os
 import sys
 import textwrap
+from typing import TYPE_CHECKING
 
-from lateseg.cli.options import EXIT_OK, common, count, filters
+from lateseg.cli.options import EXIT_OK, UsageError, common, count, filters, given
 from lateseg.errors import LatesegError
 from lateseg.generate.confidence import MIN_CONFIDENCE
 from lateseg.generate.options import (
@@ -27,22 +28,44 @@ from lateseg.kv.presses import described
 from lateseg.kv.sparse import PREFILL_MODES
 from lateseg.types import Answer, Phrase
 
+if TYPE_CHECKING:
+    from lateseg.pipeline import Pipeline
+
+#: ``ask``'s options that set up the local generator: given without ``--answer`` they
+#: mean ``--answer generate`` (and say so); with a quote answer they are refused.
+GENERATOR_OPTIONS = {
+    "generator": "--generator",
+    "kv_budget": "--kv-budget",
+    "kv_method": "--kv-method",
+    "prefill": "--prefill",
+}
+
 
 def question_command(
-    sub: argparse._SubParsersAction, name: str, about: str, k_help: str
+    sub: argparse._SubParsersAction, name: str, about: str, k_help: str, example: str
 ) -> argparse.ArgumentParser:
     """``search`` and ``ask``: a question, the index options, ``-k`` and the filters."""
-    sp = sub.add_parser(name, help=about)
-    sp.add_argument("question")
+    sp = sub.add_parser(name, help=about, description=about[:1].upper() + about[1:] + ".")
+    sp.epilog = f"Examples:\n\n{example}"
+    if name == "ask":
+        sp.add_argument("question", nargs="?", help="the question (or --questions FILE)")
+    else:
+        sp.add_argument("question")
     common(sp)
-    sp.add_argument("-k", type=count, default=5, help=k_help)
+    sp.add_argument("-k", type=count, default=5, help=f"{k_help} (default 5)")
     filters(sp)
     return sp
 
 
 def add_search(sub: argparse._SubParsersAction) -> None:
     se = question_command(
-        sub, "search", "print the chunks closest to a question", "number of hits (default 5)"
+        sub,
+        "search",
+        "print the chunks closest to a question",
+        "number of hits",
+        '  lateseg search "termination for convenience" --index idx -k 3\n'
+        "  lateseg search 'parse_invoice' --index idx --mode lexical --kind code --json\n"
+        "  lateseg search \"notice period\" --index idx --source '*/contracts/*.pdf'",
     )
     se.add_argument(
         "--definitions",
@@ -53,8 +76,31 @@ def add_search(sub: argparse._SubParsersAction) -> None:
 
 def add_ask(sub: argparse._SubParsersAction) -> None:
     ask = question_command(
-        sub, "ask", "answer a question with citations", "passages given to the answerer"
+        sub,
+        "ask",
+        "answer a question with citations",
+        "passages given to the answerer",
+        '  lateseg ask "What is the notice period?" --index idx\n'
+        '  lateseg ask "Who may terminate?" --index idx --answer generate --kv-budget 0.5\n'
+        '  lateseg ask "Summarise the NDA" --index idx --llm http://localhost:11434/v1\n'
+        "  lateseg ask --questions questions.txt --out answers.jsonl --index idx",
     )
+    ask.add_argument(
+        "--questions",
+        metavar="FILE",
+        default=None,
+        help="answer each line of FILE (blank lines skipped) as one JSON line each "
+        "(line, question, answer or error); rerun with the same --out to answer only "
+        "those not answered yet",
+    )
+    ask.add_argument(
+        "--out",
+        metavar="FILE",
+        default=None,
+        help="with --questions: append the JSON lines to FILE, resuming where it stopped "
+        "(default: stdout, nothing resumed)",
+    )
+    ask.add_argument("--no-progress", action="store_true", help="with --questions: no bar")
     ask.add_argument(
         "--answer",
         choices=(*ANSWER_MODES, *MODE_ALIASES),
@@ -81,7 +127,8 @@ def add_ask(sub: argparse._SubParsersAction) -> None:
     ask.add_argument(
         "--generator",
         default=None,
-        help="causal LM name or folder (default: packaged SmolLM2-135M-Instruct)",
+        help="causal LM name or folder (default: packaged SmolLM2-135M-Instruct); given "
+        "without --answer it means --answer generate",
     )
     ask.add_argument(
         "--kv-budget",
@@ -91,13 +138,14 @@ def add_ask(sub: argparse._SubParsersAction) -> None:
         default=None,
         help="compress the generator's KV cache after prefill to N tokens (128) or a "
         f"share R of the prompt (0.25); given alone, {KV_OPERATING_POINT} (kept about 94%% "
-        "of the full cache's answer tokens on bench/kv_answers.py); default: full cache",
+        "of the full cache's answer tokens on bench/kv_answers.py); default: full cache. "
+        "This, --kv-method and --prefill without --answer mean --answer generate",
     )
     ask.add_argument(
         "--kv-method",
         choices=METHODS,
         default=None,
-        help=f"how to compress: {described()}",
+        help=f"how to compress (default: lateseg when --kv-budget is given): {described()}",
     )
     ask.add_argument(
         "--prefill",
@@ -112,7 +160,7 @@ def add_ask(sub: argparse._SubParsersAction) -> None:
     ask.add_argument(
         "--no-stream",
         action="store_true",
-        help="print the answer when it is complete instead of token by token",
+        help="print a generated answer when it is complete instead of token by token",
     )
 
 
@@ -157,9 +205,70 @@ def llm_config(args: argparse.Namespace, local: bool = False) -> LLMConfig | Non
     return LLMConfig.from_env(args.llm, args.llm_model)
 
 
+def ask_options(args: argparse.Namespace, select: dict) -> tuple[AskOptions, LLMConfig | None]:
+    """``ask``'s options, each one acting or saying why not: generator settings given
+    without ``--answer`` mean ``--answer generate`` (stated on stderr), and are refused
+    with a quoted answer; ``--generator`` and ``--llm`` name two writers, so only one."""
+    gen = [flag for dest, flag in GENERATOR_OPTIONS.items() if given(args, dest)]
+    names = " and ".join(gen)
+    quoted = args.extractive or MODE_ALIASES.get(args.answer, args.answer) == "quote"
+    if gen and quoted:
+        how = "--extractive" if args.extractive else "--answer quote"
+        if not given(args, "answer") and not args.extractive:
+            how += " (from lateseg.toml)"
+        raise UsageError(
+            f"{names} set up the generator, which {how} does not use: give --answer "
+            f"generate (or copy), or drop {names}"
+        )
+    if given(args, "generator") and args.llm is not None:
+        raise UsageError(
+            f"--generator names a local model and --llm a server's: one of them writes the "
+            f"answer; drop one (--llm: {args.llm})"
+        )
+    answer = args.answer
+    if gen and answer is None:
+        print(
+            f"lateseg: {names} given: answering with the generator, as --answer generate "
+            "(give --answer copy or quote to choose otherwise)",
+            file=sys.stderr,
+        )
+        answer = "generate"
+    local = (
+        answer not in (None, "generate", "generative")
+        or args.extractive
+        or bool(gen)
+        or args.generator is not None  # lateseg.toml's generator.model
+    )
+    llm = llm_config(args, local)
+    options = AskOptions.of(
+        llm=llm,
+        context_tokens=args.context_tokens,
+        answer=answer,
+        extractive=args.extractive,
+        context=args.context,
+        kv_budget=None if args.kv_budget is None else parse_budget(args.kv_budget),
+        kv_method=args.kv_method,
+        prefill=args.prefill,
+        min_confidence=args.min_confidence,
+        **select,
+    )
+    if given(args, "no_stream") and options.answer != "generate":
+        print(
+            f"lateseg: --no-stream: a {options.answer} answer is printed whole anyway",
+            file=sys.stderr,
+        )
+    return options, llm
+
+
 def run(args: argparse.Namespace) -> int:
     from lateseg.pipeline import Pipeline
 
+    if args.command == "ask":
+        if (args.question is None) == (args.questions is None):
+            raise UsageError("give a question or --questions FILE (one of them)")
+        for dest, flag in (("out", "--out"), ("no_progress", "--no-progress")):
+            if given(args, dest) and args.questions is None:
+                raise UsageError(f"{flag} is for --questions FILE; a single answer goes to stdout")
     with Pipeline.open(
         args.index,
         device=args.device,
@@ -181,46 +290,12 @@ def run(args: argparse.Namespace) -> int:
             "rerank": args.rerank,
         }
         if args.command == "search":
-            hits = pipe.search(args.question, options=SearchOptions.of(**select))
-            if args.context is not None:
-                hits = pipe.expand(hits, args.context)
-            if not hits:
-                print("no results", file=sys.stderr)
-            defs = [pipe.definitions(h) if args.definitions else {} for h in hits]
-            if args.json:
-                rows = [
-                    {**h.to_dict(), **({"definitions": d} if args.definitions else {})}
-                    for h, d in zip(hits, defs, strict=True)
-                ]
-                print(json.dumps(rows, indent=2))
-            else:
-                for n, (h, d) in enumerate(zip(hits, defs, strict=True), start=1):
-                    print(f"{n}. [{h.score:.3f}] {h.cite()}")
-                    print(textwrap.indent(textwrap.shorten(h.text, 300), "   "))
-                    for term, text in d.items():
-                        print(f"   defined: {term}: {textwrap.shorten(text, 200)}")
-            return EXIT_OK
-        local = (
-            args.answer not in (None, "generate", "generative")
-            or args.extractive
-            or args.generator is not None
-            or args.kv_budget is not None
-            or args.kv_method is not None
-            or args.prefill is not None
-        )
-        llm = llm_config(args, local)
-        options = AskOptions.of(
-            llm=llm,
-            context_tokens=args.context_tokens,
-            answer=args.answer,
-            extractive=args.extractive,
-            context=args.context,
-            kv_budget=None if args.kv_budget is None else parse_budget(args.kv_budget),
-            kv_method=args.kv_method,
-            prefill=args.prefill,
-            min_confidence=args.min_confidence,
-            **select,
-        )
+            return search(pipe, args, select)
+        options, llm = ask_options(args, select)
+        if args.questions is not None:
+            from lateseg.cli.batch import ask_file
+
+            return ask_file(pipe, options, args.questions, args.out, not args.no_progress)
         streaming = options.answer == "generate" and not (args.json or args.no_stream)
 
         def show(piece: str) -> None:
@@ -235,6 +310,29 @@ def run(args: argparse.Namespace) -> int:
                 written = (answer.generated or answer).model or llm.model or "the model"
                 print(f"Written by {written} at {llm.url}")
         return EXIT_OK
+
+
+def search(pipe: Pipeline, args: argparse.Namespace, select: dict) -> int:
+    """``lateseg search``: the hits, as JSON or for a reader."""
+    hits = pipe.search(args.question, options=SearchOptions.of(**select))
+    if args.context is not None:
+        hits = pipe.expand(hits, args.context)
+    if not hits:
+        print("no results", file=sys.stderr)
+    defs = [pipe.definitions(h) if args.definitions else {} for h in hits]
+    if args.json:
+        rows = [
+            {**h.to_dict(), **({"definitions": d} if args.definitions else {})}
+            for h, d in zip(hits, defs, strict=True)
+        ]
+        print(json.dumps(rows, indent=2))
+    else:
+        for n, (h, d) in enumerate(zip(hits, defs, strict=True), start=1):
+            print(f"{n}. [{h.score:.3f}] {h.cite()}")
+            print(textwrap.indent(textwrap.shorten(h.text, 300), "   "))
+            for term, text in d.items():
+                print(f"   defined: {term}: {textwrap.shorten(text, 200)}")
+    return EXIT_OK
 
 
 def show_phrase(phrase: Phrase, width: int = 100) -> None:

@@ -17,15 +17,10 @@ from typing import Any
 import numpy as np
 
 from lateseg.anchors import local_maxima
-from lateseg.encode.backends import Embedder, default_backend, load_embedder
+from lateseg.encode.backends import Embedder
 from lateseg.encode.config import EncoderConfig
-from lateseg.encode.models import (
-    cuda_possible,
-    lateseg_home,
-    pick_device,
-    resolve_embedder,
-)
-from lateseg.encode.quick import QuickEmbedder, quick_embedder
+from lateseg.encode.quick import QuickEmbedder
+from lateseg.encode.shared import embedder_version, shared_embedder, shared_quick
 from lateseg.errors import ConfigError, ModelError, OffsetError
 from lateseg.text.boundaries import window_tiers
 from lateseg.types import clean_text
@@ -148,18 +143,13 @@ def assign_tokens(n: int, windows: Sequence[tuple[int, int]]) -> np.ndarray:
 CPU_BATCH_TOKENS = 4096
 GPU_BATCH_TOKENS = 65536
 
-_LOADED: dict[tuple[str, str, str | None, bool], Embedder] = {}
-_LOADED_LOCK = threading.Lock()
-_QUICK: dict[tuple[str, str, str], QuickEmbedder] = {}
 QUICK_BATCH = 64
-
-
-def release_models() -> None:
-    """Forget the embedders and query kits kept for reuse: each is freed once no encoder
-    holds it, and loaded again when next asked for."""
-    with _LOADED_LOCK:
-        _LOADED.clear()
-        _QUICK.clear()
+# A rewritten embedder folder may go on serving only when its vectors are the old ones:
+# the cosine of the two models' vectors for PROBE, at least SAME_MODEL (bf16 against
+# fp32 of one model stays above 0.9995; another model, or the same one trained further,
+# falls far below).
+PROBE = "The Supplier shall deliver the goods within thirty (30) days of the order."
+SAME_MODEL = 0.999
 
 
 class LateEncoder:
@@ -172,6 +162,9 @@ class LateEncoder:
         self._device = "cpu"
         self._quick: QuickEmbedder | None = None
         self._quick_looked = False
+        self._version: str | None = None  # the loaded files', when a folder
+        self._refused = ""  # why this encoder no longer embeds, once its model changed
+        self._swap = threading.Lock()
 
     # -- loading -----------------------------------------------------------------
     @property
@@ -184,61 +177,50 @@ class LateEncoder:
     def _load(self) -> Embedder:
         if self._model is not None:
             return self._model
-        chosen = self.config.backend
-        device = pick_device(self.config.device if chosen in (None, "torch") else "cpu")
-        backend = chosen or default_backend(device)
-        # the automatic choice has its own entry: it may have fallen back to torch
-        key = (self.config.model, device, chosen, self.config.trust_remote_code)
-        with _LOADED_LOCK:
-            if key not in _LOADED:
-                # loaded once per process for each key and shared: inference only
-                try:
-                    _LOADED[key] = load_embedder(
-                        self.config.model, device, backend, self.config.trust_remote_code
-                    )
-                except ModelError as e:
-                    if chosen is not None or backend == "torch":
-                        raise
-                    # the automatic choice cannot export this model: its own torch module
-                    log.warning("%s; the embedder runs on torch instead", e)
-                    _LOADED[key] = load_embedder(
-                        self.config.model, device, "torch", self.config.trust_remote_code
-                    )
-            self._model = _LOADED[key]
+        self._model, self._device, self._version = shared_embedder(self.config)
         self._tokenizer = self._model.tokenizer
-        self._device = device
         return self._model
 
     def quick(self) -> QuickEmbedder | None:
         """The torch-free query path (:mod:`lateseg.encode.quick`) where the full one would
         run the same exported graph on the CPU and a kit for the model exists; else None."""
-        if self._quick_looked:
-            return self._quick
-        self._quick_looked = True
-        chosen, device = self.config.backend, self.config.device
-        if chosen == "torch" or self.config.trust_remote_code:
-            return None
-        if chosen is None:
-            if device is None and cuda_possible():
-                return None  # the full path may pick CUDA and torch
-            if device is not None and not device.startswith("cpu"):
-                return None
-        backend = chosen or default_backend("cpu")
-        if backend == "torch":
-            return None
-        try:
-            source = resolve_embedder(self.config.model)
-        except ModelError:
-            return None
-        key = (str(lateseg_home()), source, backend)  # kits live in the home
-        with _LOADED_LOCK:
-            found = _QUICK.get(key)
-            if found is None:  # looked for again later: a full load may leave the kit
-                found = quick_embedder(source, backend)
-                if found is not None:
-                    _QUICK[key] = found
-            self._quick = found
-        return found
+        if not self._quick_looked:
+            self._quick_looked = True
+            self._quick, version = shared_quick(self.config)
+            if self._quick is not None:
+                self._version = version
+        return self._quick
+
+    def _fresh(self) -> None:
+        """Notice an embedder folder rewritten since it was loaded (a server's model
+        replaced under it): the new files are loaded, and go on serving only when they
+        give the old vectors (:data:`SAME_MODEL`); else every later use raises
+        :class:`ModelError`, as the index's vectors would no longer match."""
+        if self._refused:
+            raise ModelError(self._refused)
+        if self._version is None or embedder_version(self.config) == self._version:
+            return  # nothing loaded yet, a hub name, or the files as they were
+        with self._swap:  # one thread reloads; the others find it done
+            if self._refused:
+                raise ModelError(self._refused)
+            version = embedder_version(self.config)
+            loaded = self._model if self._model is not None else self._quick
+            if loaded is None or version == self._version:
+                return
+            before = _normalise(loaded.embed([PROBE], ""))[0]
+            full = self._model is not None
+            self._model, self._quick, self._quick_looked = None, None, False
+            now = self._load() if full else (self.quick() or self._load())
+            after = _normalise(now.embed([PROBE], ""))[0]
+            if float(before @ after) < SAME_MODEL:
+                self._refused = (
+                    f"the embedder folder {self.config.model or 'default'} was rewritten "
+                    "with a different model while this process ran; the index's vectors "
+                    "were made by the old one. Put the old files back and restart, or build "
+                    "a new index with the new model"
+                )
+                raise ModelError(self._refused)
+            log.info("embedder folder rewritten with the same vectors: the new files serve")
 
     @property
     def tokenizer(self) -> Any:
@@ -315,6 +297,7 @@ class LateEncoder:
         them packed into shared batches (length-sorted, at most :attr:`batch_tokens`
         tokens each): what batching across documents buys, a GPU kept busy, while each
         document gets the token embeddings it gets alone (to float rounding)."""
+        self._fresh()
         self._load()
         prefix = self._prefix_ids(self.document_prefix)
         plans = [_Plan.of(self, text, code) for text, code in items]
@@ -456,6 +439,7 @@ class LateEncoder:
 
     def _embed_short(self, texts: Sequence[str], role: str) -> np.ndarray:
         texts = [clean_text(t) for t in texts]  # a lone surrogate would stop the tokenizer
+        self._fresh()
         prompt = self._prompt(role)
         quick = self.quick() if self._model is None else None
         if quick is not None:  # a cold process: short texts need no torch

@@ -16,6 +16,7 @@ import dataclasses
 import functools
 import os
 import threading
+import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -33,6 +34,7 @@ from lateseg.generate.options import (
 )
 from lateseg.generate.prompts import ANSWER_STOPS
 from lateseg.generate.question import Asked, analyse
+from lateseg.generate.remote_config import LLMConfig
 from lateseg.generate.rerank import RERANK_TOP
 from lateseg.generate.rerank import rerank as by_likelihood
 from lateseg.generate.scope import (
@@ -56,7 +58,7 @@ if TYPE_CHECKING:
     from lateseg.encode.late import LateEncoder
     from lateseg.generate.local import LocalGenerator
     from lateseg.generate.remote import RemoteLLM
-    from lateseg.generate.remote_config import LLMConfig
+    from lateseg.generate.writer import Writer
     from lateseg.index.retrieval import Retriever
     from lateseg.kv.sparse import SparsePrefill
 
@@ -77,6 +79,19 @@ class Prepared:
         return self.asked.question
 
 
+#: Every answerer alive: :func:`release_models` makes each forget its local generator.
+_ANSWERERS: weakref.WeakSet[Answerer] = weakref.WeakSet()
+
+
+def release_models() -> None:
+    """Make every answerer forget its local generator (made and loaded again on next
+    use): a pipeline's generator is then freed once the model cache lets go of it too
+    (:func:`lateseg.generate.loading.release_models`). An answer being generated keeps
+    the generator it has until it ends."""
+    for answerer in list(_ANSWERERS):
+        answerer.release()
+
+
 class Answerer:
     """Answers from ``retriever``'s passages. ``encoder`` is called when needed (the
     caller may swap its encoder); the generator ``generator`` (a name or folder) is
@@ -92,6 +107,13 @@ class Answerer:
         self._lock = threading.Lock()
         self._profiles: tuple[int, list[Profile]] | None = None
         self._remote: dict[LLMConfig, RemoteLLM] = {}
+        _ANSWERERS.add(self)
+
+    def release(self) -> None:
+        """Forget the local generator (made again on next use), so its model can be
+        freed; a generation under way keeps its own reference."""
+        with self._lock:
+            self._generator = None
 
     def remote(self, config: LLMConfig) -> RemoteLLM:
         """The client of the model server ``config`` names: one per config, kept (its
@@ -102,6 +124,16 @@ class Answerer:
 
                 self._remote[config] = RemoteLLM(config)
             return self._remote[config]
+
+    def writer(self, llm: object) -> Writer:
+        """Who writes for ``options.llm``: the kept client of the model server an
+        :class:`LLMConfig` names (:meth:`remote`), else ``llm`` as a writer (a LangChain
+        chat model wrapped: :func:`~lateseg.generate.writer.as_writer`)."""
+        if isinstance(llm, LLMConfig):
+            return self.remote(llm)
+        from lateseg.generate.writer_choice import as_writer
+
+        return as_writer(llm)
 
     def close(self) -> None:
         """Close the model servers' clients."""
@@ -279,16 +311,16 @@ class Answerer:
     ) -> Answer:
         """The second half of :meth:`ask`: the answer to ``asked`` (as :meth:`prepare`
         analysed it; a question's text is analysed here) from passages already retrieved
-        (a server retrieves under its own lock, then generates). With ``options.llm``,
-        the model behind that URL writes it
-        (:func:`~lateseg.generate.remote_generator.remote_answer`), checked and cited as
-        the local generator's answer is."""
+        (a server retrieves under its own lock, then generates). With ``options.llm``
+        (a model behind a URL, a LangChain chat model: :meth:`writer`), that model
+        writes it (:func:`~lateseg.generate.remote_generator.remote_answer`), checked and
+        cited as the local generator's answer is."""
         asked = analyse(asked) if isinstance(asked, str) else asked
         if options.llm is not None:
             from lateseg.generate.remote_generator import RemoteGenerator, remote_answer
 
             budget = options.context_tokens or REMOTE_CONTEXT_TOKENS
-            writer = RemoteGenerator(self.remote(options.llm), context_tokens=budget)
+            writer = RemoteGenerator(self.writer(options.llm), context_tokens=budget)
             done = remote_answer(writer, asked, hits, self.encoder(), stream)
             return self.checked(asked, done, hits) if options.fallback else done
         if options.answer == "quote":

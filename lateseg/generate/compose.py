@@ -33,6 +33,7 @@ KIND_NAMES = {
     "money": "an amount",
     "count": "a number",
     "limit": "a limit",
+    "distance": "a distance",
 }
 
 

@@ -16,6 +16,7 @@ from collections.abc import Callable, Collection, Sequence
 from typing import Any, NamedTuple
 
 from lateseg.generate.constraint import Constraint
+from lateseg.text.boundaries import generated_sentence_ends
 from lateseg.text.words import terms
 
 log = logging.getLogger(__name__)
@@ -151,15 +152,12 @@ def looping(tokens: Sequence[int], repeats: int = 3, longest: int = 16, least: i
     return 0
 
 
-_SENTENCE_END = re.compile(r"[.!?][\"'”’)\]]*\s+")
-
-
 def repeated_sentence(text: str, checked: int = 0) -> tuple[int, int | None]:
     """Whether the last complete sentence of ``text`` repeats an earlier one (compared
     as lowercase words, at least three of them): ``(sentences complete, where the repeat
     starts)``; the position is None when nothing repeats. ``checked``: how many complete
     sentences an earlier call saw (only newer ones are compared)."""
-    ends = [m.end() for m in _SENTENCE_END.finditer(text)]
+    ends = generated_sentence_ends(text)
     if len(ends) <= checked:
         return checked, None
     starts = [0, *ends[:-1]]

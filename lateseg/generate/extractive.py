@@ -12,7 +12,10 @@ blocks of non-blank lines. Each is scored by
 * the share of the question's content words it (or its clause heading) holds;
 * whether it states what the question asks for (:mod:`lateseg.generate.question`): a
   value of the kind asked ("how long" → a duration), a governing law, a venue, a path, a
-  modal clause, a list.
+  modal clause, a list;
+* whether that value is of the thing asked (:mod:`lateseg.generate.sense`: users, not
+  claims, for "how many users") and its conditions are the question's
+  (:mod:`lateseg.generate.conditions`: the "not in default" branch).
 
 The best is the answer; :func:`~lateseg.generate.phrase.answer_phrase` cuts its phrase.
 A question that asks for a value no candidate states gets no phrase, and the answer
@@ -21,7 +24,6 @@ says so before it quotes the closest sentence.
 
 from __future__ import annotations
 
-import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -31,11 +33,13 @@ import numpy as np
 
 from lateseg.generate.cells import names_a_cell
 from lateseg.generate.compose import make_phrase, quoted, value_phrase
+from lateseg.generate.conditions import condition_agreement, in_exception
 from lateseg.generate.confidence import confidence, signals
 from lateseg.generate.lists import find_lists
 from lateseg.generate.phrase import LIMIT, WORDED, body_start, is_heading, typed_phrase
 from lateseg.generate.question import Asked, analyse, word_overlaps
-from lateseg.text.boundaries import sentence_spans
+from lateseg.generate.sense import sense_agreement
+from lateseg.text.boundaries import answer_pieces, sentence_spans
 from lateseg.text.values import find_values
 from lateseg.text.words import MODAL
 from lateseg.types import Answer, Hit, Phrase
@@ -50,7 +54,12 @@ class Weights:
     cosine ``similarity``, the ``passage``'s retrieval score, the ``overlap`` of content
     words, a ``kind`` bonus for stating what was asked and a ``subject`` bonus (or
     malus) for a sentence whose subject is (or is not) the party the question asks about
-    (:func:`subject_agreement`); with ``require``, a question
+    (:func:`subject_agreement`); a ``sense`` bonus (or malus) for a sentence whose value
+    is (or is not) of the thing asked (:func:`~lateseg.generate.sense.sense_agreement`:
+    users for "how many users", the governing law, an obligation's term) and a
+    ``conditions`` one for a sentence whose conditions have the question's polarity
+    (:func:`~lateseg.generate.conditions.condition_agreement`: "not in default"); with
+    ``require``, a question
     that asks for a value (not one of :data:`~lateseg.generate.phrase.WORDED`) is
     answered only by a candidate that states one, when any does."""
 
@@ -59,6 +68,8 @@ class Weights:
     overlap: float = 0.5
     kind: float = 0.5
     subject: float = 0.25
+    sense: float = 0.5
+    conditions: float = 0.5
     require: bool = True
 
 
@@ -91,33 +102,6 @@ def _code_blocks(text: str) -> list[tuple[int, int]]:
     return spans
 
 
-_ITEM = re.compile(r"\n[ \t]*(?=(?:[-•*–·▪]|\((?:[a-z]|[ivx]{1,4}|\d{1,2})\)|\d{1,2}\.)[ \t]+\S)")
-
-
-# "… prior to November 1, 2008. The operator …": a year ends a sentence (the segmentation
-# rules read "2008." as a number, as they read "12." as a section number).
-_YEAR_END = re.compile(r"(?<=\b(?:19|20)\d\d)\.\s+(?=[A-Z][a-z])")
-# "… listed in Exhibit B. 1.5 "Order Form" means …": a numbered clause after a full stop
-# starts a sentence (the rules read "B." as an initial and "2.4." as a clause number).
-_CLAUSE_START = re.compile(r"(?<=[.;])\s+(?=\d{1,3}(?:\.\d{1,3})+\.?\s+[\"“A-Z])")
-
-
-def _pieces(text: str, start: int, end: int) -> list[tuple[int, int]]:
-    """A sentence cut before each list item it runs over (``- Lease Year 5 …``, ``(e)
-    Commencement Date: …``), after a year that ends a sentence and before a numbered
-    clause that follows a full stop: each piece is a candidate of its own."""
-    cuts = [start, *[m.end() for m in _ITEM.finditer(text, start, end)]]
-    cuts += [m.end() for rx in (_YEAR_END, _CLAUSE_START) for m in rx.finditer(text, start, end)]
-    cuts = [*sorted(set(cuts)), end]
-    out = []
-    for a, b in itertools.pairwise(cuts):
-        seg = text[a:b]
-        a2, b2 = a + len(seg) - len(seg.lstrip()), a + len(seg.rstrip())
-        if b2 > a2:
-            out.append((a2, b2))
-    return out
-
-
 def candidates(hits: Sequence[Hit], lists: bool = False) -> list[Candidate]:
     """The candidate answers in ``hits``: code blocks in code; elsewhere each sentence
     from where its opening headings end (a sentence that is only headings is dropped)
@@ -128,7 +112,7 @@ def candidates(hits: Sequence[Hit], lists: bool = False) -> list[Candidate]:
             out.extend(Candidate(i, s, e) for s, e in _code_blocks(h.text))
             continue
         for s0, e0 in sentence_spans(h.text):
-            for s, e in _pieces(h.text, s0, e0):
+            for s, e in answer_pieces(h.text, s0, e0):
                 b = s + body_start(h.text[s:e])
                 if b < e and not is_heading(h.text[b:e]):
                     out.append(Candidate(i, b, e))
@@ -188,14 +172,34 @@ def score_candidates(
     agree = np.array([subject_agreement(asked, t) for t in texts])
     # a table row whose cell the question states is the row it asks about
     named = np.array([names_a_cell(asked.question, t) for t in texts], dtype=float)
+    sense = np.array([sense_agreement(asked, t) for t in texts])
+    branch = np.array([_branch(asked, t) for t in texts])
+    # preferences among the candidates: the best of them keeps its score (the confidence
+    # is fitted on scores without them), the others fall behind by what they lack
+    sense -= sense.max(initial=0.0)
+    branch -= branch.max(initial=0.0)
     score = (
         weights.similarity * sims
         + weights.passage * passage
         + weights.overlap * (overlap + named)
         + weights.kind * states
         + weights.subject * agree
+        + weights.sense * sense
+        + weights.conditions * branch
     )
     return score, states
+
+
+def _branch(asked: Asked, text: str) -> float:
+    """How well the branch that sentence ``text`` states is the one ``asked`` asks about:
+    its conditions' agreement with the question's
+    (:func:`~lateseg.generate.conditions.condition_agreement`), less 1 when the value
+    asked for stands in an exception the question does not ask about."""
+    agree = condition_agreement(asked.conditions, text)
+    span = typed_phrase(asked, text) if asked.quantity else None
+    if span is not None and in_exception(asked.question, text, span[0]):
+        return agree - 1.0
+    return agree
 
 
 _SUBORDINATE = re.compile(

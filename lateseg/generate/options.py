@@ -23,6 +23,9 @@ from lateseg.kv.compress import KVConfig
 from lateseg.kv.sparse import prefill_mode
 
 if TYPE_CHECKING:
+    from langchain_core.language_models.chat_models import BaseChatModel
+
+    from lateseg.generate.writer import Writer
     from lateseg.kv.sparse import SparsePrefill
 
 #: How ``ask`` answers: quote the sentence that states what is asked, copy a span of
@@ -125,10 +128,12 @@ class AskOptions:
     below ``min_confidence`` (in [0, 1]; default
     :data:`~lateseg.generate.confidence.MIN_CONFIDENCE`; 0: never) is unsure.
 
-    With ``llm`` (:class:`~lateseg.generate.remote_config.LLMConfig`), a model behind a
-    URL writes the answer (``answer`` is ``"generate"``; quote and copy are refused, so
-    the model is never silently ignored) from whole passages under ``context_tokens``
-    (default :data:`REMOTE_CONTEXT_TOKENS`; only with ``llm``)."""
+    With ``llm``, that model writes the answer: a model behind a URL
+    (:class:`~lateseg.generate.remote_config.LLMConfig`), any LangChain chat model
+    (``BaseChatModel``) or any :class:`~lateseg.generate.writer.Writer`. ``answer`` is
+    then ``"generate"`` (quote and copy are refused, so the model is never silently
+    ignored), from whole passages under ``context_tokens`` (default
+    :data:`REMOTE_CONTEXT_TOKENS`; only with ``llm``)."""
 
     k: int = 5
     answer: str | None = None
@@ -143,7 +148,7 @@ class AskOptions:
     prefill: str | SparsePrefill | None = None
     fallback: bool = True
     min_confidence: float | None = None
-    llm: LLMConfig | None = None
+    llm: LLMConfig | BaseChatModel | Writer | None = None
     context_tokens: int | None = None
     #: The options that select the passages.
     search: SearchOptions = field(init=False, repr=False, compare=False)
@@ -185,11 +190,13 @@ def _check_remote(llm: Any, context_tokens: Any, how: str, local: bool) -> None:
     if llm is None:
         if context_tokens is not None:
             raise ConfigError(
-                f"context_tokens={context_tokens!r} budgets a model behind a URL; give llm too"
+                f"context_tokens={context_tokens!r} budgets the passages of llm; give llm too"
             )
         return
     if not isinstance(llm, LLMConfig):
-        raise ConfigError(f"llm={type(llm).__name__}; give an LLMConfig (LLMConfig.from_env())")
+        from lateseg.generate.writer_choice import as_writer
+
+        as_writer(llm)  # a ConfigError naming what llm may be
     if how != "generate":
         raise ConfigError(f"llm writes the answer; it cannot be answer={how!r}")
     if local:

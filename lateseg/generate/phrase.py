@@ -17,6 +17,7 @@ from collections.abc import Iterable
 
 from lateseg.generate.cells import in_a_label, other_cell, table_cell
 from lateseg.generate.question import Asked, content_words
+from lateseg.generate.sense import counts_head, fits
 from lateseg.text.values import ADDRESS, Value, find_values
 from lateseg.text.words import MINOR_WORDS, MODAL, WORD, stem
 
@@ -161,6 +162,12 @@ def _near(
     return spans[min(range(len(spans)), key=key)]
 
 
+def _joined(text: str, end: int) -> int:
+    """``end`` moved past a unit joined to the number before it: ``2`` + ``-kilometer``."""
+    m = WORD.match(text, end + 1) if text[end : end + 1] == "-" else None
+    return m.end() if m else end
+
+
 def _with_tail(text: str, end: int) -> int:
     """``end`` moved past a rate's tail: ``$38.50`` + `` per rentable square foot``."""
     m = _RATE_TAIL.match(text, end)
@@ -172,7 +179,11 @@ def value_phrase(
 ) -> tuple[int, int] | None:
     """The span of ``text`` holding the value ``asked`` for (None: no such value)."""
     values = find_values(text) if values is None else values
-    wanted = [v for v in values if v.kind in asked.values and (v.kind, v.amount) not in asked.given]
+    wanted = [
+        v
+        for v in values
+        if v.kind in asked.values and (v.kind, v.amount) not in asked.given and fits(asked, v, text)
+    ]
     if asked.kind == "limit":
         # the value right after "shall not exceed", "not less than" …; "the greater of
         # (A) … or (B) …" whole; else what the limit names, to the end of its clause
@@ -191,14 +202,18 @@ def value_phrase(
             end = cut.start() if cut else len(text.rstrip(". "))
             return m.end(), end
     spans = [(v.start, _with_tail(text, v.end) if v.kind == "money" else v.end) for v in wanted]
+    if asked.kind == "distance":  # "a 2-kilometer radius": the unit joined to the number
+        spans = [(s, _joined(text, e)) for s, e in spans]
     units = _rates(asked.question)
     ahead = bool(_AHEAD.search(asked.question))
     # the kind preferred first, then a rate the question names ("monthly", "per square
-    # foot"), then for "how far ahead" a duration before the event ("90 days before")
+    # foot"), then for "how far ahead" a duration before the event ("90 days before"),
+    # then a count of what the question counts ("how many users": users)
     prefer = [
-        4 * asked.values.index(v.kind)
-        + (0 if not units or _rated(text, s, e, units) else 2)
-        + (0 if not ahead or _BEFORE.match(text[e : e + 40]) else 1)
+        8 * asked.values.index(v.kind)
+        + (0 if not units or _rated(text, s, e, units) else 4)
+        + (0 if not ahead or _BEFORE.match(text[e : e + 40]) else 2)
+        + (1 if counts_head(asked, v) is False else 0)
         for v, (s, e) in zip(wanted, spans, strict=True)
     ]
     found = _near(text, spans, asked, prefer)

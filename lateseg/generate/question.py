@@ -15,8 +15,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from lateseg.generate.conditions import Condition, condition_words
 from lateseg.text.values import find_values, number_word
-from lateseg.text.words import STOPWORDS, WORD_PATTERN, stem
+from lateseg.text.words import STOPWORDS, WORD_PATTERN, stem, words
 
 # "What does 'Confidential Information' mean?", "How is Downtime defined?", "What counts
 # as a Security Incident?", "the definition of Affiliate": the term is group 1-4.
@@ -56,6 +57,11 @@ _RULES: tuple[tuple[str, str], ...] = (
         r"|\bhow\s+much\s+(?:\w+\s+)?(?:notice|warning|time|advance)\b"
         r"|\b(?:what|which)\s+(?:[\w'’-]+\s+){0,3}(?:period|term|deadline|time\s*limit|notice)\b"
         r"|\bwithin\s+how\b|\bafter\s+how\s+many\b|\bfor\s+how\s+(?:long|many)\b",
+    ),
+    (
+        "distance",
+        r"\bhow\s+(?:far|close|near)\b|\b(?:what|which)\s+(?:radius|distance)\b"
+        r"|\bwithin\s+what\s+(?:radius|distance)\b",
     ),
     ("when", r"\bwhen\s+(?:must|should|shall|is|are|does|did|do|can|may|will|would|was)\b"),
     ("money", r"\b(?:hourly|daily|monthly|annual)\s+(?:rate|fee|rent)\b|\brate\s+per\s+hour\b"),
@@ -106,6 +112,7 @@ VALUE_KINDS: dict[str, tuple[str, ...]] = {
     "money": ("money", "multiple", "percent"),
     "count": ("count", "number"),
     "limit": ("money", "multiple", "percent"),
+    "distance": ("count", "number"),
 }
 # What names the document itself: "the agreement" is in every sentence of one.
 DOCUMENT_WORDS = frozenset(
@@ -119,14 +126,17 @@ _WORD = re.compile(r"\d[\d,.]*|" + WORD_PATTERN)
 class Asked:
     """What a question asks for: ``kind`` (``"definition"``, ``"duration"``, ``"when"``, ``"date"``,
     ``"percent"``, ``"money"``, ``"count"``, ``"limit"`` (a cap or a minimum: an amount
-    or what a limit clause names), ``"law"``, ``"place"``, ``"address"``,
+    or what a limit clause names), ``"distance"``, ``"law"``, ``"place"``, ``"address"``,
     ``"party"``, ``"list"``, ``"modal"`` or ``"other"``), its content ``words``
     (lowercase, stopwords dropped, in order) and the values it ``given`` itself as
     ``(kind, amount)`` ("extend the lease for another five years": a duration of 5),
     which are premises, not answers; and the party that is its ``subject``, when a
     capitalised name or role follows its verb ("must the Client give", "does Corvane
     need"): the answer is what that party may or must do, not another party; and, for a
-    ``"definition"`` question ("What does 'Downtime' mean?"), the ``term`` it asks about."""
+    ``"definition"`` question ("What does 'Downtime' mean?"), the ``term`` it asks about;
+    for a count, the ``head`` noun it counts ("how many named users": ``users``); and the
+    ``conditions`` it states ("if the landlord is not in default": ``landlord``, and
+    ``default`` negated), which prefer the branch of a clause that states the same."""
 
     question: str
     kind: str
@@ -134,6 +144,8 @@ class Asked:
     given: frozenset[tuple[str, float | None]] = frozenset()
     subject: str | None = None
     term: str | None = None
+    head: str | None = None
+    conditions: tuple[Condition, ...] = ()
 
     @property
     def values(self) -> tuple[str, ...]:
@@ -265,7 +277,30 @@ def analyse(question: str) -> Asked:
     subject = m.group(1) if m else None
     d = _DEFINITION.search(question) if kind == "definition" else None
     term = next((g.strip() for g in d.groups() if g), None) if d else None
-    return Asked(question, kind, tuple(content_words(question)), given, subject, term)
+    conds = tuple(Condition(w, equivalents(w), neg) for w, neg in condition_words(question))
+    return Asked(
+        question, kind, tuple(content_words(question)), given, subject, term,
+        head_noun(question), conds,
+    )  # fmt: skip
+
+
+# "how many named users", "what number of stores": the words naming what is counted
+_COUNTED = re.compile(r"\b(?:how\s+many|what\s+number\s+of|the\s+number\s+of)\s+([^?,;.]+)", re.I)
+
+
+def head_noun(question: str) -> str | None:
+    """What a count question counts: the last word of the (at most three) words after
+    "how many" before the first stop word ("how many named users may …" → ``users``);
+    None for another question."""
+    m = _COUNTED.search(question)
+    if m is None:
+        return None
+    said: list[str] = []
+    for w in words(m.group(1)):
+        if w in STOPWORDS or len(said) == 3:
+            break
+        said.append(w)
+    return said[-1] if said else None
 
 
 # "must the Client give", "does Corvane need", "can Provider take": a party after the verb

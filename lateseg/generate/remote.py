@@ -19,7 +19,6 @@ import threading
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
 from typing import Any
 
 from lateseg.errors import ConfigError, RemoteModelError
@@ -32,33 +31,14 @@ from lateseg.generate.remote_errors import (
     status_error,
     transport_error,
 )
+from lateseg.generate.writer import ESTIMATE, Completion, Usage, estimate_tokens
+
+__all__ = ["ESTIMATE", "SERVER_TOKENIZER", "Completion", "RemoteLLM", "Usage"]
 
 log = logging.getLogger(__name__)
 
-#: How tokens are counted when the server has no tokenizer endpoint: about four
-#: characters a token for English text with the common BPE vocabularies.
-CHARS_PER_TOKEN = 4
-ESTIMATE = f"estimate (characters / {CHARS_PER_TOKEN})"
+#: How :meth:`RemoteLLM.count_tokens` counts when the server has a tokenizer endpoint.
 SERVER_TOKENIZER = "server /tokenize"
-
-
-@dataclass(frozen=True)
-class Usage:
-    """Tokens a server says one answer took (None where it did not say)."""
-
-    prompt_tokens: int | None
-    completion_tokens: int | None
-
-
-@dataclass(frozen=True)
-class Completion:
-    """A whole answer: its ``text``, the ``model`` the server says wrote it, why it
-    stopped (``"stop"``, ``"length"`` …, or None) and the tokens it took, where said."""
-
-    text: str
-    model: str
-    finish_reason: str | None
-    usage: Usage | None
 
 
 def _httpx() -> Any:
@@ -71,7 +51,8 @@ def _httpx() -> Any:
 
 class RemoteLLM:
     """One OpenAI-compatible server, with a pool of connections kept for reuse (close it,
-    or use it as a context manager). Safe to share between threads."""
+    or use it as a context manager). Safe to share between threads. A
+    :class:`~lateseg.generate.writer.StreamingWriter`."""
 
     def __init__(self, config: LLMConfig) -> None:
         self.config = config
@@ -278,7 +259,7 @@ class RemoteLLM:
             text=text,
             model=str(data.get("model") or body["model"]),
             finish_reason=choice.get("finish_reason"),
-            usage=_usage(data.get("usage")),
+            usage=Usage.of(data.get("usage"), "prompt_tokens", "completion_tokens"),
         )
 
     def _first_choice(self, data: Any) -> dict[str, Any]:
@@ -364,7 +345,7 @@ class RemoteLLM:
                 self._tokenizes = n is not None
             if n is not None:
                 return n
-        return max(1, -(-len(text) // CHARS_PER_TOKEN)) if text else 0
+        return estimate_tokens(text)
 
     @property
     def counting(self) -> str:
@@ -394,10 +375,3 @@ class RemoteLLM:
             if isinstance(data.get("tokens"), list):
                 return len(data["tokens"])
         return None
-
-
-def _usage(raw: Any) -> Usage | None:
-    if not isinstance(raw, dict):
-        return None
-    p, c = raw.get("prompt_tokens"), raw.get("completion_tokens")
-    return Usage(p if isinstance(p, int) else None, c if isinstance(c, int) else None)

@@ -1,9 +1,11 @@
-"""A model behind a URL writes the draft of an answer: :class:`RemoteGenerator` chooses
+"""A model lateseg does not run itself writes the draft of an answer: a model behind a URL
+or any LangChain chat model, seen as a :class:`~lateseg.generate.writer.Writer`.
+:class:`RemoteGenerator` chooses
 the passages (whole chunks under ``context_tokens``,
 :func:`~lateseg.generate.context.fit_context`), asks for the value, a verbatim quote
 and ``[n]`` markers (:data:`~lateseg.generate.prompts.CHECKABLE_PROMPT`), and returns
 the model's raw text with what was sent. Only the question and those passages leave the
-machine.
+machine (for a model behind a URL).
 
 The draft is not an answer yet: locating the phrase and quote, the support check and the
 citations are the answer path's, the same for every writer."""
@@ -19,7 +21,7 @@ from lateseg.generate.citations import format_passages
 from lateseg.generate.compose import generated, too_long
 from lateseg.generate.context import ContextFit, fit_context
 from lateseg.generate.prompts import ANSWER_STOPS, CHECKABLE_PROMPT, QUESTION_MARK
-from lateseg.generate.remote import RemoteLLM
+from lateseg.generate.writer import StreamingWriter, Writer
 from lateseg.types import NO_PASSAGE, Answer, Hit
 
 if TYPE_CHECKING:
@@ -40,7 +42,7 @@ class Plan:
 @dataclass(frozen=True)
 class Draft:
     """The model's raw ``text`` for a :class:`Plan`, the ``model`` that wrote it (as the
-    server names it) and why it stopped (``finish_reason``, where said)."""
+    writer names it) and why it stopped (``finish_reason``, where said)."""
 
     text: str
     plan: Plan
@@ -61,13 +63,14 @@ def chat_messages(
 
 
 class RemoteGenerator:
-    """Drafts answers with ``llm``: passages fitted to ``context_tokens`` (counted by the
-    server's tokenizer where it has one, else estimated; :attr:`Plan.counting` says
-    which), at most ``max_tokens`` written, greedy (``temperature`` 0) by default."""
+    """Drafts answers with ``llm`` (any :class:`~lateseg.generate.writer.Writer`):
+    passages fitted to ``context_tokens`` (counted by the model's tokenizer where it has
+    one, else estimated; :attr:`Plan.counting` says which), at most ``max_tokens``
+    written, greedy (``temperature`` 0) by default, where the writer takes these."""
 
     def __init__(
         self,
-        llm: RemoteLLM,
+        llm: Writer,
         context_tokens: int = 3000,
         max_tokens: int = 256,
         temperature: float = 0.0,
@@ -108,11 +111,14 @@ class RemoteGenerator:
         return Draft(done.text, plan, done.model, done.finish_reason)
 
     def stream(self, plan: Plan) -> Iterator[str]:
-        """The answer to ``plan`` as the model writes it; closing the iterator cancels
-        the request (the server sees the connection go)."""
-        return self.llm.stream(
-            list(plan.messages), self.max_tokens, self.temperature, stop=ANSWER_STOPS
-        )
+        """The answer to ``plan`` as the model writes it (whole, in one piece, from a
+        writer that cannot stream); closing the iterator cancels the request where the
+        writer can (a server sees the connection go)."""
+        if isinstance(self.llm, StreamingWriter):
+            return self.llm.stream(
+                list(plan.messages), self.max_tokens, self.temperature, stop=ANSWER_STOPS
+            )
+        return iter([self.write(plan).text])
 
 
 def remote_answer(

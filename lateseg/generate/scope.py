@@ -16,7 +16,11 @@ confidentiality agreement) and, for a contract, its parties' names from the prea
   between those parties.
 
 Generic phrases ("the agreement", "this license") name nothing. A missing document is
-reported instead of answered from another one.
+reported instead of answered from another one; but only a phrase that names a document
+(its kind or its title) can be missing: a document word that goes on as part of a topic
+("the EU standard contractual clauses") or a document the words after it place inside
+another ("the escrow agreement referred to in clause 9") is no missing document
+(:func:`names_a_document`).
 """
 
 from __future__ import annotations
@@ -311,6 +315,48 @@ def _distinctive(phrase: str) -> list[str]:
     return list(dict.fromkeys(words))
 
 
+# After a reference, words that say the thing it names is a part of a document (the
+# escrow agreement "referred to in clause 9", the form "attached as Exhibit C").
+_REFERRED = re.compile(
+    r"\s*,?\s*(?:(?:which|that)\s+(?:is|are)\s+)?(?:referred|mentioned|described|defined|"
+    r"set\s+out|set\s+forth|listed|cited|contemplated|identified|specified|incorporated|"
+    r"attached|annexed|appended|referenced|provided\s+for)\b",
+    re.IGNORECASE,
+)
+# Auxiliaries whose subject a bare verb follows: "does the lease expire", "must the NDA
+# say": the word after the reference is its verb, not more of its name.
+_AUXILIARIES = "do does did will would can could may might must shall should"
+_AUXILIARY = frozenset(_AUXILIARIES.split())
+# What a question says a document does: the word after "the lease" that ends its name.
+_VERBS = (
+    "say says said state states require requires allow allows permit permits provide "
+    "provides cover covers define defines mention mentions contain contains include includes "
+    "specify specifies govern governs expire expires end ends start starts begin begins last "
+    "lasts apply applies give gives grant grants prohibit prohibits take takes renew renews"
+)
+_DOCUMENT_VERBS = frozenset(_VERBS.split())
+
+
+def names_a_document(question: str, start: int, end: int) -> bool:
+    """Whether the reference at ``question[start:end]`` ("the … agreement") names a
+    document, not a topic that a document holds: it does unless its document word goes
+    on as part of a longer name ("the EU standard contractual clauses", "the insurance
+    policy limits": a lower-case word that is no verb after it) or the words after it
+    say it is referred to in a document ("the escrow agreement referred to in clause 9").
+    A phrase that names no document is never reported missing."""
+    after = question[end:]
+    if _REFERRED.match(after):
+        return False
+    nxt = WORD.match(after.lstrip(" \t")) if after[:1] in (" ", "\t") else None
+    if nxt is None or not nxt.group(0)[0].islower():  # the end, punctuation or a name
+        return True
+    word = nxt.group(0)
+    before = _words(question[:start])
+    if word in STOPWORDS or word in _DOCUMENT_VERBS or word.endswith("ed"):
+        return True
+    return bool(before) and before[-1] in _AUXILIARY  # "does the lease expire"
+
+
 #: A question scoped to more documents than this names nothing in particular.
 MOST_SCOPED = 8
 
@@ -332,14 +378,16 @@ def find_scope(question: str, docs: Sequence[Profile], most: int = MOST_SCOPED) 
             return Scope(missing=m.group(1))
         return Scope(tuple(p.source for p in found), (m.group(1),))
     # "the … agreement", "Granite Quay's lease"
-    refs: list[tuple[str, str, list[str]]] = []
+    refs: list[tuple[str, str, list[str], bool]] = []
     for m in _REFERENCE.finditer(question):
         phrase = question[m.start(1) : m.end(3) if m.group(3) else m.end(2)]
-        refs.append((phrase, m.group(2), _distinctive(phrase)))
+        doc = names_a_document(question, m.start(), m.end(3) if m.group(3) else m.end(2))
+        refs.append((phrase, m.group(2), _distinctive(phrase), doc))
     for m in _POSSESSIVE.finditer(question):
-        refs.append((m.group(0), m.group(3), _distinctive(m.group(0))))
+        doc = names_a_document(question, m.start(), m.end())
+        refs.append((m.group(0), m.group(3), _distinctive(m.group(0)), doc))
     missing = None
-    for phrase, kind, words in refs:
+    for phrase, kind, words, doc in refs:
         if not words:
             continue
         found, anywhere = _match(words, capitals, docs)
@@ -347,7 +395,7 @@ def find_scope(question: str, docs: Sequence[Profile], most: int = MOST_SCOPED) 
             return Scope(tuple(p.source for p in found), (phrase,))
         kind = " ".join(kind.lower().split())
         mentioned = kind not in _GENERIC and any(kind in p.mentions for p in docs)
-        if not anywhere and not mentioned and missing is None:
+        if doc and not anywhere and not mentioned and missing is None:
             missing = phrase
     if missing is not None:
         return Scope(missing=missing)

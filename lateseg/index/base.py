@@ -87,6 +87,7 @@ class Rows(Protocol):
     def document(self, source: str) -> Document | None: ...
     def documents_by_id(self, doc_ids: Sequence[str]) -> list[Document]: ...
     def document_rows(self, doc_ids: Sequence[str]) -> dict[str, dict[str, Any]]: ...
+    def catalogue(self) -> list[dict[str, Any]]: ...
     def layouts(
         self, doc_ids: Sequence[str], text_kinds: Sequence[str]
     ) -> dict[str, tuple[str, str, str | None, str]]: ...
@@ -251,6 +252,25 @@ def document_summary(row: Sequence[Any]) -> dict[str, Any]:
         "meta": json.loads(row[3]),
         "chunks": int(row[4]),
         "text": row[5],
+    }
+
+
+def catalogue_entry(row: Sequence[Any]) -> dict[str, Any]:
+    """``catalogue``'s entry from ``(source, kind, meta JSON, chunk count, structure
+    JSON)``: the document's pages (its page spans; 0 for text without pages), the pages
+    read by OCR, and when it was indexed (``meta["indexed_at"]``, None before lateseg
+    recorded it)."""
+    meta = json.loads(row[2])
+    spans = json.loads(row[4])
+    pages = sum(1 for s in spans if isinstance(s, dict) and s.get("kind") == "page")
+    ocr = meta.get("ocr_pages") if isinstance(meta, dict) else None
+    return {
+        "source": row[0],
+        "kind": row[1],
+        "chunks": int(row[3]),
+        "pages": pages,
+        "ocr_pages": len(ocr) if isinstance(ocr, list) else 0,
+        "indexed_at": meta.get("indexed_at") if isinstance(meta, dict) else None,
     }
 
 

@@ -28,6 +28,7 @@ from lateseg.index.base import (
     Change,
     LogState,
     box_blob_fits,
+    catalogue_entry,
     check_same_file,
     decode_boxes,
     document_from_row,
@@ -318,6 +319,14 @@ class PgStore(PgLexical, PgIntegrity):
             (ids,),
         )
         return {r[0]: document_summary(r) for r in rows}
+
+    def catalogue(self) -> list[dict[str, Any]]:
+        rows = self._all(
+            "SELECT d.source, d.kind, d.meta, COUNT(c.id), d.structure FROM lateseg_documents d "
+            "LEFT JOIN lateseg_chunks c ON c.doc_id = d.id GROUP BY d.id "
+            'ORDER BY d.source COLLATE "C"'
+        )
+        return [catalogue_entry(r) for r in rows]
 
     def sources(self) -> list[str]:
         rows = self._all('SELECT source FROM lateseg_documents ORDER BY source COLLATE "C"')

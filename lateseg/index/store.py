@@ -29,6 +29,7 @@ from lateseg.index.base import (
     LogState,
     batches,
     box_blob_fits,
+    catalogue_entry,
     check_same_file,
     decode_boxes,
     document_from_row,
@@ -350,6 +351,14 @@ class DocStore(SqliteLexical, SqliteIntegrity):
             ids,
         )
         return {r[0]: document_summary(r) for r in rows}
+
+    def catalogue(self) -> list[dict[str, Any]]:
+        """Every document, in source order (:func:`~lateseg.index.base.catalogue_entry`)."""
+        rows = self.db.execute(
+            "SELECT d.source, d.kind, d.meta, COUNT(c.id), d.structure FROM documents d "
+            "LEFT JOIN chunks c ON c.doc_id = d.id GROUP BY d.id ORDER BY d.source"
+        )
+        return [catalogue_entry(r) for r in rows]
 
     def sources(self) -> list[str]:
         return [r[0] for r in self.db.execute("SELECT source FROM documents ORDER BY source")]

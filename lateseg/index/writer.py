@@ -4,6 +4,7 @@ now and then."""
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
@@ -63,12 +64,15 @@ class Writer:
         path: bytes | None = None,
     ) -> int:
         """Replace ``doc.source``'s document with ``doc``, its chunks and their vectors
-        (one transaction); returns the number of chunks."""
+        (one transaction); returns the number of chunks. The stored document's meta
+        says when it was written (``indexed_at``, UTC, ISO 8601: ``lateseg index list``)."""
         if len(doc.id) != DOC_ID_LENGTH or not DOC_ID.fullmatch(doc.id):
             raise InvariantError(
                 f"document ID {doc.id[:40]!r} is not {DOC_ID_LENGTH} hex digits (leave "
                 "Document.id empty: it is made from the source and text)"
             )
+        stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        doc = dataclasses.replace(doc, meta={**doc.meta, "indexed_at": stamp})
         index = self.index
         with index.mutex:
             change = index.store.replace_document(doc, digest, chunks, vectors, path)

@@ -109,13 +109,16 @@ def serve_stdio(
     cache_dir: str | None = None,
     llm: LLMConfig | None = None,
     context_tokens: int | None = None,
+    **opening: Any,
 ) -> None:
     """Run the MCP server on stdin/stdout until the client closes it; the models are
     loaded first (the generator too, with ``generate``), so the first call is fast.
-    ``llm``: a model behind a URL writes generated answers (see :class:`Service`)."""
+    ``llm``: a model behind a URL writes generated answers; ``opening``: how the index
+    is opened (``create``, ``device``, ``backend``, ``trust_remote_code``; see
+    :class:`Service`)."""
     service = Service(
         index, generator=generator, queue=0, cache_dir=cache_dir, llm=llm,
-        context_tokens=context_tokens,
+        context_tokens=context_tokens, **opening,
     )  # fmt: skip
     service.preload(generator=generate, wait=True)
     try:

@@ -117,10 +117,15 @@ class Service:
         cache_dir: str | None = None,
         llm: LLMConfig | None = None,
         context_tokens: int | None = None,
+        create: bool = True,
+        trust_remote_code: bool = False,
     ) -> None:
-        """``encoder``: a loaded embedder to use instead of loading the index's (the
-        same model; tests share one); ``uploads``: the folder uploads are kept in (its
-        files are named by their upload, never by the folder's path). ``llm``: the
+        """``create``: make a missing index folder (an empty one the upload page can
+        fill; ``lateseg serve`` asks for it with ``--create``), else a missing one is an
+        :class:`~lateseg.errors.IndexStoreError`. ``encoder``: a loaded embedder to use
+        instead of loading the index's (the same model; tests share one); ``uploads``:
+        the folder uploads are kept in (its files are named by their upload, never by
+        the folder's path). ``llm``: the
         operator's model behind a URL, which writes every generated answer (a client
         never names a server, a model or a key), its passages fit ``context_tokens``;
         the local generator is then never loaded."""
@@ -131,12 +136,14 @@ class Service:
         #: What a writer opens: the folder, or the server's URL.
         self.location: Path | str = folder if is_store_url(folder) else Path(folder)
         self.cache_dir = cache_dir
-        if not is_store_url(folder) and not Path(folder).exists():
+        if create and not is_store_url(folder) and not Path(folder).exists():
             # a new, empty index the upload page can fill
-            Pipeline.open(folder, device=device, backend=backend).close()
+            Pipeline.open(
+                folder, device=device, backend=backend, trust_remote_code=trust_remote_code
+            ).close()
         self.pipe = Pipeline.open(
             self.location, create=False, readonly=True, generator=generator, device=device,
-            backend=backend, cache_dir=cache_dir,
+            backend=backend, cache_dir=cache_dir, trust_remote_code=trust_remote_code,
         )  # fmt: skip
         self.folder = self.pipe.folder
         self.lock = threading.RLock()

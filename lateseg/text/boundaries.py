@@ -1,20 +1,27 @@
 """Where text may be cut: paragraph, sentence, clause and line starts, and how a
 character position maps to a token. Every rule for these lives here.
 
-Three named rule sets decide sentence ends; they differ on purpose (their users need
+Four named rule sets decide sentence ends; they differ on purpose (their users need
 different things) and are kept apart until a bench shows a merge costs nothing (the
 definitions' own abbreviation list is merged; the encoder's rule lost recall merged):
 
 * **segmentation** (:func:`sentence_starts` and friends; :data:`ABBREVIATIONS`, 57 legal
   and general abbreviations, section numbers and initials): chunk boundaries
-  (``segment/``), KV chunks (``kv/chunks.py``), extractive answers;
+  (``segment/``), KV chunks (``kv/chunks.py``), extractive answers, whose candidates
+  are also cut at the list items, year ends and numbered clauses a sentence runs over
+  (:func:`answer_pieces`); a numeral in brackets that repeats a number in words
+  ("fourteen (14) days", even across a line break) is never an item;
 * **definitions** (:class:`DefinitionSentences`: the same abbreviations, and a blank line
   also ends a sentence): the sentence a defined term's definition runs to
   (``ingest/contract_terms.py``). It had its own 17 abbreviations, all among the 57; on
   145 definitions (sample contracts, licence texts, Policy, FHS) the merge changed none;
 * **encoder windows** (:func:`window_tiers`): paragraph and sentence starts between
   tokens, from the gap between them alone (no abbreviation list): where the late
-  encoder's windows may start.
+  encoder's windows may start;
+* **generated text** (:func:`generated_sentence_ends`): any ``.``/``!``/``?`` and the
+  space after it, whatever follows: a decoder's output, whose repeated sentences stop it
+  (``generate/decode.py``), written one token at a time, with no abbreviation worth
+  keeping whole there.
 
 Token mapping: :func:`token_starts` / :func:`token_span` map characters to the tokens
 that *hold* them (KV compression, needle positions); :func:`tokens_at` maps boundary
@@ -30,6 +37,9 @@ import re
 from collections.abc import Sequence
 
 import numpy as np
+
+from lateseg.text.values import number_word
+from lateseg.text.words import words
 
 # -- segmentation ---------------------------------------------------------------------
 
@@ -155,6 +165,50 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
     return spans
 
 
+_ITEM = re.compile(r"\n[ \t]*(?=(?:[-•*–·▪]|\((?:[a-z]|[ivx]{1,4}|\d{1,2})\)|\d{1,2}\.)[ \t]+\S)")
+# "… prior to November 1, 2008. The operator …": a year ends a sentence (the segmentation
+# rules read "2008." as a number, as they read "12." as a section number).
+_YEAR_END = re.compile(r"(?<=\b(?:19|20)\d\d)\.\s+(?=[A-Z][a-z])")
+# "… listed in Exhibit B. 1.5 "Order Form" means …": a numbered clause after a full stop
+# starts a sentence (the rules read "B." as an initial and "2.4." as a clause number).
+_CLAUSE_START = re.compile(r"(?<=[.;])\s+(?=\d{1,3}(?:\.\d{1,3})+\.?\s+[\"“A-Z])")
+
+
+def _repeats_a_number(text: str, item: int) -> bool:
+    r"""Whether the ``(14)`` that opens a line at ``item`` repeats the number in words
+    that ends the line before ("… by giving Processor fourteen\n(14) days"): the
+    numeral of a value, not a list item."""
+    if not text.startswith("(", item) or not text[item + 1 : item + 2].isdigit():
+        return False
+    before = text[max(0, item - 40) : text.rfind("\n", 0, item)].rstrip()
+    if not before or not before[-1].isalpha():  # "fourteen\n(14)", not "fourteen;\n(14)"
+        return False
+    said = words(before)
+    return bool(said) and number_word(said[-1])
+
+
+def answer_pieces(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The sentence ``text[start:end]`` cut where an extractive answer's candidates
+    end: before each list item it runs over (``- Lease Year 5 …``, ``(e) Commencement
+    Date: …``; never before a numeral that repeats a number in words, as in "fourteen
+    (14) days" broken at the line), after a year that ends a sentence and before a
+    numbered clause that follows a full stop. ``(start, end)`` of each non-blank piece,
+    trimmed."""
+    cuts = [start]
+    for m in _ITEM.finditer(text, start, end):
+        if not _repeats_a_number(text, m.end()):
+            cuts.append(m.end())
+    cuts += [m.end() for rx in (_YEAR_END, _CLAUSE_START) for m in rx.finditer(text, start, end)]
+    cuts = [*sorted(set(cuts)), end]
+    out = []
+    for a, b in itertools.pairwise(cuts):
+        seg = text[a:b]
+        a2, b2 = a + len(seg) - len(seg.lstrip()), a + len(seg.rstrip())
+        if b2 > a2:
+            out.append((a2, b2))
+    return out
+
+
 def clause_starts(text: str) -> list[int]:
     """Offsets after ``;``, ``:`` and ``,``: fallbacks inside over-long sentences."""
     return [m.end() for m in _CLAUSE_PUNCT.finditer(text)]
@@ -208,6 +262,17 @@ class DefinitionSentences:
             start = text.find(" ", pos - MAX_SENTENCE, pos) + 1 or pos - MAX_SENTENCE
         m = _SPACE.match(text, start, pos)
         return m.end() if m else start
+
+
+# -- generated text -------------------------------------------------------------------
+
+_GENERATED_END = re.compile(r"[.!?][\"'”’)\]]*\s+")
+
+
+def generated_sentence_ends(text: str) -> list[int]:
+    """Where the complete sentences of generated ``text`` end: after each ``.``, ``!``
+    or ``?`` (and the quotes or brackets closing it) and the whitespace that follows."""
+    return [m.end() for m in _GENERATED_END.finditer(text)]
 
 
 # -- encoder windows ------------------------------------------------------------------

@@ -11,9 +11,13 @@
 * :class:`LatesegEmbeddings`: lateseg's encoder as ``Embeddings`` (query and short texts);
 * :class:`LatesegChatModel`: the local generator as a ``BaseChatModel`` (streaming, stop
   sequences, usage metadata), its KV cache optionally compressed by whole content-defined
-  chunks (``kv_budget``), so ``retriever | prompt | llm | StrOutputParser()`` runs offline.
+  chunks (``kv_budget``), so ``retriever | prompt | llm | StrOutputParser()`` runs offline;
+* :func:`answer_chain`: a ``Runnable`` from a question to lateseg's checked ``Answer``
+  (phrase, support, citations), written by any chat model;
+* :class:`ChatModelWriter`: any ``BaseChatModel`` as the writer of ``Pipeline.ask(q,
+  llm=chat_model)`` (made for you when you pass the model).
 
-Everything runs locally; nothing here opens a network connection.
+Everything here runs locally; a chat model you pass goes where you configured it.
 """
 
 from __future__ import annotations
@@ -28,7 +32,9 @@ except ImportError as e:  # pragma: no cover - exercised in a subprocess test
     ) from e
 
 
+from lateseg.generate.chat_writer import ChatModelWriter
 from lateseg.integrations.langchain._common import SOURCE_PREFIX, hit_document
+from lateseg.integrations.langchain.chain import answer_chain
 from lateseg.integrations.langchain.chat import CALL_ARGUMENTS, LatesegChatModel
 from lateseg.integrations.langchain.loader import LOADER_MODES, LatesegLoader
 from lateseg.integrations.langchain.retriever import LatesegRetriever
@@ -38,10 +44,12 @@ __all__ = [
     "CALL_ARGUMENTS",
     "LOADER_MODES",
     "SOURCE_PREFIX",
+    "ChatModelWriter",
     "LatesegChatModel",
     "LatesegEmbeddings",
     "LatesegLoader",
     "LatesegRetriever",
     "LatesegVectorStore",
+    "answer_chain",
     "hit_document",
 ]

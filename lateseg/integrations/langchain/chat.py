@@ -92,6 +92,15 @@ class LatesegChatModel(BaseChatModel):
             params["ls_stop"] = stop or self.stop
         return params
 
+    def get_token_ids(self, text: str) -> list[int]:
+        """``text``'s token IDs by the generator's own tokenizer (``custom_get_token_ids``
+        first, when set): LangChain's default would fetch GPT-2's from the hub, which
+        is neither this model's nor offline. Loads the model, as writing does."""
+        if self.custom_get_token_ids is not None:
+            return self.custom_get_token_ids(text)
+        tokenizer = shared_generator(self.model, self.device).tokenizer
+        return list(tokenizer.encode(text, add_special_tokens=False))
+
     def _call(
         self,
         messages: list[BaseMessage],
