@@ -42,6 +42,14 @@ Metrics per set and mode, over the questions with a gold ``answer`` value:
   set); **missing said**: a question naming a document the index lacks is told so;
 * **s/answer**: mean seconds per answer (retrieval included).
 
+For the generated modes, the **support check** (:mod:`lateseg.generate.support`) is graded
+against the gold too: of the right answers, how many it refuses (no sentence supported:
+``checked`` replaces them), and of the wrong ones, how many it passes (some sentence
+supported: kept); "all" counts an answer passed only when every sentence is.
+``--keep-checks FILE`` writes what each generated answer's check was given (question,
+text, passages) with its grade, as JSON lines, for ``bench/support.py`` to score other
+checks on without generating again.
+
 With ``--llm URL`` (or ``--serve-local``: ``transformers serve`` on the packaged
 SmolLM2), a model behind an OpenAI-compatible URL also writes generated answers, graded
 the same way, one row per ``--context`` (``bench/served.py``,
@@ -55,6 +63,7 @@ Writes ``bench/results/answers.md`` and ``.json`` (``--out``). Offline (``HF_HUB
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import functools
 import json
@@ -194,6 +203,7 @@ def judge(
         "top_source": answer.citations[0].source if answer.citations else None,
         "missing_said": answer.scope is not None and answer.scope.missing is not None,
         "supported": answer.supported,
+        "all_supported": all(s.supported for s in answer.support) if answer.support else None,
         "finish": answer.finish,
         "unsure": answer.unsure,
         "confidence": answer.confidence,
@@ -238,6 +248,24 @@ def recording_signals() -> list[Any]:
     return seen
 
 
+def recording_checks() -> list[tuple[str, str, list[Any]]]:
+    """The ``(answer, question, passages)`` each support check is given from now on, in
+    order (:func:`~lateseg.generate.compose.generated` calls it; wrapped as
+    :func:`recording_signals` wraps the quote's signals)."""
+    from lateseg.generate import compose
+
+    seen: list[tuple[str, str, list[Any]]] = []
+    original = getattr(compose.check_support, "__wrapped__", compose.check_support)
+
+    @functools.wraps(original)
+    def keep(answer: str, question: str, passages: Sequence[Any], *args: Any, **kw: Any) -> Any:
+        seen.append((answer, question, list(passages)))
+        return original(answer, question, passages, *args, **kw)
+
+    compose.check_support = keep  # type: ignore[assignment]
+    return seen
+
+
 def run_set(
     name: str,
     modes: Sequence[str],
@@ -246,9 +274,12 @@ def run_set(
     limit: int | None,
     least: float,
     served: Any = None,
+    keep_checks: Any = None,
 ) -> dict:
     """One set's rows for ``modes``, and with ``served`` (:class:`bench.served.Served`)
-    the served model's rows, one per context, from the same retrieved passages."""
+    the served model's rows, one per context, from the same retrieved passages; with
+    ``keep_checks`` (an open text file) each generated answer's support check inputs are
+    written to it (``--keep-checks``)."""
     from lateseg.pipeline import Pipeline
 
     paths, records, files = set_inputs(name)
@@ -261,6 +292,7 @@ def run_set(
     rows: list[dict[str, Any]] = []
     seconds: dict[str, float] = {}
     seen = recording_signals()
+    checks = recording_checks()
     with (
         tempfile.TemporaryDirectory() as tmp,
         Pipeline.open(Path(tmp) / "index", generator=generator) as pipe,
@@ -283,6 +315,7 @@ def run_set(
                 if mode == "checked":
                     continue
                 seen.clear()
+                checks.clear()
                 t0 = time.perf_counter()
                 got = answers[mode] = pipe.ask(rec["question"], k=k, **ASK[mode])
                 seconds[mode] = seconds.get(mode, 0.0) + time.perf_counter() - t0
@@ -291,6 +324,13 @@ def run_set(
                     row[mode] = judge_quote(got, rec, source, span, rated, least)
                 else:
                     row[mode] = judge(got, rec, source, span)
+                if keep_checks is not None and mode == "generate" and checks:
+                    text, question, passages = checks[-1]
+                    kept = {"set": name, "id": rec["id"], "question": question, "text": text}
+                    kept |= {"answer": rec.get("answer"), "correct": row[mode]["correct"]}
+                    kept |= {"supported": row[mode]["supported"]}
+                    kept["passages"] = [dict(h.to_dict(), chunk_id=h.chunk_id) for h in passages]
+                    keep_checks.write(json.dumps(kept) + "\n")
             if "checked" in modes and "generate" in row and "quote" in row:
                 ok = bool(row["generate"]["supported"])
                 row["checked"] = {**(row["generate"] if ok else row["quote"]), "replaced": not ok}
@@ -391,6 +431,7 @@ def summarise(rows: list[dict], modes: Sequence[str], seconds: dict[str, float])
                 else None
             ),
             "replaced": sum(bool(r.get("replaced")) for r in rs) if m == "checked" else None,
+            "support": support_confusion(graded) if m in ("generate", "kv128") else None,
             "s_per_answer": seconds.get(m, 0.0) / len(rs) if rs else None,
         }
         out[m].update(token_figures(rs))
@@ -421,6 +462,52 @@ def token_figures(rs: list[dict]) -> dict[str, Any]:
     if counting:
         out["counting"] = ", ".join(sorted(counting))
     return out
+
+
+def support_confusion(graded: Sequence[dict]) -> dict[str, int]:
+    """How the support check agrees with the gold on graded generated answers: right
+    answers it refuses (no sentence supported) and wrong ones it passes (some sentence
+    supported; ``_all``: every sentence)."""
+    right = [r for r in graded if r["correct"]]
+    wrong = [r for r in graded if not r["correct"]]
+    return {
+        "right": len(right),
+        "right_refused": sum(not r["supported"] for r in right),
+        "right_refused_all": sum(not r.get("all_supported") for r in right),
+        "wrong": len(wrong),
+        "wrong_passed": sum(bool(r["supported"]) for r in wrong),
+        "wrong_passed_all": sum(bool(r.get("all_supported")) for r in wrong),
+    }
+
+
+def support_table(report: dict[str, Any]) -> list[str]:
+    """The support check's confusion per set and generated mode (none measured: none)."""
+    rows = [
+        (name, m, s["support"])
+        for name, res in report["sets"].items()
+        for m, s in res.get("summary", {}).items()
+        if s.get("support") and "from" not in s
+    ]
+    if not rows:
+        return []
+    lines = [
+        "## Support check (generated answers against the gold)",
+        "",
+        "Refused: no sentence of a right answer is supported (`checked` replaces it); "
+        "passed: some sentence of a wrong answer is supported (kept); all: every sentence.",
+        "",
+        "| set | mode | right refused | right refused (all) | wrong passed | wrong passed (all) |",
+        "| --- | --- | ---: | ---: | ---: | ---: |",
+    ]
+    for name, m, c in rows:
+        r, w = max(c["right"], 1), max(c["wrong"], 1)
+        lines.append(
+            f"| {name} | {m} | {c['right_refused']}/{c['right']} ({pct(c['right_refused'] / r)}) "
+            f"| {c['right_refused_all']}/{c['right']} ({pct(c['right_refused_all'] / r)}) "
+            f"| {c['wrong_passed']}/{c['wrong']} ({pct(c['wrong_passed'] / w)}) "
+            f"| {c['wrong_passed_all']}/{c['wrong']} ({pct(c['wrong_passed_all'] / w)}) |"
+        )
+    return [*lines, ""]
 
 
 def pct(x: float | None) -> str:
@@ -496,7 +583,7 @@ def markdown(report: dict[str, Any]) -> str:
                 )
             )
         lines.append("")
-    return "\n".join(lines)
+    return "\n".join(lines + support_table(report))
 
 
 def carry_over(report: dict[str, Any], previous: Path) -> None:
@@ -532,6 +619,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--k", type=int, default=5, help="passages per answer (default 5: ask's)")
     ap.add_argument("--limit", type=int, default=None, help="first N questions of each set")
     ap.add_argument("--out", type=Path, default=OUT)
+    ap.add_argument(
+        "--keep-checks",
+        type=Path,
+        default=None,
+        help="write each generated answer's support check inputs here (JSON lines)",
+    )
     ap.add_argument(
         "--min-confidence",
         type=float,
@@ -600,10 +693,14 @@ def run(args: argparse.Namespace, url: str | None, model: str | None) -> int:
             "window_tokens": WINDOW_TOKENS,
             "cpu": cpu(),
         }
-    for name in args.sets:
-        report["sets"][name] = run_set(
-            name, modes, args.k, args.generator, args.limit, least, served
-        )
+    with contextlib.ExitStack() as stack:
+        kept = None
+        if args.keep_checks is not None:
+            kept = stack.enter_context(args.keep_checks.open("w", encoding="utf-8"))
+        for name in args.sets:
+            report["sets"][name] = run_set(
+                name, modes, args.k, args.generator, args.limit, least, served, kept
+            )
     if args.limit is None:
         carry_over(report, args.out.with_suffix(".json"))
     args.out.parent.mkdir(parents=True, exist_ok=True)

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from lateseg.generate.citations import fit_passages, format_passages
 from lateseg.generate.compose import generated
 from lateseg.generate.question import analyse
-from lateseg.generate.support import check_support, facts
+from lateseg.generate.support import check_support, facts, subject_words
 from lateseg.types import Hit
 
 QUESTION = "How many days' notice must the Client give to terminate for convenience?"
@@ -233,3 +235,150 @@ def test_a_copied_sentence_is_checked_where_it_was_copied_from(encoder):
     (s,) = answer.support
     assert s.evidence.source == CLAUSE.source and s.cites == (1,)
     assert answer.citations == (CLAUSE,)
+
+
+# -- a value stated of another thing (issue 45) --------------------------------------------
+
+EMPLOYMENT = [
+    Hit(
+        "/c/employment.pdf",
+        2100,
+        2460,
+        "3.1 Base Salary. The Company shall pay the Employee a base salary of $182,000 per "
+        "year, payable in accordance with the Company's regular payroll practices. 3.2 Annual "
+        "Bonus. The Employee shall be eligible for an annual bonus at the sole discretion of "
+        "the Board, based on the Employee's performance and the Company's results.",
+        0.74,
+        page=2,
+        section="3 Compensation > 3.1 Base Salary",
+        chunk_id=4,
+    ),
+    Hit(
+        "/c/employment.pdf",
+        2460,
+        2700,
+        "3.4 Late Payment. Any amount not paid to the Employee when due shall bear interest at "
+        "the rate of one and one-half percent (1.5%) per month until paid.",
+        0.61,
+        page=2,
+        section="3 Compensation > 3.4 Late Payment",
+        chunk_id=5,
+    ),
+    Hit(
+        "/c/employment.pdf",
+        5200,
+        5650,
+        "7.3 Duration. The Employee's obligations of confidentiality under this Article 7 "
+        "shall continue for three (3) years after the end of the employment. 7.4 Records. "
+        "The Company shall keep the Employee's personnel records in its archive for ten (10) "
+        "years after the end of the employment.",
+        0.66,
+        page=5,
+        section="7 Confidentiality > 7.3 Duration",
+        chunk_id=11,
+    ),
+]
+MSA_TERM = [
+    Hit(
+        "/c/msa.pdf",
+        10200,
+        10741,
+        "5.1 Term. This Agreement begins on the Effective Date and continues for an initial "
+        'term of three (3) years (the "Initial Term"). Thereafter, this Agreement shall '
+        "automatically renew for successive renewal terms of one (1) year each, unless either "
+        "Party gives the other written notice of non-renewal at least ninety (90) days before "
+        "the end of the Initial Term or the then-current Renewal Term.",
+        0.72,
+        page=4,
+        section="5 Term and Termination > 5.1 Term",
+        chunk_id=6,
+    ),
+    dataclasses.replace(
+        CLAUSE,
+        text=CLAUSE.text
+        + " Provider may terminate this Agreement for convenience upon one hundred eighty "
+        "(180) days' prior written notice to Client.",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "passages"),
+    [
+        # 180 days is the Provider's notice period, not a renewal term
+        (
+            "How long is the automatic renewal period?",
+            "The automatic renewal period is 180 days.",
+            MSA_TERM,
+        ),
+        # 1.5% is the late-payment rate; the bonus is discretionary
+        (
+            "What is the target annual bonus?",
+            "The target annual bonus is 1.5% of the base salary.",
+            EMPLOYMENT,
+        ),
+        # 10 years is how long records are archived; confidentiality lasts three
+        (
+            "How long does the duty of confidentiality last?",
+            "The confidentiality obligations last ten (10) years after the employment ends.",
+            EMPLOYMENT,
+        ),
+        # the same swap when the model cites the passage that holds the value
+        (
+            "How long is the automatic renewal period?",
+            "Each renewal term lasts 180 days [2].",
+            MSA_TERM,
+        ),
+    ],
+)
+def test_a_value_stated_of_another_thing_is_not_supported(encoder, question, answer, passages):
+    (s,) = check_support(answer, question, passages, encoder)
+    assert not s.supported and "states its value of what it says" in s.reason
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "passages"),
+    [
+        (
+            "How long is each renewal term?",
+            "After the first three years, the agreement renews a year at a time.",
+            MSA_TERM,
+        ),
+        ("How long is the initial term?", "The agreement first runs for three years.", MSA_TERM),
+        (
+            "How long does the duty of confidentiality last?",
+            "Confidentiality duties carry on for 3 years once employment ends.",
+            EMPLOYMENT,
+        ),
+        (
+            "What interest is due on late pay?",
+            "Late amounts accrue interest of 1.5% a month [2].",
+            EMPLOYMENT,
+        ),
+        (
+            "How long are personnel files kept?",
+            "Personnel records stay in the archive for ten years after the employment.",
+            EMPLOYMENT,
+        ),
+        ("What is the base salary?", "The Employee earns $182,000 a year.", EMPLOYMENT),
+        (
+            "How much notice does the Provider need to terminate for convenience?",
+            "The Provider can end the agreement for convenience with 180 days' notice.",
+            MSA_TERM,
+        ),
+    ],
+)
+def test_a_true_paraphrase_of_the_value_and_its_subject_is_supported(
+    encoder, question, answer, passages
+):
+    (s,) = check_support(answer, question, passages, encoder)
+    assert s.supported, s.reason
+
+
+def test_what_a_claim_says_its_value_is_of():
+    """The words of the value (numerals, units, "percent") are not what it is of; an
+    ordinal stays a word, so that "first" meets "initial"."""
+    said = subject_words("The automatic renewal period is one hundred twenty (120) days.")
+    assert said == ["automatic", "renewal", "period"]
+    assert subject_words("Interest is 1.5 percent per month.") == ["interest"]
+    assert subject_words("The first term lasts 3 years.") == ["first", "term", "lasts"]

@@ -37,11 +37,11 @@ from lateseg.generate.conditions import condition_agreement, in_exception
 from lateseg.generate.confidence import confidence, signals
 from lateseg.generate.lists import find_lists
 from lateseg.generate.phrase import LIMIT, WORDED, body_start, is_heading, typed_phrase
-from lateseg.generate.question import Asked, analyse, content_words, equivalents
+from lateseg.generate.question import Asked, analyse, word_overlaps
 from lateseg.generate.sense import sense_agreement
 from lateseg.text.boundaries import answer_pieces, sentence_spans
 from lateseg.text.values import find_values
-from lateseg.text.words import MODAL, stem
+from lateseg.text.words import MODAL
 from lateseg.types import Answer, Hit, Phrase
 
 if TYPE_CHECKING:
@@ -122,18 +122,9 @@ def candidates(hits: Sequence[Hit], lists: bool = False) -> list[Candidate]:
 
 
 def overlaps(asked: Asked, texts: Sequence[str]) -> np.ndarray:
-    """Per text, the share of the question's content words (stemmed) it holds, each word
-    weighted by its rarity among ``texts`` (inverse document frequency): "engineer" in
-    one sentence of twenty tells more than "party" in all of them."""
-    want = {w: equivalents(w) for w in asked.words}  # each word with its equivalents
-    if not want or not texts:
-        return np.zeros(len(texts))
-    stems = [{stem(w) for w in content_words(t)} for t in texts]
-    have = [{w for w, forms in want.items() if forms & s} for s in stems]
-    df = {w: sum(w in h for h in have) for w in want}
-    idf = {w: np.log((len(texts) + 1) / (df[w] + 0.5)) for w in want}
-    total = sum(idf.values())
-    return np.array([sum(idf[w] for w in h) / total for h in have])
+    """Per text, the share of the question's content words it holds
+    (:func:`~lateseg.generate.question.word_overlaps`)."""
+    return word_overlaps(asked.words, texts)
 
 
 def _states(asked: Asked, hit: Hit, c: Candidate) -> float:

@@ -10,7 +10,10 @@ much", the governing law for "which state's law") and cut the answer phrase at i
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
+
+import numpy as np
 
 from lateseg.generate.conditions import Condition, condition_words
 from lateseg.text.values import find_values, number_word
@@ -248,6 +251,22 @@ def equivalents(word: str) -> frozenset[str]:
                 _GROUPS[st] = _GROUPS.get(st, frozenset()) | stems
     st = stem(word)
     return _GROUPS.get(st, frozenset({st}))
+
+
+def word_overlaps(words: Sequence[str], texts: Sequence[str]) -> np.ndarray:
+    """Per text, the share of ``words`` (content words: a question's, a claim's) it
+    holds, stemmed and with their :func:`equivalents`, each word weighted by its rarity
+    among ``texts`` (inverse document frequency): "engineer" in one sentence of twenty
+    tells more than "party" in all of them."""
+    want = {w: equivalents(w) for w in words}  # each word with its equivalents
+    if not want or not texts:
+        return np.zeros(len(texts))
+    stems = [{stem(w) for w in content_words(t)} for t in texts]
+    have = [{w for w, forms in want.items() if forms & s} for s in stems]
+    df = {w: sum(w in h for h in have) for w in want}
+    idf = {w: np.log((len(texts) + 1) / (df[w] + 0.5)) for w in want}
+    total = sum(idf.values())
+    return np.array([sum(idf[w] for w in h) / total for h in have])
 
 
 def analyse(question: str) -> Asked:

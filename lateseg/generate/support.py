@@ -2,7 +2,7 @@
 
 :func:`check_support` splits the answer into sentences and checks each against its
 evidence: the passages the sentence cites as ``[n]`` (a marker right after a sentence
-belongs to it), or every passage shown when it cites none. Two tests, both needed:
+belongs to it), or every passage shown when it cites none. Three tests, all needed:
 
 * **facts**: every number, amount, percentage, duration and date in the sentence, and
   every name (a capitalised word that does not open the sentence: parties, defined terms,
@@ -10,6 +10,16 @@ belongs to it), or every passage shown when it cites none. Two tests, both neede
   value ("sixty (60) days" = "60 days" = "sixty days"); a duration must keep its unit
   ("9.3 days" is not supported by a clause numbered 9.3). Values and names the question
   itself gives are premises, not claims, and are not checked.
+* **the same thing** (:func:`about`): a value must be stated *of what the sentence says
+  it is of*. The evidence sentence that states it (with its clause heading, and the
+  sentence before when that one states no value of its own) must hold at least
+  :data:`MIN_ABOUT` of the sentence's :func:`subject_words` (weighed by rarity, with
+  their stems and equivalents, as the quote ranker weighs a question's words), and at
+  least :data:`RIVAL` of what a sentence stating another value of the same sort holds.
+  "The automatic renewal period is 120 days" is not supported by a passage where 120
+  days is a notice period, though 120 days occurs in it. A value of another thing in the
+  *same* sentence ("renewal terms of one year, unless notice is given 90 days before")
+  is not told apart: words, not grammar, are compared.
 * **closeness**: the sentence's embedding must be at least :data:`MIN_SIMILARITY` (cosine)
   from the best evidence sentence's. The evidence span recorded is the closest sentence
   that holds the sentence's numbers (the closest sentence when it states none), so a
@@ -20,7 +30,8 @@ A question that asks for a quantity ("how many days", "how much", "what percenta
 already give; a sentence that restates the question without it is not supported.
 
 A sentence that says the passages do not answer is never supported (it makes no claim a
-citation could back). Thresholds were chosen on ``bench/answers.py`` (see its results).
+citation could back). Thresholds were chosen on ``bench/answers.py`` (see its results) and,
+for the same-thing test, ``bench/support.py`` (labelled claims and generated answers).
 """
 
 from __future__ import annotations
@@ -34,9 +45,11 @@ import numpy as np
 
 from lateseg.generate.citations import MARK, marked_numbers
 from lateseg.generate.phrase import is_heading
+from lateseg.generate.question import content_words, word_overlaps
 from lateseg.text.boundaries import sentence_spans
-from lateseg.text.values import find_values, number_word
+from lateseg.text.values import MODIFIERS, UNITS, find_values, number_word
 from lateseg.text.words import STOPWORDS, WORD_PATTERN, term_spans, terms
+from lateseg.text.words import words as split_words
 from lateseg.types import Hit, Support
 
 if TYPE_CHECKING:
@@ -45,6 +58,13 @@ if TYPE_CHECKING:
 #: Least cosine similarity (default embedder) between an answer sentence and its best
 #: evidence sentence for the sentence to count as supported; chosen on bench/answers.py.
 MIN_SIMILARITY = 0.5
+#: Least share of what a sentence says its value is of (its content words, weighted by
+#: their rarity among the evidence sentences) that an evidence sentence stating that
+#: value must hold; chosen on bench/support.py.
+MIN_ABOUT = 0.5
+#: ... and at least this part of the share held by the sentence most about it that states
+#: another value of the same sort: the claim is about that sentence, with a wrong value.
+RIVAL = 0.7
 
 
 # -- facts ------------------------------------------------------------------------------
@@ -148,6 +168,106 @@ def _holds_numbers(numbers: set[tuple[float, str | None]], evidence: str) -> boo
     return all((v, u) in have if u else v in values for v, u in numbers)
 
 
+# -- what a value is of ------------------------------------------------------------------
+
+# Words that belong to a value ("days", "business", "percent"), not to what it is of.
+_VALUE_WORDS = frozenset(UNITS) | MODIFIERS | frozenset(["percent", "dollar", "dollars", "per"])
+
+
+def subject_words(claim: str) -> list[str]:
+    """What ``claim`` says its values are of: its content words
+    (:func:`~lateseg.generate.question.content_words`; an ordinal as its word, "first"
+    and not "1", so that it meets "initial") less numerals and the words of a value
+    (units, ``percent``, ``dollars``): "The automatic renewal period is 120 days" ->
+    ``automatic renewal period``."""
+    kept = []
+    for word in split_words(claim):
+        if word in _ORDINAL_WORDS:
+            kept.append(word)
+            continue
+        kept += [
+            w
+            for w in content_words(word)
+            if not any(c.isdigit() for c in w) and w not in _VALUE_WORDS
+        ]
+    return list(dict.fromkeys(kept))
+
+
+_ORDINAL_WORDS = frozenset(
+    ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth"]
+)
+
+
+def _parts(claim: str, numbers: set[tuple[float, str | None]]) -> list[tuple[str, set]]:
+    """``claim`` cut at its commas, semicolons and colons, each part with the ``numbers``
+    it states: "After the first three years, it renews a year at a time" says the three
+    years are the first ones, not a renewal's."""
+    out = []
+    for part in re.split(r"[,;:]\s", claim):
+        have, _ = facts(part)
+        mine = {
+            (v, u) for v, u in numbers if (v, u) in have or (not u and v in {a for a, _ in have})
+        }
+        if mine:
+            out.append((part, mine))
+    told = set().union(*(m for _, m in out)) if out else set()
+    if told != numbers:  # a value cut in two by a comma ("$1,000"): the claim is one part
+        return [(claim, numbers)]
+    return out
+
+
+def about(
+    claim: str,
+    numbers: set[tuple[float, str | None]],
+    evidence: Sequence[str],
+    context: Sequence[str] = (),
+    shown: Sequence[str] = (),
+) -> tuple[float, float]:
+    """Whether the evidence sentences that state ``claim``'s ``numbers`` are about what
+    the claim says they are of, as ``(held, rival)`` for the number worst off:
+
+    * ``held``: the best share of the :func:`subject_words` of the claim's part that
+      states the number (:func:`_parts`) that an evidence sentence stating it holds
+      (:func:`~lateseg.generate.question.word_overlaps`: stems and equivalents, each
+      word weighed by its rarity among ``evidence``);
+    * ``rival``: the best share held by a sentence that states another value of the
+      same sort (a duration in the same unit; an amount, share or count) and not this
+      one: a claim that sentence is more about puts the wrong value on its subject.
+
+    "Worst off": the least ``held - RIVAL * rival``. Only words that some sentence of
+    ``shown`` (every passage shown; default ``evidence``) holds are weighed: a word no
+    passage uses cannot say which sentence the claim is about ("lasts", "runs"). A
+    claim none of whose words they hold is about none of them: ``(0, 0)``. ``(1, 0)``
+    when it states no number or says nothing else. ``context[k]``: text whose words
+    count as ``evidence[k]``'s (not its numbers)."""
+    words = subject_words(claim)
+    if not numbers or not words or not evidence:
+        return 1.0, 0.0
+    said = [f"{c}\n{e}" for e, c in zip(evidence, context, strict=True)] if context else evidence
+    vocabulary = shown or said
+    known = [w for w in words if word_overlaps([w], vocabulary).any()]
+    if not known:
+        return 0.0, 0.0
+    stated = [facts(t)[0] for t in evidence]
+    held, rival = 1.0, 0.0
+    for part, mine in _parts(claim, numbers):
+        own = [w for w in subject_words(part) if w in known] or known
+        shares = word_overlaps(own, said)
+        for number in mine:
+            has = [float(shares[k]) for k, t in enumerate(evidence) if _holds_numbers({number}, t)]
+            # a sentence that states another value of the same sort (a duration in the
+            # same unit; an amount, share or count) is the claim's rival
+            other = [
+                float(shares[k])
+                for k, values in enumerate(stated)
+                if any(u == number[1] and (v, u) != number for v, u in values)
+                and not _holds_numbers({number}, evidence[k])
+            ]
+            if max(has, default=0.0) - RIVAL * max(other, default=0.0) < held - RIVAL * rival:
+                held, rival = max(has, default=0.0), max(other, default=0.0)
+    return held, rival
+
+
 # -- sentences --------------------------------------------------------------------------
 
 
@@ -239,6 +359,19 @@ def check_support(
         i, a, b = cands[k]
         return passages[i].text[a:b]
 
+    def before(k: int) -> str:
+        """The sentence before candidate ``k`` in its passage when it states no value:
+        the subject of "The notice period for that is sixty days" is there (one that
+        states its own value is about that value, not this one)."""
+        if not k or cands[k - 1][0] != cands[k][0] or facts(cand_text(k - 1))[0]:
+            return ""
+        return cand_text(k - 1)
+
+    # what every passage shown says: the words a claim may use to say what it is about
+    everything = [
+        f"{cand_text(k)}\n{passages[i].section or ''}" for k, (i, _, _) in enumerate(cands)
+    ]
+
     vecs = encoder.embed_texts(claims + [cand_text(k) for k in range(len(cands))])
     sims = vecs[len(claims) :] @ vecs[: len(claims)].T if cands else np.zeros((0, len(claims)))
     out = []
@@ -291,8 +424,17 @@ def check_support(
                 f"{passages[c - 1].text}\n{passages[c - 1].section or ''}" for c in pool
             )
             missing = _missing(claim, text, question, shown)
+            told = [f"{cand_text(k)}\n{passages[cands[k][0]].section or ''}" for k in idx]
+            context = [before(k) for k in idx]
+            of, rival = about(claim, numbers, told, context, everything) if numbers else (1, 0)
             if missing:
                 reason = f"{', '.join(missing)}: not in {where}"
+            elif of < MIN_ABOUT or of < RIVAL * rival:
+                reason = (
+                    f"no sentence of {where} states its value of what it says "
+                    f"({' '.join(subject_words(claim))}: {of:.2f} of it where the value is, "
+                    f"{rival:.2f} where another value is)"
+                )
             elif best < min_similarity:
                 reason = f"no sentence of {where} says it (best similarity {best:.2f})"
         out.append(Support(claim, s, e, reason is None, evidence, best, cites, reason))
