@@ -56,7 +56,8 @@ def _resident_gb() -> tuple[float, float]:
 def _module_memory(request):
     """After each test module: the generator models it loaded released (the embedders
     are small and shared by the whole session), and, with ``LATESEG_TEST_MEMORY=FILE``,
-    the process's resident memory written to FILE, to find what holds memory."""
+    the process's resident memory (GB now, GB peak) and the Unix time written to FILE, to
+    find what holds memory and what takes time."""
     yield
     import ctypes
     import gc
@@ -71,7 +72,7 @@ def _module_memory(request):
     if log:
         now, peak = _resident_gb()
         with open(log, "a", encoding="utf-8") as f:
-            f.write(f"{request.module.__name__}\t{now:.2f}\t{peak:.2f}\n")
+            f.write(f"{request.module.__name__}\t{now:.2f}\t{peak:.2f}\t{time.time():.0f}\n")
 
 
 def pytest_terminal_summary(terminalreporter):

@@ -16,6 +16,7 @@ import ray
 from lateseg import Pipeline
 from lateseg.cli import main
 from lateseg.errors import ConfigError
+from lateseg.scale.ray_engine import local_worker_priority
 
 pytestmark = pytest.mark.slow  # starts Ray
 
@@ -25,6 +26,7 @@ STDLIB = Path(sysconfig.get_paths()["stdlib"])
 
 @pytest.fixture(scope="module")
 def cluster():
+    local_worker_priority()  # as the engine's own local cluster: not starved by a busy core
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     try:
         yield

@@ -58,6 +58,15 @@ def _parse_row(row: dict[str, Any]) -> dict[str, Any]:
     return {"i": row["i"], "parsed": pickle.dumps(parse(job))}
 
 
+def local_worker_priority() -> None:
+    """Run a local cluster's workers at the driver's priority. Ray starts them at nice 15,
+    so beside any busy process (a build, a browser, a second job) they get a few percent of
+    a core and an ingest that is all worker stalls for as long as the other runs; on a
+    cluster lateseg starts itself the workers are the job. ``RAY_worker_niceness`` set by
+    the user wins."""
+    os.environ.setdefault("RAY_worker_niceness", "0")
+
+
 class _Encoder:
     """Ray Data actor: loads the encoder once, then encodes batches of parsed files."""
 
@@ -140,6 +149,8 @@ class RayIngest:
         if ray.is_initialized():
             return False
         address = self.address or os.environ.get("RAY_ADDRESS")
+        if not address:
+            local_worker_priority()
         try:
             ray.init(
                 address=address,
