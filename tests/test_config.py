@@ -126,6 +126,16 @@ def test_a_bad_file_is_one_clear_error(homes, text, words):
     assert str(project) in out.stderr and out.stderr.count("\n") == 1
 
 
+def test_help_works_beside_a_broken_file_and_says_so(homes):
+    _, project = homes
+    project.write_text("[serve\n")
+    out = cli("ask", "--help")
+    assert out.returncode == 0 and "--index" in out.stdout
+    assert "not valid TOML" in out.stderr and "built-in defaults" in out.stderr
+    out = cli("ask", "q?", "--index", "i")  # anything but help: the error, nothing run
+    assert out.returncode == 2 and "not valid TOML" in out.stderr
+
+
 def test_lateseg_config_names_one_file_or_none(homes, tmp_path, monkeypatch):
     from lateseg.cli import parse
 

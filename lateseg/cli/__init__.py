@@ -170,8 +170,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         config = settings.load()
     except LatesegError as e:
-        print(f"lateseg: error: {e}", file=sys.stderr)
-        return EXIT_USAGE
+        words = sys.argv[1:] if argv is None else list(argv)
+        if not ({"-h", "--help"} & set(words)):
+            print(f"lateseg: error: {e}", file=sys.stderr)
+            return EXIT_USAGE
+        # help must work to fix the file: shown with the built-in defaults
+        print(f"lateseg: warning: {e}; the help shows the built-in defaults", file=sys.stderr)
+        config = settings.Config({}, {}, ())
     args = parse(argv, config)
     sp: argparse.ArgumentParser = args.cli_parser
     if args.command == "phase" and os.path.exists(args.out) and not os.path.isdir(args.out):
