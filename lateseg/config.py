@@ -69,9 +69,7 @@ ENVIRONMENT = (
     EnvVar("LATESEG_TESSERACT", "the tesseract program", "tesseract on PATH"),
     EnvVar("TESSDATA_PREFIX", "folder of eng.traineddata", "Debian's tessdata folders"),
     EnvVar("RAY_ADDRESS", "Ray cluster of `ingest --engine ray` (--address)", "local"),
-    EnvVar(
-        "RAY_worker_niceness", "priority of the workers of a local Ray cluster", "0", "Ray"
-    ),
+    EnvVar("RAY_worker_niceness", "priority of the workers of a local Ray cluster", "0", "Ray"),
     EnvVar("CUDA_VISIBLE_DEVICES", "empty or -1: use no GPU", "all GPUs", "lateseg, torch"),
     EnvVar("PGPASSWORD", "password of a postgresql:// index (or ~/.pgpass)", "none", "libpq"),
     EnvVar("HF_HUB_OFFLINE", "1: never download models", "unset", "Hugging Face"),
