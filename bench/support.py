@@ -89,11 +89,15 @@ def kept_cases(path: Path) -> list[dict[str, Any]]:
     return out
 
 
-def by_check(encoder: Any) -> Callable[[dict[str, Any]], tuple[bool, str]]:
+def by_check(encoder: Any, agree: bool = True) -> Callable[[dict[str, Any]], tuple[bool, str]]:
+    """The check as ``ask`` runs it (``agree``: against the quoted answer from the same
+    passages; else without it, the same-thing rule alone)."""
+    from lateseg.generate.extractive import extractive_answer
     from lateseg.generate.support import check_support
 
     def judge(case: dict[str, Any]) -> tuple[bool, str]:
-        out = check_support(case["text"], case["question"], case["passages"], encoder)
+        quote = extractive_answer(case["question"], case["passages"], encoder) if agree else None
+        out = check_support(case["text"], case["question"], case["passages"], encoder, quote=quote)
         reasons = "; ".join(s.reason for s in out if s.reason)
         return any(s.supported for s in out), reasons
 
@@ -180,7 +184,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     for path in args.checks:
         for case in kept_cases(path):
             inputs.setdefault(case["set"], []).append(case)
-    judges = {"check": by_check(encoder)}
+    judges = {"check": by_check(encoder), "unquoted": by_check(encoder, agree=False)}
     if not args.no_quote:
         judges["quote"] = by_quote(encoder)
     results = {
