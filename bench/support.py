@@ -3,6 +3,8 @@
     python bench/support.py [--claims data/eval/support_claims.jsonl]
                             [--checks FILE ...] [--out bench/results/support.md]
 
+    python bench/support.py --checks bench/results/support_checks.jsonl   # the results
+
 Two kinds of labelled inputs, each checked by
 :func:`~lateseg.generate.support.check_support` as ``Pipeline.ask`` checks a generated
 answer:
@@ -14,10 +16,14 @@ answer:
 * ``--checks``: the generated answers ``bench/answers.py --keep-checks FILE`` kept
   (question, text, the passages shown), labelled right or wrong by the gold value. An
   answer is passed when some sentence of it is supported (what ``checked`` and
-  ``ask``'s fallback keep).
+  ``ask``'s fallback keep). ``bench/results/support_checks.jsonl``: 108 such answers of
+  SmolLM2-135M-Instruct (contracts and manuals), kept 2026-12-04.
 
-Beside the check, ``quote`` is scored: a claim is passed when every value it states
-that the question does not is in the sentence the quoted answer
+``check`` is the check as ``ask`` runs it: against the quoted answer from the same
+passages (:func:`~lateseg.generate.support.agrees`); ``unquoted`` is the check without
+it (the facts, same-thing and closeness tests alone). Beside them, ``quote`` is scored:
+a claim is passed when every value it states that the question does not is in the
+sentence the quoted answer
 (:func:`~lateseg.generate.extractive.extractive_answer`) picks from the same passages
 (agreement with the quote answer; a claim with no value: passed).
 
@@ -89,11 +95,15 @@ def kept_cases(path: Path) -> list[dict[str, Any]]:
     return out
 
 
-def by_check(encoder: Any) -> Callable[[dict[str, Any]], tuple[bool, str]]:
+def by_check(encoder: Any, agree: bool = True) -> Callable[[dict[str, Any]], tuple[bool, str]]:
+    """The check as ``ask`` runs it (``agree``: against the quoted answer from the same
+    passages; else without it, the same-thing rule alone)."""
+    from lateseg.generate.extractive import extractive_answer
     from lateseg.generate.support import check_support
 
     def judge(case: dict[str, Any]) -> tuple[bool, str]:
-        out = check_support(case["text"], case["question"], case["passages"], encoder)
+        quote = extractive_answer(case["question"], case["passages"], encoder) if agree else None
+        out = check_support(case["text"], case["question"], case["passages"], encoder, quote=quote)
         reasons = "; ".join(s.reason for s in out if s.reason)
         return any(s.supported for s in out), reasons
 
@@ -180,7 +190,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     for path in args.checks:
         for case in kept_cases(path):
             inputs.setdefault(case["set"], []).append(case)
-    judges = {"check": by_check(encoder)}
+    judges = {"check": by_check(encoder), "unquoted": by_check(encoder, agree=False)}
     if not args.no_quote:
         judges["quote"] = by_quote(encoder)
     results = {

@@ -125,3 +125,20 @@ def test_a_real_server_writes_a_checked_answer(sample_index, served_llm):
     assert written.kv_stats and written.kv_stats["context_tokens"] <= 1500
     assert answer.supported or answer.mode == "quote"
     assert answer.citations
+
+
+def test_a_value_of_another_party_is_replaced_by_the_quote(sample_index, server, config):
+    """180 days is the Provider's notice, stated in the same clause of the passage: the
+    answer is about notice to terminate for convenience, but it does not give the value
+    the quoted answer gives, so ``ask`` shows the quote."""
+    n = gold_number(sample_index, config)
+    server.reply = (
+        "The Client must give one hundred eighty (180) days' prior written notice to "
+        f"terminate for convenience [{n}]."
+    )
+    answer = sample_index.ask(DEMO_QUESTION, llm=config)
+    assert answer.mode == "quote" and answer.generated is not None
+    assert answer.phrase is not None and "60" in answer.phrase.text
+    kept = sample_index.ask(DEMO_QUESTION, llm=config, fallback=False)
+    assert not kept.supported
+    assert kept.support[0].reason.startswith("does not give the quoted answer")

@@ -382,3 +382,118 @@ def test_what_a_claim_says_its_value_is_of():
     assert said == ["automatic", "renewal", "period"]
     assert subject_words("Interest is 1.5 percent per month.") == ["interest"]
     assert subject_words("The first term lasts 3 years.") == ["first", "term", "lasts"]
+
+
+# -- agreement with the quoted answer (issue 45 point 4): real sentences of data/contracts
+
+SLA = Hit(
+    "/c/saas.pdf",
+    0,
+    548,
+    "1. Service Credits. If the Uptime Percentage for a calendar month is below 99.9%, "
+    "Customer shall receive a\nService Credit equal to the following percentage of the "
+    "Subscription Fees attributable to that month:\n- Uptime Percentage of less than 99.9% "
+    "but at least 99.0%: ten percent (10%)\n- Uptime Percentage of less than 99.0% but at "
+    "least 95.0%: twenty-five percent (25%)\n- Uptime Percentage of less than 95.0%: fifty "
+    "percent (50%)\nThe total Service Credits for any calendar month shall not exceed fifty "
+    "percent (50%) of the Subscription\nFees attributable to that month.",
+    0.6,
+    section="Exhibit B Service Level Agreement > 1 Service Credits",
+    chunk_id=1,
+)
+ORDER_FORM = Hit(
+    "/c/saas.pdf",
+    1000,
+    1378,
+    "Subscription Start Date: September 15, 2025.\nInitial Subscription Term: thirty-six "
+    "(36) months.\nSubscription Quantity: 500 Authorized Users.\nAnnual Subscription Fee: "
+    "$184,000.00 per contract year, invoiced annually in advance.\nImplementation Fee: a "
+    "one-time fee of $22,500.00, invoiced on the Effective Date.\nAdditional Authorized "
+    "Users: $31.00 per Authorized User per month.",
+    0.6,
+    section="Exhibit A Order Form",
+    chunk_id=2,
+)
+RENT = Hit(
+    "/c/lease.pdf",
+    0,
+    312,
+    "Base Rent increases by three percent (3%) on each anniversary of the Commencement "
+    "Date, rounded to the\nnearest cent per rentable square foot, as follows:\n- Lease Year "
+    "1 (April 1, 2025 to March 31, 2026): $38.50 per rentable square foot per year; annual "
+    "Base\nRent $480,480.00; monthly installment $40,040.00",
+    0.6,
+    section="Exhibit B Base Rent Schedule",
+    chunk_id=3,
+)
+MOST_CREDIT = "What is the most the customer can get back in service credits for a single month?"
+
+
+def quoted_check(answer, question, passages, encoder):
+    from lateseg.generate.extractive import extractive_answer
+
+    quote = extractive_answer(question, passages, encoder)
+    return quote, check_support(answer, question, passages, encoder, quote=quote)
+
+
+def test_a_value_of_another_row_is_refused_by_the_quoted_answer(encoder):
+    """10% is the credit of one row of the table, not the most: the same-thing rule alone
+    passes it (the sentence is about service credits for a month), the quote does not."""
+    wrong = "The most the customer can get back in service credits for a single month is 10%."
+    (alone,) = check_support(wrong, MOST_CREDIT, [SLA], encoder)
+    assert alone.supported
+    quote, (s,) = quoted_check(wrong, MOST_CREDIT, [SLA], encoder)
+    assert quote.phrase is not None and "50%" in quote.phrase.text
+    assert not s.supported and s.reason.startswith("does not give the quoted answer")
+    right = wrong.replace("10%", "fifty percent")
+    _, (s,) = quoted_check(right, MOST_CREDIT, [SLA], encoder)
+    assert s.supported, s.reason
+
+
+def test_the_quoted_amount_passes_and_another_fee_of_the_form_does_not(encoder):
+    """The subscription fee passes though "costs" is not a word of its line; the
+    implementation fee, on the next line of the same form, does not."""
+    question = "How much does the SaaS subscription cost per year?"
+    claim = "The SaaS subscription costs $184,000."
+    _, (s,) = quoted_check(claim, question, [ORDER_FORM, SLA], encoder)
+    assert s.supported, s.reason
+    _, (s,) = quoted_check("The SaaS subscription costs $22,500.", question, [ORDER_FORM], encoder)
+    assert not s.supported and s.reason.startswith("does not give the quoted answer")
+
+
+def test_a_bare_value_answers_the_question_when_it_is_the_quoted_one(encoder):
+    question = "By what percentage does base rent go up every year?"
+    _, (s,) = quoted_check("The answer is: 3%", question, [RENT], encoder)
+    assert s.supported, s.reason
+    _, (s,) = quoted_check("The answer is: 5%", question, [RENT], encoder)
+    assert not s.supported
+
+
+def test_a_sentence_that_gives_no_value_does_not_answer_for_a_quoted_value(encoder):
+    """ "This is a limitation of liability" is close to the clause, but gives no answer."""
+    question = "What is the most the customer can get back in service credits for a month?"
+    _, sents = quoted_check(
+        "Service credits are a percentage of the Subscription Fees.", question, [SLA], encoder
+    )
+    assert not any(s.supported for s in sents)
+
+
+def test_clause_numbers_and_hyphenated_names_are_not_unsupported_facts(encoder):
+    assert facts("in the 11.4 and 11.3 sections of the 11.5 section")[0] == set()
+    assert facts("5 sections")[0] == {(5.0, None)}
+    stored = Hit(
+        "/c/saas.pdf",
+        0,
+        118,
+        "Provider shall maintain a written information security program that includes "
+        "encryption of Customer Data at rest using AES-256.",
+        0.6,
+        chunk_id=4,
+    )
+    (s,) = check_support(
+        "The encryption standard is AES-256.",
+        "What encryption standard protects stored customer data?",
+        [stored],
+        encoder,
+    )
+    assert s.supported, s.reason

@@ -385,6 +385,7 @@ class Answerer:
             made = generated(
                 done.text, asked, session.passages, self.encoder(), done.kv_stats,
                 session.dropped, done.finish_reason,
+                quote=extractive_answer(asked, session.passages, self.encoder()),
             )  # fmt: skip
             out.append(self.checked(asked, made, session.passages))
         return out
@@ -429,7 +430,8 @@ def generate_answer(
 ) -> Answer:
     """The generator's own answer to ``asked`` from the ``passages`` that fit its budget
     (KV cache compressed by ``kv``), each sentence checked against the passage that
-    holds it (:func:`~lateseg.generate.compose.generated`)."""
+    holds it and against the quoted answer from the same passages
+    (:func:`~lateseg.generate.compose.generated`)."""
     if not passages:
         return Answer(NO_PASSAGE, ())
     shown, dropped = gen.fitted(passages)
@@ -438,5 +440,5 @@ def generate_answer(
     done = gen.complete(gen.prompt(asked.question, shown), kv=kv, stream=stream, stop=ANSWER_STOPS)
     return generated(
         done.text, asked, shown, encoder, done.kv_stats, dropped, done.finish_reason,
-        gen.model_name,
+        gen.model_name, extractive_answer(asked, shown, encoder),
     )  # fmt: skip

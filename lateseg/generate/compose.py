@@ -144,16 +144,18 @@ def generated(
     dropped: Sequence[Hit] = (),
     finish: str | None = None,
     model: str | None = None,
+    quote: Answer | None = None,
 ) -> Answer:
     """The generated ``text`` (written by ``model``) as an answer: each sentence checked
-    against its evidence (:func:`~lateseg.generate.support.check_support`), citing the
+    against its evidence (:func:`~lateseg.generate.support.check_support`; with
+    ``quote``, the extractive answer from the same passages, against it too), citing the
     passages it marks as ``[n]``; an answer with no marker cites the passages that hold
     the evidence of its supported sentences (``cited_by="attribution"``), and none when
     no sentence is supported: closeness alone never makes an answer cited. Its phrase is
     the value where the first supported sentence's evidence states it."""
     if not passages:
         return Answer(NO_PASSAGE, ())
-    support = check_support(text, asked.question, passages, encoder)
+    support = check_support(text, asked.question, passages, encoder, quote=quote)
     marked = parse_citations(text, passages)
     held = [(s.evidence.source, s.evidence.chunk_id) for s in support if s.supported and s.evidence]
     # a supported sentence cites the passage that holds its evidence (the one it copied

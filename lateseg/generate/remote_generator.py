@@ -20,6 +20,7 @@ from lateseg.errors import ConfigError, GenerationError, RemoteModelError
 from lateseg.generate.citations import format_passages
 from lateseg.generate.compose import generated, too_long
 from lateseg.generate.context import ContextFit, fit_context
+from lateseg.generate.extractive import extractive_answer
 from lateseg.generate.prompts import ANSWER_STOPS, CHECKABLE_PROMPT, QUESTION_MARK
 from lateseg.generate.writer import StreamingWriter, Writer
 from lateseg.types import NO_PASSAGE, Answer, Hit
@@ -157,5 +158,5 @@ def remote_answer(
     }
     return generated(
         draft.text, asked, fit.passages, encoder, stats, fit.dropped, draft.finish_reason,
-        draft.model,
+        draft.model, extractive_answer(asked, fit.passages, encoder),
     )  # fmt: skip

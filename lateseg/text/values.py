@@ -192,7 +192,8 @@ def _numeral(token: str) -> float | None:
 def _reference(text: str, tokens: list[re.Match[str]], i: int) -> bool:
     """Whether the numeral at ``tokens[i]`` is a clause number: one with two dots
     (``5.15.1``); one after ``Section``, ``Article``, ``§`` … or a clause path's ``>``,
-    or in a list after one (``Sections 4.4 through 4.7``); or one that opens a line and
+    or in a list after one (``Sections 4.4 through 4.7``); a dotted one before such a
+    word (``the 11.4 and 11.3 sections``); or one that opens a line and
     is followed by a title word (``10.2 Cap on Liability``, ``11 INSURANCE``)."""
     tok = tokens[i].group(0)
     if tok.count(".") > 1:
@@ -205,6 +206,15 @@ def _reference(text: str, tokens: list[re.Match[str]], i: int) -> bool:
         j -= 1
     if j >= 0 and (tokens[j].group(0).lower() in _REFERENCE_WORDS or tokens[j].group(0) == ">"):
         return True
+    if "." in tok:  # "the 11.4 and 11.3 sections": a dotted numeral before the word
+        k = i + 1
+        while k < len(tokens) and (
+            tokens[k].group(0).lower() in (",", "and", "or")
+            or re.fullmatch(r"\d+(?:\.\d+)*", tokens[k].group(0))
+        ):
+            k += 1
+        if k < len(tokens) and tokens[k].group(0).lower() in _REFERENCE_WORDS:
+            return True
     if "%" in tok or "$" in tok or "," in tok:
         return False
     line = text.rfind("\n", 0, tokens[i].start()) + 1
