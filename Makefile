@@ -115,12 +115,17 @@ ocr:
 test: $(INSTALLED) testdata browser postgres ocr
 	$(BIN)/ruff check lateseg tests pipelines data bench
 	$(BIN)/mypy
-	HF_HUB_OFFLINE=1 $(BIN)/pytest -q --durations=25
+	HF_HUB_OFFLINE=1 $(BIN)/pytest -q -m "not slow" $(PARALLEL)
+	HF_HUB_OFFLINE=1 $(BIN)/pytest -q -m slow --durations=25
 
 # The tests but the slow ones (generator, training, Ray, browser, PostgreSQL, long
-# end-to-end paths): a few minutes, no apt installs. `make test` runs them all.
+# end-to-end paths): a few minutes, no apt installs. `make test` runs them all: these
+# first, a test file a process on every core (pytest-xdist; they load only the small
+# embedder, so memory stays low), then the slow ones in one process, whose models are
+# released module by module.
+PARALLEL = -n auto --dist loadfile
 test-fast: $(INSTALLED) testdata
-	HF_HUB_OFFLINE=1 $(BIN)/pytest -q -m "not slow"
+	HF_HUB_OFFLINE=1 $(BIN)/pytest -q -m "not slow" $(PARALLEL)
 
 lint: $(INSTALLED)
 	$(BIN)/ruff check lateseg tests pipelines data bench

@@ -75,7 +75,30 @@ def _module_memory(request):
             f.write(f"{request.module.__name__}\t{now:.2f}\t{peak:.2f}\t{time.time():.0f}\n")
 
 
+_WORKER_PEAKS: list[float] = []  # pytest-xdist: each worker's peak, in GB
+
+
+def pytest_sessionfinish(session):
+    output = getattr(session.config, "workeroutput", None)  # in an xdist worker
+    if output is not None:
+        output["lateseg_peak_gb"] = _resident_gb()[1]
+
+
+@pytest.hookimpl(optionalhook=True)  # a pytest-xdist hook: absent without it
+def pytest_testnodedown(node, error):
+    peak = getattr(node, "workeroutput", {}).get("lateseg_peak_gb")
+    if peak is not None:
+        _WORKER_PEAKS.append(peak)
+
+
 def pytest_terminal_summary(terminalreporter):
+    if _WORKER_PEAKS:  # the tests ran in workers: theirs is the memory that counts
+        each = ", ".join(f"{p:.2f}" for p in sorted(_WORKER_PEAKS, reverse=True))
+        terminalreporter.write_line(
+            f"lateseg: peak resident memory of the {len(_WORKER_PEAKS)} test processes "
+            f"{each} GB (together at most {sum(_WORKER_PEAKS):.2f} GB)"
+        )
+        return
     now, peak = _resident_gb()
     terminalreporter.write_line(
         f"lateseg: peak resident memory of this test process {peak:.2f} GB"
