@@ -258,6 +258,11 @@ def candidate_phrase(asked: Asked, hit: Hit, c: Candidate) -> Phrase | None:
     return value_phrase(asked, where)
 
 
+def _same(a: str, b: str) -> bool:
+    """Whether two answer phrases say the same (case and spacing aside)."""
+    return " ".join(a.lower().split()) == " ".join(b.lower().split())
+
+
 def _distinct(order: list[int], hits: Sequence[Hit], cands: Sequence[Candidate]) -> list[int]:
     """``order`` without the candidates that repeat a better one's place in its document
     (the same sentence in two overlapping passages): the runner-up, which rates the
@@ -302,7 +307,17 @@ def extractive_answer(
     ]
     # rated by its best two candidates (lateseg.generate.confidence)
     top = [k for k in order[:2] if np.isfinite(score[k])]
-    rated = signals([float(score[k]) for k in top])
+    rival = (
+        candidate_phrase(asked, hits[cands[top[1]].passage], cands[top[1]])
+        if len(top) > 1
+        else None
+    )
+    rated = signals(
+        [float(score[k]) for k in top],
+        agree=phrase is not None and rival is not None and _same(phrase.text, rival.text),
+        sense=sense_agreement(asked, hits[best.passage].text[best.start : best.end]),
+        first_passage=best.passage == 0,
+    )
     alts = tuple(hits[cands[k].passage].part(cands[k].start, cands[k].end) for k in top)
     answer = quoted(asked, hits, chosen, phrase)
     return replace(answer, confidence=confidence(rated), alternatives=alts)
