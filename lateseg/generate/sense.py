@@ -186,11 +186,15 @@ def premise_agreement(asked: Asked, text: str) -> float:
     held = failed = 0
     for v in find_values(text):
         test = _bound(text, v) if v.amount is not None else None
-        if test is None:
+        if test is None or v.amount is None:
             continue
         for g in given:
-            if _FAMILY.get(g.kind, g.kind) != _FAMILY.get(v.kind, v.kind) or (
-                g.unit and v.unit and g.unit != v.unit  # "100" bounds "250 licenses"
+            if (
+                g.amount is None
+                or _FAMILY.get(g.kind, g.kind) != _FAMILY.get(v.kind, v.kind)
+                or (
+                    g.unit and v.unit and g.unit != v.unit  # "100" bounds "250 licenses"
+                )
             ):
                 continue
             # a bound equal to the question's value names the tier it asks about
