@@ -37,8 +37,9 @@ MARGIN_CAP = 0.5
 
 #: Fitted by ``python bench/confidence.py --from bench/results/answers.json`` (logistic
 #: regression, L2 3 on the standardised weights, on the 165 graded quote answers of
-#: contracts, scoped, licenses, manuals and tables): intercept, ``score``, ``margin``.
-COEFFICIENTS = (-2.2791, 1.5824, 4.8465, 1.9213, 1.4716, 1.2485)
+#: contracts, scoped, licenses, manuals and tables): intercept, then
+#: the :class:`Signals` in order (``score``, ``margin``, ``agree``, ``sense``, ``first_passage``).
+COEFFICIENTS = (-2.3245, 1.6173, 4.7049, 1.9198, 1.4798, 1.2612)
 
 #: The default ``min_confidence`` of an ask, chosen from the cross-validated (5-fold)
 #: precision–coverage curves of ``bench/results/answers.md`` (before the signals beside
