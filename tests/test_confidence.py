@@ -45,6 +45,31 @@ def test_confidence_rises_with_the_best_candidates_score():
     assert confidence(dataclasses.replace(BASE, score=1.2)) < confidence(BASE)
 
 
+@pytest.mark.parametrize("field", ["agree", "sense", "first_passage"])
+def test_confidence_rises_when_the_runner_up_agrees_the_sense_is_met_or_the_top_passage_holds_it(
+    field,
+):
+    assert confidence(dataclasses.replace(BASE, **{field: 1.0})) > confidence(BASE)
+
+
+def test_the_answerer_rates_agreement_sense_and_passage(encoder):
+    """Two documents state the same term (the runner-up agrees), in the first passage;
+    against a runner-up of another value, the same answer is rated lower."""
+    from lateseg.generate.extractive import extractive_answer
+
+    same = "The initial term of this Lease is five (5) years."
+    other = "Renewal terms of this Lease last one (1) year each."
+    hit = lambda i, t: Hit(f"/docs/{i}.txt", 0, len(t), t, 0.5, chunk_id=i, kind="text")  # noqa: E731
+    agreed = extractive_answer(
+        "How long is the initial term?", [hit(0, same), hit(1, same)], encoder
+    )
+    rivalled = extractive_answer(
+        "How long is the initial term?", [hit(0, same), hit(1, other)], encoder
+    )
+    assert agreed.confidence is not None and rivalled.confidence is not None
+    assert agreed.confidence > rivalled.confidence
+
+
 def test_a_lone_candidate_leads_by_the_cap_and_a_lead_is_capped():
     assert signals([1.0]) == Signals(1.0, MARGIN_CAP)
     assert signals([1.0, 0.9]).margin == pytest.approx(0.1)

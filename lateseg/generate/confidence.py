@@ -2,15 +2,19 @@
 that says it is unsure when that probability is low.
 
 The features are what the quoting answerer (:mod:`lateseg.generate.extractive`) has
-already computed for its best two candidates, so rating costs nothing: the best
-candidate's ``score`` and its ``margin`` over the runner-up (capped at
-:data:`MARGIN_CAP`; a candidate without a rival leads by the cap). Others were tried
-(whether a phrase was found, whether it is of the asked kind, the passage's retrieval
-score, whether the runner-up's phrase is the same value): none made the cross-validated
-Brier score better, and ``phrase`` was missing from one answer in 165, so they are not
-used.
+already computed for its best two candidates (two places of a document, never one
+sentence twice), so rating costs nothing: the best candidate's ``score``; its ``margin``
+over the runner-up (capped at :data:`MARGIN_CAP`; a candidate without a rival leads by
+the cap); ``agree``, 1 when the runner-up's answer phrase is the same value (two
+sentences that say the same); ``sense``, how many of the asked senses the best sentence
+states (:func:`~lateseg.generate.sense.sense_agreement`: the tier, the deadline, the
+path, the requirement …); and ``first_passage``, 1 when it stands in the passage
+retrieval ranked first. These three were kept because each lowered the cross-validated
+Brier score, 5-fold and set out, on ``bench/answers.py``'s dev sets; others tried (whether
+a phrase was found, whether it is of the asked kind, its similarity, its word overlap,
+the passage's retrieval score, whether the question asks a value) did not.
 
-A logistic regression of the two, its coefficients :data:`COEFFICIENTS` fitted by
+A logistic regression of these, its coefficients :data:`COEFFICIENTS` fitted by
 ``python bench/confidence.py`` on the quote answers of ``bench/answers.py``'s dev sets
 (its cross-validated precision–coverage curves and reliability diagram are in
 ``bench/results/answers.md``), gives ``Answer.confidence``. An ask with ``min_confidence``
@@ -33,14 +37,16 @@ MARGIN_CAP = 0.5
 
 #: Fitted by ``python bench/confidence.py --from bench/results/answers.json`` (logistic
 #: regression, L2 3 on the standardised weights, on the 165 graded quote answers of
-#: contracts, scoped, licenses, manuals and tables): intercept, ``score``, ``margin``.
-COEFFICIENTS = (-2.0294, 1.6748, 4.0559)
+#: contracts, scoped, licenses, manuals and tables): intercept, then
+#: the :class:`Signals` in order (``score``, ``margin``, ``agree``, ``sense``, ``first_passage``).
+COEFFICIENTS = (-2.3245, 1.6173, 4.7049, 1.9198, 1.4798, 1.2612)
 
 #: The default ``min_confidence`` of an ask, chosen from the cross-validated (5-fold)
-#: precision–coverage curves of ``bench/results/answers.md``: over all sets, 79 % of
-#: questions are answered, 88 % of them right, and a wrong answer is shown for 10 % of
-#: questions instead of 18 % (manuals 19 % instead of 48 %; contracts 10 % instead of
-#: 13 %, answering 84 %). 0.8 would meet contracts' 5 % only by answering 60 %.
+#: precision–coverage curves of ``bench/results/answers.md`` (before the signals beside
+#: ``score`` and ``margin`` were added; kept since): over all sets, 88 % of questions are
+#: answered, 94 % of them right, and a wrong answer is shown for 5 % of questions
+#: (contracts 97 % right of those given, 3 % wrong shown; scoped 95 %, 5 %; manuals 81 %,
+#: 13 %, answering 68 %).
 MIN_CONFIDENCE = 0.7
 
 
@@ -50,17 +56,24 @@ class Signals:
 
     score: float
     margin: float
+    agree: float = 0.0
+    sense: float = 0.0
+    first_passage: float = 0.0
 
     def vector(self) -> tuple[float, ...]:
         """The features in :data:`COEFFICIENTS`' order (after the intercept)."""
         return tuple(float(getattr(self, f.name)) for f in dataclasses.fields(self))
 
 
-def signals(scores: Sequence[float]) -> Signals:
+def signals(
+    scores: Sequence[float], agree: bool = False, sense: float = 0.0, first_passage: bool = False
+) -> Signals:
     """The signals of a best candidate scored ``scores[0]`` whose runner-up (if any) is
-    scored ``scores[1]``."""
+    scored ``scores[1]`` (the others: see the module docstring)."""
     margin = MARGIN_CAP if len(scores) < 2 else min(MARGIN_CAP, scores[0] - scores[1])
-    return Signals(float(scores[0]), float(margin))
+    return Signals(
+        float(scores[0]), float(margin), float(agree), float(sense), float(first_passage)
+    )
 
 
 def confidence(s: Signals, coefficients: Sequence[float] = COEFFICIENTS) -> float:

@@ -24,6 +24,7 @@ says so before it quotes the closest sentence.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -112,13 +113,32 @@ def candidates(hits: Sequence[Hit], lists: bool = False) -> list[Candidate]:
             out.extend(Candidate(i, s, e) for s, e in _code_blocks(h.text))
             continue
         for s0, e0 in sentence_spans(h.text):
-            for s, e in answer_pieces(h.text, s0, e0):
+            for s, e in (
+                p for a, z in answer_pieces(h.text, s0, e0) for p in _paragraphs(h.text, a, z)
+            ):
                 b = s + body_start(h.text[s:e])
                 if b < e and not is_heading(h.text[b:e]):
                     out.append(Candidate(i, b, e))
         if lists:
             out.extend(Candidate(i, blk.start, blk.end, blk.labels) for blk in find_lists(h.text))
     return out
+
+
+_BLANK = re.compile(r"\n[ \t]*\n\s*")
+
+
+def _paragraphs(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """``text[start:end]`` cut at each blank line that ends a paragraph: after a full
+    stop, colon or semicolon, or before a heading ("… | less -R" ⏎⏎ "2.5 Priorities"
+    ⏎⏎ "Each package must …"), so that a candidate never runs over a paragraph break
+    the sentence splitter missed (a sentence running on over a blank line is kept)."""
+    cuts = [start]
+    for m in _BLANK.finditer(text, start, end):
+        line = text[m.end() : end].split("\n", 1)[0]
+        if text[start : m.start()].rstrip().endswith((".", ":", ";", "?", "!")) or is_heading(line):
+            cuts.append(m.end())
+    cuts.append(end)
+    return [(a, len(text[:b].rstrip())) for a, b in itertools.pairwise(cuts) if text[a:b].strip()]
 
 
 def overlaps(asked: Asked, texts: Sequence[str]) -> np.ndarray:
@@ -238,6 +258,26 @@ def candidate_phrase(asked: Asked, hit: Hit, c: Candidate) -> Phrase | None:
     return value_phrase(asked, where)
 
 
+def _same(a: str, b: str) -> bool:
+    """Whether two answer phrases say the same (case and spacing aside)."""
+    return " ".join(a.lower().split()) == " ".join(b.lower().split())
+
+
+def _distinct(order: list[int], hits: Sequence[Hit], cands: Sequence[Candidate]) -> list[int]:
+    """``order`` without the candidates that repeat a better one's place in its document
+    (the same sentence in two overlapping passages): the runner-up, which rates the
+    answer and is shown beside it when unsure, is another sentence."""
+    seen: set[tuple[str, int, int]] = set()
+    out = []
+    for k in order:
+        c, h = cands[k], hits[cands[k].passage]
+        where = (h.source, h.start + c.start, h.start + c.end)
+        if where not in seen:
+            seen.add(where)
+            out.append(k)
+    return out
+
+
 def extractive_answer(
     asked: Asked | str,
     hits: Sequence[Hit],
@@ -258,7 +298,7 @@ def extractive_answer(
     score, states = score_candidates(asked, hits, cands, encoder, weights)
     if weights.require and asked.quantity and asked.kind not in WORDED and states.any():
         score = np.where(states > 0, score, -np.inf)
-    order = [int(k) for k in np.argsort(-score, kind="stable")]
+    order = _distinct([int(k) for k in np.argsort(-score, kind="stable")], hits, cands)
     best = cands[order[0]]
     phrase = candidate_phrase(asked, hits[best.passage], best)
     chosen = [
@@ -267,7 +307,17 @@ def extractive_answer(
     ]
     # rated by its best two candidates (lateseg.generate.confidence)
     top = [k for k in order[:2] if np.isfinite(score[k])]
-    rated = signals([float(score[k]) for k in top])
+    rival = (
+        candidate_phrase(asked, hits[cands[top[1]].passage], cands[top[1]])
+        if len(top) > 1
+        else None
+    )
+    rated = signals(
+        [float(score[k]) for k in top],
+        agree=phrase is not None and rival is not None and _same(phrase.text, rival.text),
+        sense=sense_agreement(asked, hits[best.passage].text[best.start : best.end]),
+        first_passage=best.passage == 0,
+    )
     alts = tuple(hits[cands[k].passage].part(cands[k].start, cands[k].end) for k in top)
     answer = quoted(asked, hits, chosen, phrase)
     return replace(answer, confidence=confidence(rated), alternatives=alts)

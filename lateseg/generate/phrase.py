@@ -17,7 +17,7 @@ from collections.abc import Iterable
 
 from lateseg.generate.cells import in_a_label, other_cell, table_cell
 from lateseg.generate.question import Asked, content_words
-from lateseg.generate.sense import counts_head, fits
+from lateseg.generate.sense import counts_head, fits, premise_bound
 from lateseg.text.values import ADDRESS, Value, find_values
 from lateseg.text.words import MINOR_WORDS, MODAL, WORD, stem
 
@@ -182,7 +182,10 @@ def value_phrase(
     wanted = [
         v
         for v in values
-        if v.kind in asked.values and (v.kind, v.amount) not in asked.given and fits(asked, v, text)
+        if v.kind in asked.values
+        and (v.kind, v.amount) not in asked.given
+        and fits(asked, v, text)
+        and not premise_bound(asked, text, v)
     ]
     if asked.kind == "limit":
         # the value right after "shall not exceed", "not less than" …; "the greater of
@@ -303,10 +306,12 @@ def typed_phrase(asked: Asked, text: str) -> tuple[int, int] | None:
         spans = spans or [m.span() for m in _PATH.finditer(text)]
         spans = spans or [m.span() for m in ADDRESS.finditer(text)]
         spans = spans or [m.span() for m in _PLACE.finditer(text)]
-    elif asked.kind == "address":
-        spans = [m.span() for m in ADDRESS.finditer(text)]
-    elif asked.kind == "party":
-        spans = [m.span() for m in _PERSON.finditer(text)]
+    elif asked.kind in ("address", "party"):
+        found = ADDRESS if asked.kind == "address" else _PERSON
+        spans = [m.span() for m in found.finditer(text)]
+        if asked.kind == "party":
+            spans = [s for s in spans if not _echo(text[s[0] : s[1]], asked)]
+        return _near(text, spans, asked, _owners(text, spans, asked))
     elif asked.kind == "other" and re.search(
         r"\b(?:name|called|term|title)\b", asked.question, re.I
     ):
@@ -320,6 +325,23 @@ def typed_phrase(asked: Asked, text: str) -> tuple[int, int] | None:
     if asked.kind in ("party", "place", "other"):
         spans = [s for s in spans if not _echo(text[s[0] : s[1]], asked)]
     return _near(text, spans, asked)
+
+
+_LABEL = re.compile(r"\(\s*(?:the\s+|each,\s+a\s+)?[\"“]([^\"”]{2,40})[\"”]\s*\)")
+
+
+def _owners(text: str, spans: list[tuple[int, int]], asked: Asked) -> list[int]:
+    """Per span (an address, a person), whose it is by the defined term that follows it
+    before the next one ("77 Ferry Landing Road, Hoboken … ("Provider")"): 0 when that
+    term is a word of the question ("the service provider's address"), 2 when it is
+    another party's, 1 when none follows."""
+    want = _stems(asked.words)
+    out = []
+    for n, (_, end) in enumerate(spans):
+        stop = spans[n + 1][0] if n + 1 < len(spans) else len(text)
+        m = _LABEL.search(text, end, min(stop, end + 120))
+        out.append(1 if m is None else 0 if _stems(content_words(m.group(1))) & want else 2)
+    return out
 
 
 def defining_phrase(asked: Asked, text: str) -> tuple[int, int] | None:

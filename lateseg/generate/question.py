@@ -69,7 +69,7 @@ _RULES: tuple[tuple[str, str], ...] = (
         "percent",
         r"\bwhat\s+(?:percentage|percent|share|proportion)\b|\bby\s+how\s+much\b"
         r"|\b(?:availability|uptime)\b"
-        r"|\bwhat\s+(?:\w+\s+)?(?:interest|rate|penalty|late\s+(?:fee|charge))\b"
+        r"|\bwhat\s+(?:\w+\s+)?(?:interest|rate|penalty|discount|late\s+(?:fee|charge))\b"
         r"|\bwhat\s+percentage\b",
     ),
     ("count", r"\bhow\s+many\b|\bhow\s+large\b|\bwhat\s+number\s+of\b"),
@@ -176,12 +176,14 @@ _ORDINALS = {
             "tenth",
         ]
     )
+    if w != "first"  # a word: "initial" ("one (1) year" is not the first)
 }
 
 
 def content_words(text: str) -> list[str]:
     """The words of ``text`` that carry content: lowercase, no stopwords, no number
-    words; ordinals as their digits ("fifth" and "5th" are "5", as in "Lease Year 5"), in
+    words; ordinals as their digits ("fifth" and "5th" are "5", as in "Lease Year 5"),
+    but "first", which means "initial" and meets "1" through :func:`equivalents`, in
     order."""
     out = []
     for m in _WORD.finditer(text):
@@ -207,7 +209,7 @@ def content_words(text: str) -> list[str]:
 _EQUIVALENTS = (
     ("begin", "start", "commence", "commencement", "effective"),
     ("end", "expire", "expiration", "expiry", "terminate", "termination", "cease"),
-    ("first", "initial", "original"),
+    ("first", "initial", "original", "1"),
     ("quit", "cancel", "terminate", "termination", "withdraw"),
     ("pay", "payment", "paid", "payable", "remit"),
     ("late", "overdue", "delinquent", "unpaid"),
@@ -215,6 +217,7 @@ _EQUIVALENTS = (
     ("leak", "leaked", "unauthorized", "breach", "disclosure"),
     ("recruit", "hire", "poach", "solicit", "solicitation", "employ", "employment"),
     ("help", "assist", "assistance", "support"),
+    ("ask", "request", "demand"),
     ("cost", "price", "fee", "charge", "rate", "rent"),
     ("cap", "limit", "maximum", "exceed", "ceiling"),
     ("minimum", "least", "floor"),
@@ -272,6 +275,8 @@ def word_overlaps(words: Sequence[str], texts: Sequence[str]) -> np.ndarray:
 def analyse(question: str) -> Asked:
     """What ``question`` asks for (see :class:`Asked`)."""
     kind = next((k for k, rx in _COMPILED if rx.search(question)), "other")
+    if kind in ("place", "list", "party", "other") and _YES_NO.match(question):
+        kind = "modal"  # "Can a program hard-code where …?": yes or no, first
     given = frozenset((v.kind, v.amount) for v in find_values(question) if v.is_value)
     m = _SUBJECT.search(question)
     subject = m.group(1) if m else None
@@ -284,6 +289,11 @@ def analyse(question: str) -> Asked:
     )  # fmt: skip
 
 
+# A question that opens with an auxiliary asks yes or no, whatever it asks after it
+_YES_NO = re.compile(
+    r"^\s*(?:can|could|may|might|must|shall|should|is|are|am|does|do|did|will|would|has|have)\b",
+    re.IGNORECASE,
+)
 # "how many named users", "what number of stores": the words naming what is counted
 _COUNTED = re.compile(r"\b(?:how\s+many|what\s+number\s+of|the\s+number\s+of)\s+([^?,;.]+)", re.I)
 
