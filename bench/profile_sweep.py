@@ -32,6 +32,13 @@ import time
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
+from lateseg.encode.config import EncoderConfig
+from lateseg.encode.fields import unit_fields
+from lateseg.encode.late import LateEncoder
+from lateseg.segment import DynamicChunker
+
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from cold_start import cpu
 from retrieval import (
@@ -44,13 +51,6 @@ from retrieval import (
     log,
     text_system,
 )
-
-import numpy as np
-
-from lateseg.encode.config import EncoderConfig
-from lateseg.encode.fields import unit_fields
-from lateseg.encode.late import LateEncoder
-from lateseg.segment import DynamicChunker
 
 #: name -> (backend, prose window, overlap)
 SETTINGS: dict[str, tuple[str, int, int]] = {

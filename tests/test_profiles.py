@@ -36,7 +36,7 @@ def test_accurate_is_todays_default_and_fast_changes_only_profile_fields():
 def test_an_unknown_profile_is_refused_by_name(tmp_path):
     from lateseg.pipeline import Pipeline
 
-    with pytest.raises(ConfigError, match="profile='quick'.*accurate, fast"):
+    with pytest.raises(ConfigError, match=r"profile='quick'.*accurate, fast"):
         check_profile("quick")
     with pytest.raises(ConfigError, match="profile='quick'"):
         Pipeline.open(tmp_path / "idx", profile="quick")
@@ -85,7 +85,7 @@ def test_the_index_records_its_profile_and_is_extended_with_it(tmp_path, encoder
     _, accurate = encode_document(LateEncoder(EncoderConfig()), DynamicChunker(), doc)
     assert np.allclose(stored, fast, atol=1e-5)
     assert not np.allclose(stored, accurate, atol=1e-3)
-    with pytest.raises(IndexStoreError, match="built with profile 'fast'.*leave out"):
+    with pytest.raises(IndexStoreError, match=r"built with profile 'fast'.*leave out"):
         Pipeline.open(tmp_path / "fast", profile="accurate")
     Pipeline.open(tmp_path / "fast", profile="fast", readonly=True).close()
 
