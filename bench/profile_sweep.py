@@ -12,7 +12,9 @@ Each encoder setting encodes every corpus once (queries embedded by the same bac
 an index of that precision would), the dynamic chunker cuts its token embeddings, and
 each mix is scored with ``bench/retrieval.py``'s metrics. The bar is the better of
 LangChain's recursive splitters (500/0, 1000/200; naive vectors, fp32), the best peers
-on every set of ``retrieval.md``, scored in the same run. ``passes`` is model tokens
+on every set of ``retrieval.md``: taken from ``retrieval.json`` where it has them (fp32
+vectors are the same on every x86 CPU to 1e-6), else scored here (``--run-peers``:
+always). ``passes`` is model tokens
 read per document token (late windows with their special tokens, plus the chunks
 embedded alone), the cost the profile trades.
 
@@ -63,6 +65,7 @@ SETTINGS: dict[str, tuple[str, int, int]] = {
 #: name -> (late_weight, code_late_weight)
 MIXES: dict[str, tuple[float, float]] = {
     "naive half (today)": (0.5, 0.25),
+    "code pure late": (0.5, 1.0),
     "prose pure late": (1.0, 0.25),
     "pure late": (1.0, 1.0),
 }
@@ -97,10 +100,20 @@ def mixed(
     tokens: list[Any],
     chunks: list[Any],
     mix: tuple[float, float],
+    memo: dict[str, np.ndarray],
 ) -> tuple[Chunked, int]:
-    """The chunk vectors of one mix, and the document tokens embedded a second time."""
+    """The chunk vectors of one mix, and the document tokens embedded a second time
+    (texts embedded alone are kept in ``memo``: the mixes of one setting share them)."""
     cfg = dataclasses.replace(enc.config, late_weight=mix[0], code_late_weight=mix[1])
     mixer = LateEncoder(cfg)  # the same loaded model (shared per setting)
+
+    def embed_texts(texts: Any) -> np.ndarray:
+        new = [t for t in dict.fromkeys(texts) if t not in memo]
+        if new:
+            memo.update(zip(new, enc.embed_texts(new), strict=True))
+        return np.stack([memo[t] for t in texts])
+
+    mixer.embed_texts = embed_texts  # type: ignore[method-assign]
     items, fields, doc_ix, spans = [], [], [], []
     again = 0
     for i, (d, t, cs) in enumerate(zip(docs, tokens, chunks, strict=True)):
@@ -123,6 +136,12 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--sets", nargs="+", default=list(SETS), choices=list(SETS))
     ap.add_argument("--settings", nargs="+", default=list(SETTINGS), choices=list(SETTINGS))
+    ap.add_argument("--mixes", nargs="+", default=list(MIXES), choices=list(MIXES))
+    ap.add_argument(
+        "--run-peers",
+        action="store_true",
+        help="score the peers here even for sets whose rows retrieval.json has",
+    )
     ap.add_argument("--out", default="profile_sweep")
     args = ap.parse_args()
     report: dict[str, Any] = {
@@ -132,11 +151,17 @@ def main() -> None:
     }
     sets = dict(available_sets(args.sets))
     fp32 = LateEncoder(EncoderConfig(backend="openvino"))
+    results = OUT / "retrieval.json"
+    stored = json.loads(results.read_text("utf-8"))["sets"] if results.is_file() else {}
     for name, es in sets.items():
         doc_tokens = sum(len(fp32.tokenize(d.text)) for d in es.docs)
         q32 = fp32.embed_queries([q.question for q in es.queries])
         rows: dict[str, Any] = {}
+        known = stored.get(name, {}).get("systems", {})
         for peer in PEERS:
+            if peer in known and not args.run_peers:  # fp32 vectors: the same on any x86 CPU
+                rows[peer] = {"summary": known[peer]["summary"], "from": "retrieval.json"}
+                continue
             size, overlap = (500, 0) if "500" in peer else (1000, 200)
             run = text_system(fp32, langchain_recursive(size, overlap))
             rows[peer] = {"summary": evaluate(run(es.docs), q32, es, doc_tokens)["summary"]}
@@ -154,8 +179,9 @@ def main() -> None:
             t0 = time.perf_counter()
             qvecs = enc.embed_queries([q.question for q in es.queries])
             tokens, chunks, late = encode_corpus(enc, es.docs)
-            for mix_name, mix in MIXES.items():
-                ch, again = mixed(enc, es.docs, tokens, chunks, mix)
+            memo: dict[str, np.ndarray] = {}
+            for mix_name in args.mixes:
+                ch, again = mixed(enc, es.docs, tokens, chunks, MIXES[mix_name], memo)
                 summary = evaluate(ch, qvecs, es, res["tokens"])["summary"]
                 res["rows"][f"{setting}, {mix_name}"] = {
                     "setting": setting,

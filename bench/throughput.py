@@ -183,6 +183,7 @@ def run_set(
 
     from lateseg.encode.backends import default_backend
     from lateseg.encode.late import LateEncoder
+    from lateseg.encode.profiles import PROFILES
 
     with tempfile.TemporaryDirectory(prefix="lateseg-throughput-") as tmp:
         work = Path(tmp)
@@ -218,8 +219,10 @@ def run_set(
             )
             for backend in backends:
                 for profile in profiles:
-                    seconds, chunks = ingest(work / "corpus", backend, work, profile)
-                    label = f"default: {backend}" if backend == default_backend("cpu") else backend
+                    # a profile that runs a backend of its own (its precision) runs it
+                    run = PROFILES[profile]["backend"] or backend
+                    seconds, chunks = ingest(work / "corpus", run, work, profile)
+                    label = f"default: {run}" if run == default_backend("cpu") else run
                     if profile != "accurate":
                         label += f", --profile {profile}"
                     add(f"lateseg ingest ({label})", seconds, chunks=chunks)

@@ -20,7 +20,12 @@ TEXT = (
     "2. Term. This Agreement runs for two years and renews for one year at a time.\n\n"
     "3. Notice. Either party may end this Agreement by ninety days' written notice.\n"
 )
-MORE = "The Supplier delivers the goods to the harbour office on the first Tuesday.\n"
+MORE = "".join(
+    f"def deliver_{i}(order, office):\n"
+    f"    total = sum(item.price for item in order.items) + {i}\n"
+    f"    return office.ship(order, total)\n\n\n"
+    for i in range(30)
+)
 
 
 def test_accurate_is_todays_default_and_fast_changes_only_profile_fields():
@@ -72,13 +77,13 @@ def test_the_index_records_its_profile_and_is_extended_with_it(tmp_path, encoder
     with Pipeline.open(tmp_path / "plain") as pipe:
         assert pipe.index.manifest.profile == "accurate"
         assert pipe.encoder.config == EncoderConfig()
-    (docs / "more.txt").write_text(MORE * 40)
+    (docs / "more.py").write_text(MORE)  # code: where fast differs from accurate
     with Pipeline.open(tmp_path / "fast") as pipe:  # no profile given: the index's own
         assert pipe.encoder.config == fast_cfg
         pipe.ingest([docs], progress=False)
         assert pipe.index.manifest.profile == "fast"
-        doc = pipe.document(docs / "more.txt")
-        ids = [h.chunk_id for h in pipe.document_hits(docs / "more.txt")]
+        doc = pipe.document(docs / "more.py")
+        ids = [h.chunk_id for h in pipe.document_hits(docs / "more.py")]
         _, stored = pipe.index.store.vectors_of(ids, pipe.encoder.dim)
     # the new document's vectors are the fast settings', not the default ones
     _, fast = encode_document(LateEncoder(fast_cfg), DynamicChunker(), doc)
