@@ -68,6 +68,7 @@ import numpy as np
 from lateseg.encode.config import EncoderConfig
 from lateseg.encode.fields import unit_fields, units_at_middle
 from lateseg.encode.late import LateEncoder, TokenEmbeddings
+from lateseg.encode.profiles import PROFILES, apply_profile
 from lateseg.generate.rerank import RERANK_TOP, likelihoods, zmix
 from lateseg.ingest import load_document
 from lateseg.segment import DynamicChunker, FixedChunker
@@ -828,6 +829,28 @@ def query_likelihood(ch: Chunked, es: EvalSet) -> Chunked:
     return out
 
 
+def profile_system(es: EvalSet, enc: LateEncoder, tokens: int) -> dict[str, Any]:
+    """The library's default chunks and vectors made with ``enc`` (an ingest profile's
+    encoder, :mod:`lateseg.encode.profiles`: its own windows, mix and backend), its own
+    queries embedded as an index of that profile would embed them; timed like the
+    default row."""
+    qvecs = enc.embed_queries([q.question for q in es.queries])
+    per_doc = []
+    for d in es.docs:
+        code = d.kind == "code"
+        t0 = time.perf_counter()
+        toks = enc.encode_document(d.text, code=code)
+        chunks = DynamicChunker().chunk(d, toks)
+        spans = [(c.start, c.end) for c in chunks]
+        vecs = (
+            enc.chunk_vectors(d.text, toks, spans, code=code, fields=unit_fields(d, chunks))
+            if spans
+            else None
+        )
+        per_doc.append(DocChunks(spans, vecs, time.perf_counter() - t0))
+    return evaluate(assemble(enc, es.docs, per_doc), qvecs, es, tokens)
+
+
 def run_set(
     es: EvalSet,
     enc: LateEncoder,
@@ -835,6 +858,7 @@ def run_set(
     levers: bool = False,
     rerank_ql: bool = False,
     naive_levers: bool = False,
+    profiles: dict[str, LateEncoder] | None = None,
 ) -> dict[str, Any]:
     tokens = sum(len(enc.tokenize(d.text)) for d in es.docs)
     qvecs = enc.embed_queries([q.question for q in es.queries])
@@ -872,6 +896,13 @@ def run_set(
         )
     for name, ch in systems.items():
         results[name] = evaluate(ch, qvecs, es, tokens)
+        if name == "lateseg late+dynamic (default)":
+            for profile, penc in (profiles or {}).items():
+                t1 = time.perf_counter()
+                results[f"lateseg late+dynamic (profile {profile})"] = profile_system(
+                    es, penc, tokens
+                )
+                log(f"  profile {profile}: {time.perf_counter() - t1:.0f}s")
         if getattr(ch, "spent", None):
             cost = dict(ch.cost)  # type: ignore[attr-defined]
             cost["ms_per_query"] = 1000 * float(np.mean(ch.spent))  # type: ignore[attr-defined]
@@ -979,6 +1010,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--overlap", type=int, default=None, help="late window overlap (tokens)")
     ap.add_argument("--window", type=int, default=None, help="late window for prose (tokens)")
     ap.add_argument(
+        "--profile",
+        nargs="+",
+        choices=list(PROFILES),
+        default=[],
+        help="also the default made with these ingest profiles (lateseg.encode.profiles; "
+        "--backend applies to them too), each beside the default row",
+    )
+    ap.add_argument(
         "--out", default="retrieval", help="results file stem under bench/results (retrieval)"
     )
     args = ap.parse_args(argv)
@@ -992,6 +1031,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         settings["window"] = args.window
     enc = LateEncoder(EncoderConfig(**settings))
     enc.encode_document("Warm-up.")  # load the model outside every timing
+    profiles = {
+        p: LateEncoder(apply_profile(EncoderConfig(backend=args.backend), p)) for p in args.profile
+    }
+    for p in profiles.values():
+        p.encode_document("Warm-up.")
     skipped: dict[str, str] = {}
     peers = {} if args.no_peers else peer_systems(enc, skipped)
     report: dict[str, Any] = {
@@ -1014,7 +1058,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             report["skipped_sets"].append(f"{name} (no usable queries)")
             continue
         report["sets"][name] = run_set(
-            es, enc, peers, args.levers, args.rerank_ql, args.naive_levers
+            es, enc, peers, args.levers, args.rerank_ql, args.naive_levers, profiles
         )
     OUT.mkdir(parents=True, exist_ok=True)
     (OUT / f"{args.out}.json").write_text(json.dumps(report, indent=2) + "\n", "utf-8")

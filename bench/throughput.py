@@ -13,8 +13,11 @@ excluded, every other cost included:
   the model tokens it reads per document token, its padding share, and the bound those
   passes put on any fp32 encode: the fp32 forward's rate divided by them;
 * ``lateseg ingest (BACKEND)``: ``Pipeline.ingest`` into a new index (parse in worker
-  processes, encode, segment, write SQLite and FAISS), once per backend; the row of the
-  CPU default (``openvino-bf16`` where the CPU has bf16, else ``openvino``) says so.
+  processes, encode, segment, write SQLite and FAISS), once per backend and ingest
+  profile (``--profiles``: ``accurate``, the default, and ``fast``,
+  :mod:`lateseg.encode.profiles`); the row of the CPU default (``openvino-bf16`` where
+  the CPU has bf16, else ``openvino``) says so. ``--backends openvino`` measures what a
+  CPU without bf16 runs (fp32) on any CPU.
 
 Tokens are the corpus's document tokens (MiniLM tokenizer, no special tokens), the same
 numerator for every row, so the ratios compare the pipelines' costs for the same text.
@@ -155,26 +158,32 @@ def encode_stage(paths: list[Path]) -> tuple[float, dict[str, int]]:
     return seconds, seen
 
 
-def ingest(folder: Path, backend: str, work: Path) -> tuple[float, int]:
-    from lateseg.encode.config import EncoderConfig
+def ingest(folder: Path, backend: str, work: Path, profile: str = "accurate") -> tuple[float, int]:
     from lateseg.pipeline import Pipeline
 
-    index = work / f"index-{backend}"
+    index = work / f"index-{backend}-{profile}"
     shutil.rmtree(index, ignore_errors=True)  # a new index each time: nothing unchanged
-    with Pipeline.open(index, embedder=EncoderConfig(backend=backend)) as pipe:
+    with Pipeline.open(index, backend=backend, profile=profile) as pipe:
         pipe.encoder.embed_queries(["warm up"])  # load (and export) outside the timing
         report, seconds = timed(lambda: pipe.ingest([folder], progress=False))
         assert not report.failed, report.failed
         return seconds, pipe.index.count()
 
 
-def run_set(name: str, files: int, backends: list[str], repeats: int = 1) -> dict[str, Any]:
+def run_set(
+    name: str,
+    files: int,
+    backends: list[str],
+    repeats: int = 1,
+    profiles: tuple[str, ...] = ("accurate",),
+) -> dict[str, Any]:
     """Every row ``repeats`` times, interleaved round by round (drift on a shared machine
     hits every row alike); each row's seconds are the median of its runs."""
     import statistics
 
     from lateseg.encode.backends import default_backend
     from lateseg.encode.late import LateEncoder
+    from lateseg.encode.profiles import PROFILES
 
     with tempfile.TemporaryDirectory(prefix="lateseg-throughput-") as tmp:
         work = Path(tmp)
@@ -209,9 +218,14 @@ def run_set(name: str, files: int, backends: list[str], repeats: int = 1) -> dic
                 padding_share=round(1 - seen["real"] / max(seen["slots"], 1), 3),
             )
             for backend in backends:
-                seconds, chunks = ingest(work / "corpus", backend, work)
-                label = f"default: {backend}" if backend == default_backend("cpu") else backend
-                add(f"lateseg ingest ({label})", seconds, chunks=chunks)
+                for profile in profiles:
+                    # a profile that runs a backend of its own (its precision) runs it
+                    run = PROFILES[profile]["backend"] or backend
+                    seconds, chunks = ingest(work / "corpus", run, work, profile)
+                    label = f"default: {run}" if run == default_backend("cpu") else run
+                    if profile != "accurate":
+                        label += f", --profile {profile}"
+                    add(f"lateseg ingest ({label})", seconds, chunks=chunks)
     out = list(rows.values())
     for r in out:
         r["seconds"] = round(statistics.median(r["runs"]), 2)
@@ -302,6 +316,14 @@ def main() -> None:
         default=1,
         help="run every row this many times, round by round, and report the median (1)",
     )
+    ap.add_argument(
+        "--profiles",
+        nargs="+",
+        choices=("accurate", "fast"),
+        default=["accurate", "fast"],
+        help="ingest profiles (lateseg.encode.profiles) of the ingest rows, each with "
+        "every backend (default: both)",
+    )
     ap.add_argument("--no-write", action="store_true", help="print only")
     ap.add_argument(
         "--out", default="throughput", help="results file stem under bench/results (throughput)"
@@ -312,7 +334,10 @@ def main() -> None:
     report: dict[str, Any] = {
         "command": "python bench/throughput.py " + " ".join(sys.argv[1:]),
         "machine": cpu(),  # model, CPUs and the flags that decide the class of machine
-        "sets": {name: run_set(name, args.files, backends, args.repeats) for name in sets},
+        "sets": {
+            name: run_set(name, args.files, backends, args.repeats, tuple(args.profiles))
+            for name in sets
+        },
     }
     if not args.no_write:
         OUT.mkdir(exist_ok=True)

@@ -15,8 +15,10 @@ from lateseg.cli.options import (
     common,
     given,
     megabytes,
+    profile_option,
     workers,
 )
+from lateseg.encode.profiles import DEFAULT_PROFILE, FAST_NOTICE
 from lateseg.index.vectors import POLICIES
 from lateseg.scale.engines import ENGINES
 from lateseg.segment import CHUNKERS
@@ -39,6 +41,7 @@ def add(sub: argparse._SubParsersAction) -> None:
     )
     ing.add_argument("paths", nargs="+", metavar="PATH")
     common(ing)
+    profile_option(ing, "a NEW index (an existing index is extended with its own)")
     ing.add_argument(
         "--embedder",
         default=None,
@@ -152,6 +155,29 @@ def password(args: argparse.Namespace) -> str | None:
     return args.password
 
 
+#: The marker, under the lateseg home, of :func:`fast_notice` having been shown.
+NOTICE = "notices/profile-fast"
+
+
+def fast_notice(device: str | None) -> None:
+    """On a CPU without bf16, once (a marker under the lateseg home): one line naming
+    ``--profile fast`` and what it trades, since the default reads each token about 2.5
+    times at fp32 there."""
+    from lateseg.encode import runtime
+    from lateseg.encode.models import cuda_possible, lateseg_home
+
+    on_gpu = cuda_possible() if device is None else not device.startswith("cpu")
+    marker = lateseg_home() / NOTICE
+    if on_gpu or runtime.cpu_has_bf16() or marker.exists():
+        return
+    print(f"lateseg: info: {FAST_NOTICE}", file=sys.stderr, flush=True)
+    try:
+        marker.parent.mkdir(parents=True, exist_ok=True)
+        marker.touch()
+    except OSError:
+        pass  # a read-only home: the line shows again next time
+
+
 def run(args: argparse.Namespace) -> int:
     from lateseg.ingest.folder import WalkConfig
     from lateseg.pipeline import Pipeline
@@ -175,7 +201,10 @@ def run(args: argparse.Namespace) -> int:
         trust_remote_code=args.trust_remote_code,
         backend=args.backend,
         cache_dir=args.cache_dir,
+        profile=args.profile,
     ) as pipe:
+        if args.profile is None and pipe.index.manifest.profile == DEFAULT_PROFILE:
+            fast_notice(args.device)
         walk = WalkConfig(
             max_bytes=int(args.max_file_mb * 1_000_000),
             include_hidden=args.include_hidden,

@@ -8,6 +8,7 @@ import os
 from collections.abc import Callable
 
 from lateseg.encode.backends import BACKENDS
+from lateseg.encode.profiles import PROFILE_HELP, PROFILES
 from lateseg.errors import LatesegError
 from lateseg.generate.rerank import RERANK_TOP, RERANKERS
 from lateseg.index.retrieval import SEARCH_MODES
@@ -107,6 +108,16 @@ def embedder_options(sp: argparse.ArgumentParser) -> None:
         action="store_true",
         help="let the embedding model run the Python code its folder ships (only for "
         "models you trust; an index folder or lateseg.toml can never turn this on)",
+    )
+
+
+def profile_option(sp: argparse.ArgumentParser, what: str) -> None:
+    """``--profile``: the ingest profile of a new index (:mod:`lateseg.encode.profiles`)."""
+    sp.add_argument(
+        "--profile",
+        choices=PROFILES,
+        default=None,
+        help=f"ingest profile of {what}: {PROFILE_HELP}",
     )
 
 

@@ -17,6 +17,7 @@ from lateseg.cli.options import (
     given,
     index_location,
     megabytes,
+    profile_option,
 )
 from lateseg.cli.query import llm_config, llm_options
 from lateseg.errors import ConfigError
@@ -42,6 +43,7 @@ def _served_index(sp: argparse.ArgumentParser) -> None:
         help="make the index if it does not exist (an empty one, for uploads); without "
         "it a missing index is an error, so a typo never serves an empty index",
     )
+    profile_option(sp, "the index --create makes (uploads extend an index with its own)")
     embedder_options(sp)
 
 
@@ -199,6 +201,7 @@ def _opening(args: argparse.Namespace) -> dict:
         "device": args.device,
         "backend": args.backend,
         "trust_remote_code": args.trust_remote_code,
+        "profile": args.profile,
     }
 
 

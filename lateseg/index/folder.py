@@ -5,6 +5,9 @@ settings decide together (``Pipeline.open`` is this and nothing more).
   caller may create one; a non-empty folder without a manifest is refused, never adopted.
 * The manifest decides the embedder and the chunker of an existing index; a caller's
   different embedder or chunker is refused (vectors of two models cannot be mixed).
+* A new index is made with an ingest profile (:mod:`lateseg.encode.profiles`,
+  ``accurate`` unless named) and records it; an existing index is extended with its
+  own, and a caller's other profile is refused by name.
 * ``device``, ``backend`` and ``trust_remote_code`` belong to the run: they never come
   from, nor go into, the manifest (an index folder is untrusted input). What the manifest
   keeps is the vectors' precision (``fp32``, ``bf16``, ``int8`` from ``onnx-int8``, or
@@ -26,6 +29,14 @@ from lateseg.encode.backends import precision_class, run_backend, vector_precisi
 from lateseg.encode.config import EncoderConfig
 from lateseg.encode.late import LateEncoder
 from lateseg.encode.models import lateseg_home
+from lateseg.encode.profiles import (
+    DEFAULT_PROFILE,
+    PROFILES,
+    apply_profile,
+    check_profile,
+    matches,
+    with_profile_backend,
+)
 from lateseg.errors import IndexStoreError
 from lateseg.index import Index, Manifest, read_manifest, write_manifest
 from lateseg.index.base import Store
@@ -55,6 +66,7 @@ def open_folder(
     trust_remote_code: bool = False,
     backend: str | None = None,
     cache_dir: str | os.PathLike[str] | None = None,
+    profile: str | None = None,
 ) -> tuple[Path, Index, LateEncoder, Chunker]:
     """The folder's absolute path (for a ``postgresql://`` index: this machine's cache
     folder), its index, the encoder and the chunker it is built with (see
@@ -62,6 +74,8 @@ def open_folder(
     existing index is never modified by opening it."""
     if vectors is not None:
         check_policy(vectors)
+    if profile is not None:
+        check_profile(profile)
     store: Store | None = None
     if is_store_url(folder):
         from lateseg.index.postgres import PgStore
@@ -87,7 +101,7 @@ def open_folder(
     try:
         return _open(
             path, store, manifest, embedder, chunker, device, vectors, readonly,
-            trust_remote_code, backend,
+            trust_remote_code, backend, profile,
         )  # fmt: skip
     except BaseException:
         if store is not None:
@@ -136,6 +150,7 @@ def _open(
     readonly: bool,
     trust_remote_code: bool,
     backend: str | None,
+    profile: str | None,
 ) -> tuple[Path, Index, LateEncoder, Chunker]:
     where = store.location if store is not None else path
     if isinstance(embedder, str):
@@ -148,6 +163,12 @@ def _open(
         enc_cfg = EncoderConfig(device=device)
     if trust_remote_code:
         enc_cfg = dataclasses.replace(enc_cfg, trust_remote_code=True)
+    if manifest is None:
+        enc_cfg, recorded = _new_profile(enc_cfg, profile, isinstance(embedder, EncoderConfig))
+    else:
+        recorded = _own_profile(where, manifest, profile)
+        if backend is None:  # the index's profile may run a backend of its own
+            enc_cfg = with_profile_backend(enc_cfg, recorded)
     if backend is not None:
         enc_cfg = dataclasses.replace(enc_cfg, backend=backend)
     if manifest is not None and manifest.embedder.model != enc_cfg.model:
@@ -168,8 +189,9 @@ def _open(
     encoder = LateEncoder(enc_cfg)
     if manifest is None:
         manifest = Manifest(
-            enc_cfg, encoder.dim, chunker, vectors or "auto", 2, SEGMENTER_VERSION, precision
-        )
+            enc_cfg, encoder.dim, chunker, vectors or "auto", 2, SEGMENTER_VERSION, precision,
+            recorded,
+        )  # fmt: skip
         if store is None:
             path.mkdir(parents=True, exist_ok=True)
             write_manifest(path, manifest)
@@ -188,6 +210,34 @@ def _open(
     if vectors is not None and vectors != index.policy:
         index.set_policy(vectors)
     return path, index, encoder, chunker
+
+
+def _new_profile(
+    enc_cfg: EncoderConfig, profile: str | None, configured: bool
+) -> tuple[EncoderConfig, str | None]:
+    """A new index's encoder configuration and the profile its manifest records: the
+    named profile applied, else the default one, except over a caller's own
+    ``EncoderConfig``, which is kept as given and recorded as the profile it equals
+    (None: its settings are no profile's)."""
+    if profile is None and configured:
+        return enc_cfg, next((n for n in PROFILES if matches(enc_cfg, n)), None)
+    name = profile or DEFAULT_PROFILE
+    return apply_profile(enc_cfg, name), name
+
+
+def _own_profile(where: object, manifest: Manifest, profile: str | None) -> str | None:
+    """The profile an existing index is extended with: its own. A caller's other profile
+    is refused, since one index's vectors must all be made alike."""
+    held = manifest.profile
+    if profile is None or profile == held:
+        return held
+    if held is None and matches(manifest.embedder, profile):
+        return None  # an index from before profiles whose settings are that profile's
+    made = f"profile {held!r}" if held is not None else "settings that are no profile's"
+    raise IndexStoreError(
+        f"{where} was built with {made}; it is extended with its own, so leave out "
+        f"profile={profile!r} (--profile), or ingest into a new folder to use it"
+    )
 
 
 def _follow_precision(

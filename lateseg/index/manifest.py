@@ -22,6 +22,7 @@ from typing import Any
 
 from lateseg.encode.backends import PRECISIONS
 from lateseg.encode.config import EncoderConfig
+from lateseg.encode.profiles import PROFILES
 from lateseg.errors import ConfigError, IndexStoreError
 from lateseg.segment import Chunker, chunker_from_dict
 from lateseg.validate import check_fields, is_int, shown
@@ -47,6 +48,7 @@ EMBEDDER_FIELDS = (
 )
 TOP_FIELDS = (
     "format", "version", "embedder", "dim", "chunker", "vectors", "segmenter", "precision",
+    "profile",
 )  # fmt: skip
 MAX_DIM = 65536
 MAX_SEGMENTER = 1_000_000
@@ -66,9 +68,12 @@ class Manifest:
     # documents must be embedded in the same class. Manifests without it hold float
     # vectors of either format.
     precision: str = "float"
+    # The ingest profile (lateseg.encode.profiles) the index was made with; None: an
+    # index from before profiles, or settings that are no profile's.
+    profile: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out = {
             "embedder": self.embedder.to_dict(),
             "dim": self.dim,
             "chunker": self.chunker.to_dict(),
@@ -76,6 +81,9 @@ class Manifest:
             "segmenter": self.segmenter,
             "precision": self.precision,
         }
+        if self.profile is not None:
+            out["profile"] = self.profile
+        return out
 
 
 def read_manifest(folder: Path, *, device: str | None = None) -> Manifest | None:
@@ -145,7 +153,10 @@ def parse_manifest(data: Any, *, device: str | None = None) -> Manifest:
     precision = data.get("precision", "float")
     if precision not in PRECISIONS:
         raise ConfigError(f"precision: {shown(precision)}; one of {', '.join(PRECISIONS)}")
-    return Manifest(embedder, dim, chunker, vectors, version, segmenter, precision)
+    profile = data.get("profile")
+    if profile is not None and profile not in PROFILES:
+        raise ConfigError(f"profile: {shown(profile)}; one of {', '.join(PROFILES)}")
+    return Manifest(embedder, dim, chunker, vectors, version, segmenter, precision, profile)
 
 
 def _embedder(raw: Any, device: str | None) -> EncoderConfig:

@@ -119,6 +119,7 @@ class Service:
         context_tokens: int | None = None,
         create: bool = True,
         trust_remote_code: bool = False,
+        profile: str | None = None,
     ) -> None:
         """``create``: make a missing index folder (an empty one the upload page can
         fill; ``lateseg serve`` asks for it with ``--create``), else a missing one is an
@@ -128,7 +129,9 @@ class Service:
         the folder's path). ``llm``: the
         operator's model behind a URL, which writes every generated answer (a client
         never names a server, a model or a key), its passages fit ``context_tokens``;
-        the local generator is then never loaded."""
+        the local generator is then never loaded. ``profile``: the ingest profile of an
+        index made here (:mod:`lateseg.encode.profiles`); uploads extend an index with its
+        own."""
         from lateseg.pipeline import Pipeline
 
         if queue < 0:
@@ -139,8 +142,9 @@ class Service:
         if create and not is_store_url(folder) and not Path(folder).exists():
             # a new, empty index the upload page can fill
             Pipeline.open(
-                folder, device=device, backend=backend, trust_remote_code=trust_remote_code
-            ).close()
+                folder, device=device, backend=backend, trust_remote_code=trust_remote_code,
+                profile=profile,
+            ).close()  # fmt: skip
         self.pipe = Pipeline.open(
             self.location, create=False, readonly=True, generator=generator, device=device,
             backend=backend, cache_dir=cache_dir, trust_remote_code=trust_remote_code,
