@@ -214,8 +214,10 @@ def test_extractive_quotes_of_code_keep_line_breaks_and_indentation(sample_index
     from pathlib import Path
 
     question = "how are invoices saved to storage"
-    answer = sample_index.ask(question, k=3, kind="code", extractive=True)
+    answer = sample_index.ask(question, k=3, kind="code", extractive=True, min_confidence=0)
     assert answer.citations and all(h.kind == "code" for h in answer.citations)
+    unsure = sample_index.ask(question, k=3, kind="code", extractive=True, min_confidence=1)
+    assert unsure.unsure and re.search(r"\n[ \t]+\S", unsure.text), unsure.text  # code kept
     parts = re.split(r" \[\d+\](?: |$)", answer.text)  # each quote ends with " [n]"
     blocks = [p.strip("\n") for p in parts if "\n" in p.strip("\n")]
     assert blocks, answer.text

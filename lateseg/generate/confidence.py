@@ -108,7 +108,9 @@ def doubted(answer: Answer, min_confidence: float | None = None) -> Answer:
         )
         if passage not in cited:
             cited.append(passage)
-        quotes.append(f"“{' '.join(alt.text.split())}” [{cited.index(passage) + 1}]")
+        # code keeps its lines and indentation (as a sure quote of code does); prose is one line
+        said = alt.text.strip("\n") if alt.kind == "code" else " ".join(alt.text.split())
+        quotes.append(f"“{said}” [{cited.index(passage) + 1}]")
     best = "the best candidate is" if len(quotes) == 1 else "the two best candidates are"
     text = f"Not sure (confidence {answer.confidence:.2f}); {best} " + " and ".join(quotes)
     return dataclasses.replace(answer, text=text, citations=tuple(cited), phrase=None, unsure=True)
