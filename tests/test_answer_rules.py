@@ -8,21 +8,13 @@ embedder, with a distractor of the same kind."""
 from __future__ import annotations
 
 import pytest
+from test_answer_sense import passages
 
 from lateseg.generate.extractive import candidates, extractive_answer
 from lateseg.generate.question import analyse, content_words, equivalents
 from lateseg.generate.sense import _paths, premise_agreement, sense_agreement
 from lateseg.text.words import stem
 from lateseg.types import Hit
-
-
-def passages(*texts: str) -> list[Hit]:
-    """Each text a passage of a document of its own, retrieved with the same score."""
-    return [
-        Hit(f"/docs/doc{i}.txt", 0, len(t), t, 0.5, chunk_id=i, kind="text")
-        for i, t in enumerate(texts)
-    ]
-
 
 INTRO = (
     "Volume Discount. If Customer orders more than 99 licenses in a year, Customer shall "
