@@ -24,7 +24,8 @@ stored as an image-only page. Then it reports, scans against born-digital:
   unruled two-column table read column by column), this counts the OCR's right order
   as errors: an upper bound;
 * **numbers read**: of the numbers and amounts on those pages (``60``, ``$1,250.00``,
-  ``5.2``, ``30%``), the share the scan's text holds exactly (a multiset, per page);
+  ``5.2``, ``30%``), the share the scan's text holds exactly (a multiset, per page); and
+  the same of the numbers in text, footnote markers left out (:func:`footnote_markers`);
 * **pages/s**: OCR'd pages per second of reading the scanned files with a cold OCR cache
   (Tesseract processes: ``lateseg.ingest.ocr.workers()``), on this machine's cores, with
   the CPU flags;
@@ -179,6 +180,7 @@ def reading(sets: dict[str, Any], home: Path) -> dict[str, Any]:
         for digital, scanned in zip(s["digital"], s["scanned"], strict=True):
             truth = page_texts(digital)
             contents = contents_pages(digital)
+            markers = footnote_markers(digital)
             t0 = time.perf_counter()
             read = page_texts(scanned)
             seconds += time.perf_counter() - t0
@@ -189,6 +191,7 @@ def reading(sets: dict[str, Any], home: Path) -> dict[str, Any]:
                 ref_ns, got_ns = "".join(ref.split()), "".join(got.split())
                 want = Counter(NUMBER.findall(ref))
                 have = Counter(NUMBER.findall(got))
+                text_numbers = want - markers.get(n, Counter())
                 rows.append(
                     {
                         "file": digital.name,
@@ -200,6 +203,8 @@ def reading(sets: dict[str, Any], home: Path) -> dict[str, Any]:
                         "edits_ns": Levenshtein.distance(ref_ns, got_ns),
                         "numbers": sum(want.values()),
                         "numbers_read": sum(min(c, have[k]) for k, c in want.items()),
+                        "text_numbers": sum(text_numbers.values()),
+                        "text_numbers_read": sum(min(c, have[k]) for k, c in text_numbers.items()),
                     }
                 )
         body = [r for r in rows if not r["contents"]]
@@ -226,7 +231,31 @@ def _rates(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "cer_no_space": total("edits_ns") / max(total("chars_ns"), 1),
         "numbers": total("numbers"),
         "numbers_read": total("numbers_read") / max(total("numbers"), 1),
+        "text_numbers": total("text_numbers"),
+        "text_numbers_read": total("text_numbers_read") / max(total("text_numbers"), 1),
     }
+
+
+def footnote_markers(path: Path) -> dict[int, Counter[str]]:
+    """Per page (1-based), the numbers set as footnote markers in a born-digital PDF: a
+    number alone in a span printed smaller than its line's text (a superscript ``9`` in
+    the text, the ``9`` before the footnote). They are references, not numbers a reader
+    asks for, and the small print is what a scan loses first: counted apart."""
+    import pymupdf
+
+    out: dict[int, Counter[str]] = {}
+    with pymupdf.open(path) as doc:
+        for i, page in enumerate(doc, start=1):
+            found: Counter[str] = Counter()
+            for block in page.get_text("dict")["blocks"]:
+                for line in block.get("lines", []):
+                    biggest = max((s["size"] for s in line["spans"]), default=0.0)
+                    for span in line["spans"]:
+                        text = span["text"].strip()
+                        if text.isdigit() and span["size"] < biggest - 1.0:
+                            found[text] += 1
+            out[i] = found
+    return out
 
 
 def contents_pages(path: Path) -> set[int]:
@@ -328,9 +357,13 @@ def markdown(report: dict[str, Any]) -> str:
         "Pages of contents (dot leaders, page numbers: the `toc` spans of the born-digital "
         "twin) are read worst; the body pages are the rest.",
         "",
+        "Numbers in text leave out footnote markers (a number printed smaller than its "
+        "line: the superscript ``9`` in the text and the ``9`` before its footnote), which "
+        "are references, not values.",
+        "",
         "| set | pages | pages scanned | CER | CER without spaces | numbers | numbers read "
-        "exactly | pages/s (Tesseract processes) |",
-        "|---|---|---:|---:|---:|---:|---:|---:|",
+        "exactly | numbers in text | read exactly | pages/s (Tesseract processes) |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for name, r in report["reading"].items():
         rate = "n/a" if r["pages_per_s"] is None else f"{r['pages_per_s']:.2f}"
@@ -340,6 +373,7 @@ def markdown(report: dict[str, Any]) -> str:
             lines.append(
                 f"| {name} | {label} | {g['pages']} | {pct(g['cer'])} | "
                 f"{pct(g['cer_no_space'])} | {g['numbers']} | {pct(g['numbers_read'])} | "
+                f"{g['text_numbers']} | {pct(g['text_numbers_read'])} | "
                 + (f"{rate} ({r['workers']}) |" if label == "all" else "|")
             )
     if report.get("answers"):
