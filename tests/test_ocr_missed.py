@@ -1,12 +1,14 @@
-"""What Tesseract's page reading leaves is read again: the page numbers of a contents
-page after their dot leaders, and light grey print (a code block in syntax colours)
-beside black text. The merge of the second reading into the first is checked on its
-own, and the whole path on a scanned page made for it."""
+"""What Tesseract's page reading loses is read: the page numbers of a contents page
+after their dot leaders (read again from the ink the first reading left), and light
+grey print beside black text (a code block in syntax colours: the page darkened first).
+The merge of the second reading into the first is checked on its own, and the whole
+path on scanned pages."""
 
 from __future__ import annotations
 
 import io
 import re
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -18,18 +20,15 @@ from test_ocr import _needs_tesseract, ocr_home, scan  # noqa: F401 (ocr_home: a
 from lateseg.ingest import ocr, ocr_missed
 from lateseg.ingest.pdf import read_pdf_layout
 
-ENTRIES = [
-    ("1 Scope", 3),
-    ("2 Definitions", 5),
-    ("3 Fees and payment", 8),
-    ("3.1 Invoices", 9),
-    ("3.2 Late payment", 11),
-    ("4 Term and termination", 14),
-    ("5 Liability", 17),
-    ("6 Notices", 21),
-    ("7 General", 24),
+TESTDATA = Path(__file__).resolve().parent.parent / ".cache" / "testdata"
+POLICY, FHS = TESTDATA / "policy.pdf", TESTDATA / "fhs-3.0.pdf"
+# Policy Manual p. 37 (of the PDF): a makefile snippet in syntax colours, grey on a scan
+CODE = [
+    "INSTALL_FILE = $(INSTALL) -p -o root -g root -m 644",
+    "ifneq (,$(filter noopt,$(DEB_BUILD_OPTIONS)))",
+    "INSTALL_PROGRAM += -s",
+    "# Code to run the package test suite.",
 ]
-CODE = ["CFLAGS = -Wall -g", "INSTALL_FILE = install -m 644", "INSTALL_PROGRAM = install -m 755"]
 
 
 def _word(text: str, box: list[int], line: list[int], conf: float = 95.0) -> dict:
@@ -90,62 +89,72 @@ def test_only_ink_no_word_covers_and_no_rule_is_read_again():
 
     left = ocr_missed.leftover(_png(and_a_glyph), [_word("w", [100, 100, 199, 119], [1, 1, 1])])
     assert left is not None
-    grey = np.array(Image.open(io.BytesIO(left)))
+    grey = np.array(Image.open(io.BytesIO(left.png)))
     assert grey[110, 150] == 255 and grey[301, 300] == 255  # word and rule whited out
     assert grey[210, 505] == 0  # the glyph kept
 
 
-def test_low_confidence_and_punctuation_of_the_second_reading_are_dropped():
+def test_low_confidence_and_leader_dots_of_the_second_reading_are_dropped():
     assert ocr_missed.kept(_word("15", [0, 0, 1, 1], [1, 1, 1], 96.0))
     assert not ocr_missed.kept(_word("eee", [0, 0, 1, 1], [1, 1, 1], 40.0))
     assert not ocr_missed.kept(_word("....", [0, 0, 1, 1], [1, 1, 1], 95.0))
+    assert ocr_missed.kept(_word("+=", [0, 0, 1, 1], [1, 1, 1], 95.0))
 
 
-def _contents_page(path: Path) -> Path:
-    """A born-digital page: contents lines with dot leaders and page numbers set right,
-    then a code block in light grey monospace."""
-    doc = pymupdf.open()
-    page = doc.new_page(width=612, height=792)
-    y = 72.0
-    page.insert_text((72, y), "Contents", fontsize=16, fontname="hebo")
-    y += 30
-    for title, number in ENTRIES:
-        page.insert_text((72, y), title, fontsize=11)
-        width = pymupdf.get_text_length(title, fontsize=11)
-        page.insert_text((76 + width, y), " ." * int((470 - 72 - width) / 5.5), fontsize=11)
-        page.insert_text((520, y), str(number), fontsize=11)
-        y += 20
-    y += 20
-    page.insert_text((72, y), "The build options are read as follows:", fontsize=11)
-    y += 24
-    for line in CODE:
-        page.insert_text((90, y), line, fontsize=10, fontname="cour", color=(0.55, 0.55, 0.55))
-        y += 15
-    doc.save(path)
+def _testdata(path: Path) -> Path:
+    if not path.exists():
+        pytest.skip(f"{path} is missing; run `make testdata` (needs apt-get download)")
     return path
 
 
-@pytest.mark.slow
-def test_a_scanned_contents_page_keeps_its_page_numbers_and_grey_code(tmp_path):
-    """Tesseract's page reading drops the numbers after dot leaders and the grey code
-    lines (checked: the first reading alone lacks them); the page as lateseg reads it
-    has every number on its heading's line, in order, and every code line."""
-    _needs_tesseract()
-    scanned = scan(_contents_page(tmp_path / "contents.pdf"), tmp_path / "scan.pdf")
+def _page_numbers(text: str) -> Counter[str]:
+    """The numbers that end lines of contents (``4.2. Requirements . . . 18``)."""
+    return Counter(m.group(1) for m in re.finditer(r"\S\s+(\d{1,3})$", text, re.M))
+
+
+def _first_reading(scanned: Path) -> str:
+    """What Tesseract's page reading alone gives for the first page of ``scanned``."""
     with pymupdf.open(scanned) as doc:
         png = doc[0].get_pixmap(dpi=200, colorspace=pymupdf.csGRAY).tobytes("png")
     binary, tessdata, _ = ocr._tesseract()
-    first = " ".join(w["text"] for w in ocr._tesseract_tsv(binary, tessdata, png, 1, "3"))
-    assert not re.search(r"Invoices\b[^0-9]*\b9\b", first)  # the problem is real
-    assert "INSTALL_PROGRAM" not in first
+    return " ".join(w["text"] for w in ocr._tesseract_tsv(binary, tessdata, png, 1, "3"))
 
+
+@pytest.mark.slow
+def test_a_scanned_contents_page_keeps_its_page_numbers(tmp_path):
+    """FHS 3.0's second contents page, scanned: Tesseract's page reading drops most page
+    numbers after their dot leaders (checked); as lateseg reads it, nine in ten or more
+    end their lines as on the born-digital page."""
+    _needs_tesseract()
+    contents = tmp_path / "contents.pdf"
+    with pymupdf.open(_testdata(FHS)) as doc, pymupdf.open() as out:
+        out.insert_pdf(doc, from_page=4, to_page=4)
+        out.save(contents)
+    want = _page_numbers(read_pdf_layout(contents)[0])
+    assert sum(want.values()) >= 40
+    scanned = scan(contents, tmp_path / "scan.pdf")
+
+    def found(text: str) -> float:
+        got = _page_numbers(text)
+        return sum(min(c, got[k]) for k, c in want.items()) / sum(want.values())
+
+    first = _first_reading(scanned).replace(" ", "\n")  # words, a line each
+    assert found(first) < 0.5  # the problem is real
     text, _, meta, _ = read_pdf_layout(scanned)
     assert meta["ocr_pages"] == [1]
-    lines = text.splitlines()
-    for title, number in ENTRIES:
-        section = title.split()[0]
-        line = next(li.strip() for li in lines if li.strip().startswith(section + " "))
-        assert line.endswith(f" {number}"), line
+    assert found(text) >= 0.9
+
+
+@pytest.mark.slow
+def test_grey_code_beside_black_text_is_read(tmp_path):
+    """The Policy Manual's makefile snippet, scanned: Tesseract's page reading loses its
+    grey lines (checked); darkened first, every line is read."""
+    _needs_tesseract()
+    scanned = scan(_testdata(POLICY), tmp_path / "scan.pdf", pages=[36])
+    first = _first_reading(scanned)
+    assert sum(code in first for code in CODE) <= 1, first  # the problem is real
+    text, _, meta, _ = read_pdf_layout(scanned)
+    assert meta["ocr_pages"] == [1]
     squashed = " ".join(text.split())
     for code in CODE:
         assert code in squashed, code

@@ -59,11 +59,6 @@ log = logging.getLogger(__name__)
 #: ``auto``: OCR the pages without usable text; ``off``: never; ``force``: every page.
 OCR_MODES = ("auto", "off", "force")
 DPI = 200
-#: Grey levels are raised to this power before Tesseract reads a page (``gamma_with``):
-#: mid-grey print darkens (145 of 255 becomes 82), black and white stay. Tesseract's
-#: global threshold drops light grey text beside black text: the Policy Manual's code
-#: blocks (syntax colours, grey when scanned) were lost whole (``bench/results/ocr.md``).
-GAMMA = 2.0
 MAX_IMAGE_PIXELS = 100_000_000
 MAX_RENDER_PIXELS = 40_000_000
 PAGE_TIMEOUT = 300.0
@@ -269,10 +264,9 @@ def render(page: Any, number: int, zoom: float | None = None) -> Rendered:
         raise IngestError(f"page {number} cannot be rendered for OCR: {e}") from None
     m = pymupdf.Matrix(1, 0, 0, 1, pix.x, pix.y) * ~matrix
     grids = tuple(find_grids(_grey(pix), zoom))
-    pix.gamma_with(GAMMA)  # light grey print (code, coloured text) darkened for Tesseract
     psm = _psm(tessdata)
     key = hashlib.sha256(
-        f"{version}|psm{psm}|eng|g{GAMMA}|{pix.width}x{pix.height}|v{ocr_cache.VERSION}".encode()
+        f"{version}|psm{psm}|eng|{pix.width}x{pix.height}|v{ocr_cache.VERSION}".encode()
     )
     key.update(pix.samples_mv)
     digest = key.hexdigest()
@@ -368,17 +362,26 @@ def _run(binary: str, tessdata: str, png: bytes, number: int) -> list[dict[str, 
     """Tesseract's words of one page image: text, pixel box, confidence, line key. The
     page is read as it lies, and again with orientation detection (where installed) when
     Tesseract trusts the first reading less than :data:`REREAD_CONFIDENCE`; the more
-    confident reading wins. The ink an upright reading left is read again
+    confident reading wins. Where an upright reading left lines of ink, the page is read
+    again darkened; the ink the reading kept left is read again as sparse text
     (:mod:`.ocr_missed`)."""
     words = _tesseract_tsv(binary, tessdata, png, number, "3")
     if _psm(tessdata) != "3" and _mean_confidence(words) < REREAD_CONFIDENCE:
         turned = _tesseract_tsv(binary, tessdata, png, number, "1")
         if _mean_confidence(turned) > _mean_confidence(words):
             return turned  # a turned page: its leftover is not read again
-    masked = ocr_missed.leftover(png, words)
-    if masked is None:
+    left = ocr_missed.leftover(png, words)
+    if left is None:
         return words
-    extra = _tesseract_tsv(binary, tessdata, masked, number, "11")
+    if left.ink >= ocr_missed.LOST_TEXT:  # lines lost: grey print beside black?
+        darker = ocr_missed.darkened(png)
+        again = _tesseract_tsv(binary, tessdata, darker, number, "3")
+        if ocr_missed.trusted(again) > ocr_missed.trusted(words):
+            png, words = darker, again
+            left = ocr_missed.leftover(png, words)
+            if left is None:
+                return words
+    extra = _tesseract_tsv(binary, tessdata, left.png, number, "6")
     return ocr_missed.merge(words, [w for w in extra if ocr_missed.kept(w)])
 
 

@@ -1,13 +1,20 @@
-"""A second reading of the ink Tesseract's page reading left: words of a page image that
-``--psm 3`` did not return, found in a copy of the image with every word it read (and
-every rule) whited out, and read there as sparse text (``--psm 11``).
+"""Readings of what Tesseract's page reading (``--psm 3``) lost, from the ink it left:
+a copy of the page image with every word read, every rule, dot leader and speck whited
+out (:func:`leftover`).
 
-Tesseract's page layout analysis drops whole regions it takes for pictures: the page
-numbers of a table of contents after their dot leaders (FHS 3.0's contents pages kept 1 in
-2 of their numbers), a lone number in a margin. Reading only what is left costs a fraction
-of the first reading (0.2 to 0.5 s against 2 to 6 s a page on one core), and only where
-ink is left (:data:`MISSED_INK`); words it reads with less than :data:`MISSED_CONFIDENCE`
-(a signature, a photo, dot leaders read as ``eee``) are dropped.
+* **Lines lost** (:data:`LOST_TEXT` dark pixels or more left): Tesseract's page threshold
+  drops light grey print beside black, and the Policy Manual's code blocks (syntax
+  colours, grey when scanned) were lost whole. The page is read again darkened
+  (:func:`darkened`) and the reading with more characters read surely (:func:`trusted`)
+  is kept; not every page is darkened, as a contents page's fine dot leaders are then
+  read as letters.
+* **Words lost** (:data:`MISSED_INK` or more left): the leftover is read as one block
+  (``--psm 6``): the page numbers of a table of contents after their dot leaders (FHS
+  3.0's contents pages kept 1 in 2 of them), a lone number in a margin. The sparse
+  reading (``--psm 11``) lost one in five of a contents page's numbers. It costs a
+  fraction of the page's reading (well under a second against 2 to 6 s a page on one
+  core); its words under :data:`MISSED_CONFIDENCE`, or of dots and dashes alone, are
+  dropped (a signature, a photo, leaders read as ``eee``).
 
 A word found this way joins the line of the first reading that it sits on (the page
 number after its leaders joins its heading), at its place by ``x``; words on no such line
@@ -18,18 +25,32 @@ from __future__ import annotations
 
 import bisect
 import io
+from dataclasses import dataclass
 from typing import Any
 
-#: Dark pixels (of 256 grey levels, under 128) left on a page once the words read and the
+#: Pixels darker than this grey level (of 256) are ink: light grey print too (a code
+#: block in syntax colours), which Tesseract's page threshold may drop beside black text.
+INK_LEVEL = 170
+#: The leftover is stretched so that its darkest ink is black and this grey level white.
+PAPER_LEVEL = 235.0
+#: Dark pixels (under :data:`INK_LEVEL`) left on a page once the words read and the
 #: rules are whited out, from which the leftover is read again: a digit of 10 pt print at
 #: 200 dpi has about 150.
 MISSED_INK = 120
+#: Ink left (dark pixels) from which lines were lost, not a number here and there: the
+#: page is read again darkened (:data:`GAMMA`), and the reading with more characters
+#: read surely (:func:`trusted`) is kept. Tesseract's page threshold drops light grey
+#: print beside black: the Policy Manual's code blocks (syntax colours, grey when
+#: scanned) were lost whole. Not every page is darkened: the fine dot leaders of a
+#: contents page are then read as letters.
+LOST_TEXT = 4000
+GAMMA = 2.0
 #: A word of the second reading is kept from this confidence (0-100) up.
 MISSED_CONFIDENCE = 80.0
 #: A dark run this long (pixels) along a row or column is a rule, not a letter.
 RULE_PIXELS = 40
 #: Pixels of margin whited out around each word read.
-MARGIN = 2
+MARGIN = 4
 #: A mark of the leftover no taller and no wider than this (pixels) is a dot: a leader's
 #: when another dot follows it within :data:`LEADER_GAP` pixels along its row with
 #: nothing between; a speck when it has fewer than :data:`SPECK_PIXELS` pixels.
@@ -41,7 +62,15 @@ SPECK_PIXELS = 4
 MAX_MARKS = 3000
 
 
-def leftover(png: bytes, words: list[dict[str, Any]]) -> bytes | None:
+@dataclass(frozen=True)
+class Leftover:
+    """The ink a reading left, as a PNG to read again, and its dark pixels."""
+
+    png: bytes
+    ink: int
+
+
+def leftover(png: bytes, words: list[dict[str, Any]]) -> Leftover | None:
     """A black and white PNG of the ink of page image ``png`` that no box of ``words``
     covers, rules, dot leaders and specks left out (:func:`_marks`), or None when less
     than :data:`MISSED_INK` dark pixels are left."""
@@ -59,7 +88,7 @@ def leftover(png: bytes, words: list[dict[str, Any]]) -> bytes | None:
             max(0, y0 - MARGIN) : min(height, y1 + MARGIN + 1),
             max(0, x0 - MARGIN) : min(width, x1 + MARGIN + 1),
         ] = 255
-    dark = grey < 128
+    dark = grey < INK_LEVEL
     if int(dark.sum()) < MISSED_INK:
         return None
     for mask, transposed in ((dark, False), (np.ascontiguousarray(dark.T), True)):
@@ -82,12 +111,39 @@ def leftover(png: bytes, words: list[dict[str, Any]]) -> bytes | None:
     ink = dark & marks
     if int(ink.sum()) < MISSED_INK:
         return None
-    # Black on white: Tesseract's own threshold, on a page of grey noise with little ink
-    # left, falls inside the noise and its sparse reading crawls over every speck (80 s
-    # for one page of contents, 0.4 s black on white).
+    # The marks on white, in their own grey levels darkened (light grey print as the
+    # page's darkest): left on the page's grey noise with little ink, Tesseract's own
+    # threshold falls inside the noise and its sparse reading crawls over every speck
+    # (80 s for one page of contents, 0.4 s on white).
+    from scipy import ndimage
+
+    near = ndimage.binary_dilation(ink, structure=np.ones((7, 7), dtype=bool))
+    darkest = float(np.percentile(grey[ink], 5))
+    level = (grey[near].astype(np.float32) - darkest) / max(PAPER_LEVEL - darkest, 1.0)
+    page = np.full_like(grey, 255)
+    page[near] = np.clip(255.0 * level, 0, 255).astype(np.uint8)
     out = io.BytesIO()
-    Image.fromarray(np.where(ink, 0, 255).astype(np.uint8)).save(out, format="PNG")
+    Image.fromarray(page).save(out, format="PNG")
+    return Leftover(out.getvalue(), int(ink.sum()))
+
+
+def darkened(png: bytes) -> bytes:
+    """Page image ``png`` with its grey levels raised to :data:`GAMMA` (145 of 255
+    becomes 82; black and white stay)."""
+    import numpy as np
+    from PIL import Image
+
+    with Image.open(io.BytesIO(png)) as im:
+        grey = np.array(im.convert("L"), dtype=np.float32)
+    out = io.BytesIO()
+    Image.fromarray((255.0 * (grey / 255.0) ** GAMMA).astype(np.uint8)).save(out, format="PNG")
     return out.getvalue()
+
+
+def trusted(words: list[dict[str, Any]]) -> int:
+    """Characters of the words a reading is sure of (confidence :data:`MISSED_CONFIDENCE`
+    or more): what decides between a page's readings."""
+    return sum(len(w["text"]) for w in words if w["conf"] >= MISSED_CONFIDENCE)
 
 
 def _marks(dark: Any) -> Any | None:
@@ -149,8 +205,12 @@ def _leader_pairs(boxes: list[Any], dots: list[int]) -> list[tuple[int, int]]:
 
 
 def kept(word: dict[str, Any]) -> bool:
-    """Whether a word of the second reading is trusted: confident, with a letter or digit."""
-    return word["conf"] >= MISSED_CONFIDENCE and any(c.isalnum() for c in word["text"])
+    """Whether a word of the second reading is trusted: confident, and not dots and
+    dashes alone (what is left of a leader)."""
+    return word["conf"] >= MISSED_CONFIDENCE and any(c not in _LEADER for c in word["text"])
+
+
+_LEADER = frozenset(".,:;·-_'`")
 
 
 def merge(words: list[dict[str, Any]], extra: list[dict[str, Any]]) -> list[dict[str, Any]]:
