@@ -73,6 +73,11 @@ def test_split_ocr_words_are_joined_only_where_one_word_was_split():
     assert glued("/t", [100, 10, 130, 40], "mp", [118, 10, 160, 40])  # overlapping boxes
     assert not glued("chief", [0, 10, 60, 40], "of", [58, 10, 80, 40])  # italic overhang
     assert not glued("/home", [0, 10, 60, 40], "/usr", [70, 10, 110, 40])  # two paths
+    # one path split at a slash, less than a space between (FHS 3.0 scanned)
+    assert glued("/etc/opt", [0, 10, 80, 38], "/<subdir>,", [86, 10, 170, 38])
+    assert glued("/opt/", [0, 10, 50, 38], "<package>,", [56, 10, 150, 38])
+    assert not glued("/etc/opt,", [0, 10, 80, 38], "/usr", [86, 10, 130, 38])  # a list
+    assert not glued("if", [0, 10, 20, 38], "/usr", [26, 10, 70, 38])  # a word, then a path
 
 
 def test_a_row_is_one_sentence_whatever_its_cells_hold():
