@@ -6,6 +6,8 @@ open between commands, as a notebook or a server would::
     {"op": "ping"}                         -> null (once the imports are done)
     {"op": "open", "index": DIR, "cache_dir": null} -> null (DIR: or a postgresql:// URL)
     {"op": "ingest", "paths": [...], "prune": false} -> {"added": [...], ...}
+        (with "gate": PATH, "pause_at": N: held before it writes its N-th document,
+        PATH.reached created, until the file PATH exists)
     {"op": "remove", "sources": [...]}     -> [removed sources]
     {"op": "search", "query": Q, "k": 5, "mode": "dense"} -> [[source, start, end, score]]
     {"op": "sources"}                      -> [sources]
@@ -46,6 +48,37 @@ def answer(handle: Callable[[dict[str, Any]], Any]) -> None:
         print(json.dumps(reply), flush=True)
 
 
+def _gate(gate: str, pause_at: int) -> Callable[[], None]:
+    """Hold the next ingest at a point chosen by its progress: before it writes its
+    ``pause_at``-th document, create ``gate + ".reached"`` and wait until the file
+    ``gate`` exists (at most 600 s: a ceiling for a lost test, not a pace). Returns what
+    undoes it."""
+    import time
+    from pathlib import Path
+
+    from lateseg.index.writer import Writer
+
+    real = Writer.add
+    calls = 0
+
+    def add(self: Writer, *args: Any, **kwargs: Any) -> Any:
+        nonlocal calls
+        calls += 1
+        if calls == pause_at:
+            Path(gate + ".reached").touch()
+            deadline = time.monotonic() + 600
+            while not Path(gate).exists() and time.monotonic() < deadline:
+                time.sleep(0.01)
+        return real(self, *args, **kwargs)
+
+    Writer.add = add  # type: ignore[method-assign]
+
+    def undo() -> None:
+        Writer.add = real  # type: ignore[method-assign]
+
+    return undo
+
+
 def serve() -> None:
     from lateseg.pipeline import Pipeline
 
@@ -65,7 +98,12 @@ def serve() -> None:
         assert pipe is not None, "open an index first"
         if op == "ingest":
             prune = cmd.get("prune", False)
-            return pipe.ingest(cmd["paths"], prune=prune, progress=False, workers=0).to_dict()
+            undo = _gate(cmd["gate"], cmd.get("pause_at", 2)) if cmd.get("gate") else None
+            try:
+                return pipe.ingest(cmd["paths"], prune=prune, progress=False, workers=0).to_dict()
+            finally:
+                if undo is not None:
+                    undo()
         if op == "remove":
             return pipe.remove(cmd["sources"])
         if op == "search":

@@ -244,10 +244,17 @@ def test_a_server_restart_mid_ingest_loses_nothing(postgres, tmp_path, encoder):
     try:
         w("open", index=url, cache_dir=str(tmp_path / "c"))
         w("ingest", paths=[files[0]])  # the model is loaded: the next ingest writes at once
-        w.send("ingest", paths=[str(corpus)])
-        time.sleep(1.0)
-        assert not w.answered()  # the restart comes mid-ingest
+        # held before it writes its second document (the first is written): the restart
+        # comes mid-ingest on a fast machine as on a busy one
+        gate = tmp_path / "go"
+        w.send("ingest", paths=[str(corpus)], gate=str(gate), pause_at=2)
+        reached = gate.with_name("go.reached")
+        deadline = time.monotonic() + 600  # a ceiling for a hung worker, not a pace
+        while not reached.exists() and not w.answered() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert reached.exists(), "the ingest was not held before its second document"
         postgres.restart()
+        gate.touch()
         report = w.receive()
         assert not report["failed"], report["failed"]
         assert w("sources") == files
