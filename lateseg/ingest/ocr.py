@@ -363,8 +363,8 @@ def _run(binary: str, tessdata: str, png: bytes, number: int) -> list[dict[str, 
     page is read as it lies, and again with orientation detection (where installed) when
     Tesseract trusts the first reading less than :data:`REREAD_CONFIDENCE`; the more
     confident reading wins. Where an upright reading left lines of ink, the page is read
-    again darkened; the ink the reading kept left is read again as sparse text
-    (:mod:`.ocr_missed`)."""
+    again darkened (the surer reading kept); the ink the kept reading left is read again
+    as one block (``--psm 6``) and its words joined to their lines (:mod:`.ocr_missed`)."""
     words = _tesseract_tsv(binary, tessdata, png, number, "3")
     if _psm(tessdata) != "3" and _mean_confidence(words) < REREAD_CONFIDENCE:
         turned = _tesseract_tsv(binary, tessdata, png, number, "1")
