@@ -15,9 +15,11 @@ import numpy as np
 import pymupdf
 import pytest
 from PIL import Image
-from test_ocr import _needs_tesseract, ocr_home, scan  # noqa: F401 (ocr_home: autouse)
+from test_ocr import MSA, NOTICE, _needs_tesseract, _squash, ocr_home, scan  # noqa: F401
 
+from lateseg.errors import IngestError
 from lateseg.ingest import ocr, ocr_missed
+from lateseg.ingest.ocr_words import glued, word_lines
 from lateseg.ingest.pdf import read_pdf_layout
 
 TESTDATA = Path(__file__).resolve().parent.parent / ".cache" / "testdata"
@@ -65,6 +67,144 @@ def test_words_on_no_line_make_lines_of_their_own_before_the_text_below_them():
     keys = [tuple(w["line"]) for w in merged]
     assert keys[1] == keys[2] and len({keys[0], keys[1], keys[3], keys[4]}) == 4
     assert ocr_missed.merge(first, []) is first
+
+
+def test_a_word_joins_the_line_of_its_own_column():
+    """Two columns' lines at one height: a page number left of the gutter joins the left
+    column's line, one at the right margin the right column's."""
+    first = [
+        _word("Scope", [100, 100, 200, 120], [1, 1, 1]),
+        _word("Fees", [700, 102, 780, 122], [2, 1, 1]),
+    ]
+    extra = [
+        _word("3", [560, 101, 575, 121], [5, 1, 1]),
+        _word("9", [1150, 101, 1165, 121], [5, 1, 2]),
+    ]
+    merged = ocr_missed.merge(first, extra)
+    line = {w["text"]: tuple(w["line"]) for w in merged}
+    assert line["3"] == (1, 1, 1) and line["9"] == (2, 1, 1)
+    assert [w["text"] for w in merged] == ["Scope", "3", "Fees", "9"]
+
+
+def test_lone_words_far_apart_on_one_row_stay_lines_of_their_own():
+    first = [_word("Below", [100, 600, 200, 620], [1, 1, 1])]
+    extra = [
+        _word("12", [100, 300, 125, 320], [5, 1, 1]),
+        _word("13", [140, 300, 165, 320], [5, 1, 2]),  # a space apart: one line
+        _word("14", [900, 300, 925, 320], [5, 1, 3]),  # across the page: another
+    ]
+    merged = ocr_missed.merge(first, extra)
+    line = {w["text"]: tuple(w["line"]) for w in merged}
+    assert line["12"] == line["13"] != line["14"]
+    # before the first line below them in their column; on no column's line: at the end
+    assert [w["text"] for w in merged] == ["12", "13", "Below", "14"]
+
+
+def test_an_untouched_line_keeps_the_first_readings_order():
+    first = [
+        _word("b", [300, 100, 320, 120], [1, 1, 1]),
+        _word("a", [100, 100, 120, 120], [1, 1, 1]),
+        _word("c", [100, 200, 120, 220], [1, 1, 2]),
+    ]
+    merged = ocr_missed.merge(first, [_word("7", [500, 201, 515, 221], [5, 1, 1])])
+    assert [w["text"] for w in merged] == ["b", "a", "c", "7"]
+
+
+def test_a_path_splits_at_a_slash_only_with_less_than_the_lines_space():
+    # monospaced (FHS scanned): pieces 0.21-0.29 of the height apart, a space some 0.5
+    assert glued("/etc/opt", [0, 10, 80, 38], "/<subdir>", [86, 10, 170, 38], space=14.0)
+    # proportional: a space under PATH_GAP of the height still parts two paths
+    assert not glued("/usr/bin", [0, 10, 80, 38], "/usr/lib", [87, 10, 160, 38], space=7.0)
+    assert glued("/usr/bin", [0, 10, 80, 38], "/usr/lib", [87, 10, 160, 38])  # no space known
+    words = [
+        _word(t, [x, 10, x + 60, 38], [1, 1, 1])
+        for t, x in (("in", 0), ("/usr/bin", 67), ("/usr/lib", 134), ("and", 201), ("so", 268))
+    ]
+    assert word_lines(words, (1, 0, 0, 1, 0, 0))[0].text == "in /usr/bin /usr/lib and so"
+
+
+def test_darkened_squares_grey_levels():
+    png = _png(lambda grey: grey.__setitem__((slice(0, 10), slice(0, 10)), 145))
+    grey = np.array(Image.open(io.BytesIO(ocr_missed.darkened(png))))
+    assert grey.shape == (400, 600)
+    assert grey[5, 5] == 82 and grey[200, 300] == int(255 * (250 / 255) ** 2)
+
+
+def test_dot_leaders_and_specks_are_not_read_again():
+    def contents_line(grey):
+        for x in range(100, 460, 12):  # a leader: 3 px dots every 12 px
+            grey[200:203, x : x + 3] = 0
+        for x in range(50, 550, 40):  # specks of noise, 1 px
+            grey[50, x] = 0
+        grey[190:210, 480:492] = 0  # the page number after the leader
+
+    left = ocr_missed.leftover(_png(contents_line), [])
+    assert left is not None and left.ink == 20 * 12
+    grey = np.array(Image.open(io.BytesIO(left.png)))
+    assert grey[201, 101] == 255 and grey[50, 90] == 255  # leader and speck whited out
+    assert grey[200, 485] == 0
+
+
+def test_a_speckled_page_is_not_read_again():
+    def blobs(grey, pitch):
+        for y in range(0, grey.shape[0] - 10, pitch):
+            for x in range(0, grey.shape[1] - 10, pitch):
+                grey[y : y + 10, x : x + 10] = 0  # not dots: over DOT_PIXELS
+
+    big = np.full((1300, 1300), 250, dtype=np.uint8)
+    blobs(big, 20)  # 64 x 64 marks, over MAX_MARKS
+    out = io.BytesIO()
+    Image.fromarray(big).save(out, format="PNG")
+    assert ocr_missed.leftover(out.getvalue(), []) is None
+
+
+def test_marks_beyond_counting_are_not_looked_at_one_by_one(monkeypatch):
+    def unexpected(*args):
+        raise AssertionError("leaders looked for among too many marks")
+
+    monkeypatch.setattr(ocr_missed, "_leader_pairs", unexpected)
+    dark = np.zeros((1800, 1800), dtype=bool)
+    dark[::10, ::10] = True  # 32,400 marks
+    assert ocr_missed._marks(dark) is None
+    dark = np.zeros((2000, 2000), dtype=bool)
+    dark[::3, ::3] = True  # 444,889: over the 16-bit labels
+    assert ocr_missed._marks(dark) is None
+
+
+def test_a_failed_second_reading_keeps_the_first_and_is_not_cached(tmp_path, monkeypatch):
+    """The second readings are optional: when they fail (here memory runs out) the page
+    is read from the first reading, and not cached, so that a later ingest reads it
+    whole."""
+    _needs_tesseract()
+    home = tmp_path / "home"
+    monkeypatch.setenv("LATESEG_HOME", str(home))
+    scanned = scan(MSA, tmp_path / "scan.pdf", pages=[3])
+
+    def out_of_memory(png, words):
+        raise MemoryError("16 GB asked")
+
+    with monkeypatch.context() as m:
+        m.setattr(ocr_missed, "leftover", out_of_memory)
+        text, _, meta, _ = read_pdf_layout(scanned)
+    assert meta["ocr_pages"] == [1] and NOTICE in _squash(text)
+    assert not list(home.rglob("*.json"))
+    assert NOTICE in _squash(read_pdf_layout(scanned)[0])
+    assert len(list(home.rglob("*.json"))) == 1
+
+
+def test_readings_share_the_pages_time():
+    binary, tessdata, _ = ocr._tesseract() if ocr.available() is None else ("", "", "")
+    with pytest.raises(IngestError, match="no time left"):
+        ocr._tesseract_tsv(binary or "tesseract", tessdata, b"", 1, "6", timeout=0.0)
+
+
+def test_the_cache_key_says_whether_second_readings_ran(tmp_path, monkeypatch):
+    _needs_tesseract()
+    scanned = scan(MSA, tmp_path / "scan.pdf", pages=[3])
+    with pymupdf.open(scanned) as doc:
+        whole = ocr.render(doc[0], 1).digest
+        monkeypatch.setattr(ocr_missed, "available", lambda: False)
+        assert ocr.render(doc[0], 1).digest != whole
 
 
 def _png(draw) -> bytes:

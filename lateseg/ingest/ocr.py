@@ -42,6 +42,7 @@ import logging
 import os
 import shutil
 import subprocess
+import time
 from collections.abc import Callable
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -266,7 +267,8 @@ def render(page: Any, number: int, zoom: float | None = None) -> Rendered:
     grids = tuple(find_grids(_grey(pix), zoom))
     psm = _psm(tessdata)
     key = hashlib.sha256(
-        f"{version}|psm{psm}|eng|{pix.width}x{pix.height}|v{ocr_cache.VERSION}".encode()
+        f"{version}|psm{psm}|eng|{pix.width}x{pix.height}|v{ocr_cache.VERSION}"
+        f"|missed{int(ocr_missed.available())}".encode()
     )
     key.update(pix.samples_mv)
     digest = key.hexdigest()
@@ -289,8 +291,9 @@ def read(page: Rendered) -> OcrPage:
     words = page.words
     if words is None:
         assert page.png is not None  # render() leaves one of the two
-        words = _run(binary, tessdata, page.png, page.number)
-        ocr_cache.store(page.digest, words)
+        words, whole = _run(binary, tessdata, page.png, page.number)
+        if whole:
+            ocr_cache.store(page.digest, words)
     tables, rest = table_lines(page.grids, words, lambda box: mapped(box, page.to_page))
     lines = word_lines(rest, page.to_page)
     confidence = max(_mean_confidence(words), 0.0) / 100.0
@@ -358,45 +361,81 @@ def _images(page: Any) -> tuple[tuple[int, int] | None, int]:
     return best, total
 
 
-def _run(binary: str, tessdata: str, png: bytes, number: int) -> list[dict[str, Any]]:
-    """Tesseract's words of one page image: text, pixel box, confidence, line key. The
-    page is read as it lies, and again with orientation detection (where installed) when
-    Tesseract trusts the first reading less than :data:`REREAD_CONFIDENCE`; the more
-    confident reading wins. Where an upright reading left lines of ink, the page is read
-    again darkened (the surer reading kept); the ink the kept reading left is read again
-    as one block (``--psm 6``) and its words joined to their lines (:mod:`.ocr_missed`)."""
+def _run(binary: str, tessdata: str, png: bytes, number: int) -> tuple[list[dict[str, Any]], bool]:
+    """Tesseract's words of one page image (text, pixel box, confidence, line key), and
+    whether the reading is whole (worth caching). The page is read as it lies, and again
+    with orientation detection (where installed) when Tesseract trusts the first reading
+    less than :data:`REREAD_CONFIDENCE`; the more confident reading wins. Where an
+    upright reading left ink unread, :func:`_second_readings` adds what it finds; when
+    they fail (a timeout, memory), the first reading stands, not whole."""
+    started = time.monotonic()
     words = _tesseract_tsv(binary, tessdata, png, number, "3")
     if _psm(tessdata) != "3" and _mean_confidence(words) < REREAD_CONFIDENCE:
         turned = _tesseract_tsv(binary, tessdata, png, number, "1")
         if _mean_confidence(turned) > _mean_confidence(words):
-            return turned  # a turned page: its leftover is not read again
+            return turned, True  # a turned page: its leftover is not read again
+    if not ocr_missed.available():
+        return words, True  # the cache key says so (:func:`render`)
+    try:
+        return _second_readings(binary, tessdata, png, number, words, started), True
+    except Exception as e:  # optional: the first reading stands
+        log.warning("page %d: OCR's second reading failed (%s); the first one is kept", number, e)
+        return words, False
+
+
+def _second_readings(
+    binary: str,
+    tessdata: str,
+    png: bytes,
+    number: int,
+    words: list[dict[str, Any]],
+    started: float,
+) -> list[dict[str, Any]]:
+    """``words`` (the first reading of page image ``png``) with what :mod:`.ocr_missed`
+    finds in the ink they left: where lines of ink were left, the page is read again
+    darkened (the surer reading kept); the ink the kept reading left is read again as one
+    block (``--psm 6``) and its words joined to their lines. These readings share what
+    is left of :data:`PAGE_TIMEOUT` since ``started``."""
+
+    def left_s() -> float:
+        return PAGE_TIMEOUT - (time.monotonic() - started)
+
     left = ocr_missed.leftover(png, words)
     if left is None:
         return words
     if left.ink >= ocr_missed.LOST_TEXT:  # lines lost: grey print beside black?
         darker = ocr_missed.darkened(png)
-        again = _tesseract_tsv(binary, tessdata, darker, number, "3")
+        again = _tesseract_tsv(binary, tessdata, darker, number, "3", left_s())
         if ocr_missed.trusted(again) > ocr_missed.trusted(words):
             png, words = darker, again
             left = ocr_missed.leftover(png, words)
             if left is None:
                 return words
-    extra = _tesseract_tsv(binary, tessdata, left.png, number, "6")
+    extra = _tesseract_tsv(binary, tessdata, left.png, number, "6", left_s())
     return ocr_missed.merge(words, [w for w in extra if ocr_missed.kept(w)])
 
 
 def _tesseract_tsv(
-    binary: str, tessdata: str, png: bytes, number: int, psm: str
+    binary: str,
+    tessdata: str,
+    png: bytes,
+    number: int,
+    psm: str,
+    timeout: float = PAGE_TIMEOUT,
 ) -> list[dict[str, Any]]:
+    """Tesseract's words of page image ``png`` read with page segmentation ``psm``, in at
+    most ``timeout`` seconds."""
+    if timeout <= 0:
+        raise IngestError(f"page {number}: no time left of OCR's {PAGE_TIMEOUT:.0f} s")
     env = dict(os.environ, OMP_THREAD_LIMIT="1", TESSDATA_PREFIX=tessdata)
     cmd = [binary, "stdin", "stdout", "-l", "eng", "--psm", psm, "tsv"]
     try:
         done = subprocess.run(
-            cmd, input=png, capture_output=True, timeout=PAGE_TIMEOUT, env=env, check=False
+            cmd, input=png, capture_output=True, timeout=timeout, env=env, check=False
         )
     except subprocess.TimeoutExpired:
         raise IngestError(
-            f"page {number}: OCR did not finish in {PAGE_TIMEOUT:.0f} s; the page was skipped"
+            f"page {number}: OCR did not finish in {timeout:.0f} s; the page was skipped"
         ) from None
     except OSError as e:
         raise OcrUnavailable(f"Tesseract ({binary}) does not run: {e}; {INSTALL_HINT}") from None

@@ -24,6 +24,7 @@ make lines of their own, placed before the first line below them in the same col
 from __future__ import annotations
 
 import bisect
+import functools
 import io
 from dataclasses import dataclass
 from typing import Any
@@ -60,6 +61,21 @@ SPECK_PIXELS = 4
 #: More marks than this left over (after leaders and specks): a photo or a speckled
 #: scan, not read again.
 MAX_MARKS = 3000
+#: More marks than this before leaders and specks are told apart: not looked at one by
+#: one (a contents page's leaders are some 4,000 dots).
+MAX_LABELLED = 10 * MAX_MARKS
+
+
+@functools.cache
+def available() -> bool:
+    """Whether the second readings can run: SciPy (``lateseg[ocr]`` brings it) labels
+    the leftover's marks. Part of OCR's cache key, so that a reading made without them
+    is not served once they can run."""
+    try:
+        from scipy import ndimage  # noqa: F401
+    except ImportError:
+        return False
+    return True
 
 
 @dataclass(frozen=True)
@@ -119,9 +135,10 @@ def leftover(png: bytes, words: list[dict[str, Any]]) -> Leftover | None:
 
     near = ndimage.binary_dilation(ink, structure=np.ones((7, 7), dtype=bool))
     darkest = float(np.percentile(grey[ink], 5))
-    level = (grey[near].astype(np.float32) - darkest) / max(PAPER_LEVEL - darkest, 1.0)
+    levels = (np.arange(256, dtype=np.float64) - darkest) / max(PAPER_LEVEL - darkest, 1.0)
+    stretch = np.clip(255.0 * levels, 0, 255).astype(np.uint8)
     page = np.full_like(grey, 255)
-    page[near] = np.clip(255.0 * level, 0, 255).astype(np.uint8)
+    page[near] = stretch[grey[near]]
     out = io.BytesIO()
     Image.fromarray(page).save(out, format="PNG")
     return Leftover(out.getvalue(), int(ink.sum()))
@@ -133,10 +150,10 @@ def darkened(png: bytes) -> bytes:
     import numpy as np
     from PIL import Image
 
-    with Image.open(io.BytesIO(png)) as im:
-        grey = np.array(im.convert("L"), dtype=np.float32)
+    curve = (255.0 * (np.arange(256) / 255.0) ** GAMMA).astype(np.uint8).tolist()
     out = io.BytesIO()
-    Image.fromarray((255.0 * (grey / 255.0) ** GAMMA).astype(np.uint8)).save(out, format="PNG")
+    with Image.open(io.BytesIO(png)) as im:
+        im.convert("L").point(curve).save(out, format="PNG")
     return out.getvalue()
 
 
@@ -150,15 +167,17 @@ def _marks(dark: Any) -> Any | None:
     """Of a page's leftover ink (a boolean array), the pixels worth reading again: all
     but dot leaders (a dot with another within :data:`LEADER_GAP` pixels along its row and
     nothing else between) and specks; None when more than :data:`MAX_MARKS` marks are
-    left (a photo, a dark or speckled scan: not text a second reading would find)."""
+    left, or :data:`MAX_LABELLED` before leaders and specks are taken out (a photo, a
+    dark or speckled scan: not text a second reading would find)."""
     import numpy as np
+    from scipy import ndimage  # ocr._run asks available() first
 
+    labels = np.empty(dark.shape, dtype=np.uint16)  # half the memory of int32 labels
     try:
-        from scipy import ndimage
-    except ImportError:  # lateseg[ocr] brings it
+        count = ndimage.label(dark, output=labels)
+    except RuntimeError:  # over 65,535 marks: noise, not words to read again
         return None
-    labels, count = ndimage.label(dark)
-    if count == 0:
+    if count == 0 or count > MAX_LABELLED:
         return None
     boxes = ndimage.find_objects(labels)
     heights = np.array([b[0].stop - b[0].start for b in boxes])
@@ -211,6 +230,10 @@ def kept(word: dict[str, Any]) -> bool:
 
 
 _LEADER = frozenset(".,:;·-_'`")
+#: Words on no line of the first reading make one line where they sit on one row with at
+#: most this many times their height between them (a page number in each of two columns
+#: stays two lines).
+ALONE_GAP = 3.0
 
 
 def merge(words: list[dict[str, Any]], extra: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -222,10 +245,7 @@ def merge(words: list[dict[str, Any]], extra: list[dict[str, Any]]) -> list[dict
     lines: dict[tuple[int, ...], list[dict[str, Any]]] = {}
     for w in words:
         lines.setdefault(tuple(w["line"]), []).append(w)
-    bounds = {
-        key: (min(w["box"][1] for w in ws), max(w["box"][3] for w in ws))
-        for key, ws in lines.items()
-    }
+    bounds = {key: _bounds(ws) for key, ws in lines.items()}
     added: dict[tuple[int, ...], list[dict[str, Any]]] = {}
     alone: list[list[dict[str, Any]]] = []  # lines of their own, top to bottom
     for w in sorted(extra, key=lambda w: (w["box"][1], w["box"][0])):
@@ -233,8 +253,13 @@ def merge(words: list[dict[str, Any]], extra: list[dict[str, Any]]) -> list[dict
         if key is not None:
             added.setdefault(key, []).append(dict(w, line=list(key)))
             continue
+        tall = max(w["box"][3] - w["box"][1], 1)
         for line in alone:
-            if _overlap(w["box"], _span(line)) >= 0.5:
+            box = _bounds(line)
+            if (
+                _overlap(w["box"], (box[1], box[3])) >= 0.5
+                and _gap(w["box"], box) <= ALONE_GAP * tall
+            ):
                 line.append(w)
                 break
         else:
@@ -248,27 +273,36 @@ def merge(words: list[dict[str, Any]], extra: list[dict[str, Any]]) -> list[dict
         if key in done:
             continue
         done.add(key)
-        top = bounds[key][0]
-        x0, x1 = _columns(lines[key])
+        x0, top, x1, _ = bounds[key]
         for line in list(pending):
-            lx0, lx1 = line[0]["box"][0], line[-1]["box"][2]
-            if _span(line)[0] < top and lx0 < x1 and x0 < lx1:  # above, in this column
+            lx0, ltop, lx1, _ = _bounds(line)
+            if ltop < top and lx0 < x1 and x0 < lx1:  # above, in this column
                 out += [dict(v, line=[free, 0, 0]) for v in line]
                 free += 1
                 pending.remove(line)
-        out += sorted(lines[key] + added.get(key, []), key=lambda v: v["box"][0])
+        if key in added:
+            out += sorted(lines[key] + added[key], key=lambda v: v["box"][0])
+        else:
+            out += lines[key]  # as the first reading ordered it
     for line in pending:
         out += [dict(v, line=[free, 0, 0]) for v in line]
         free += 1
     return out
 
 
-def _span(line: list[dict[str, Any]]) -> tuple[int, int]:
-    return min(w["box"][1] for w in line), max(w["box"][3] for w in line)
+def _bounds(line: list[dict[str, Any]]) -> tuple[int, int, int, int]:
+    """The box around the words of ``line``."""
+    return (
+        min(w["box"][0] for w in line),
+        min(w["box"][1] for w in line),
+        max(w["box"][2] for w in line),
+        max(w["box"][3] for w in line),
+    )
 
 
-def _columns(line: list[dict[str, Any]]) -> tuple[int, int]:
-    return min(w["box"][0] for w in line), max(w["box"][2] for w in line)
+def _gap(box: list[int], bounds: tuple[int, int, int, int]) -> int:
+    """Pixels between ``box`` and ``bounds`` along the line (0 where they overlap)."""
+    return max(bounds[0] - box[2], box[0] - bounds[2], 0)
 
 
 def _overlap(box: list[int], span: tuple[int, int]) -> float:
@@ -278,16 +312,21 @@ def _overlap(box: list[int], span: tuple[int, int]) -> float:
 
 
 def _line_of(
-    word: dict[str, Any], bounds: dict[tuple[int, ...], tuple[int, int]]
+    word: dict[str, Any], bounds: dict[tuple[int, ...], tuple[int, int, int, int]]
 ) -> tuple[int, ...] | None:
     """The line of the first reading that ``word`` sits on (half its height inside the
-    line's, the line at most twice as tall as the word), or None."""
+    line's, the line at most twice as tall as the word), or None. Where lines of two
+    columns qualify, the one starting nearest left of the word: a page number after its
+    leaders (whited out) may lie nearer the next column's text than its own line's."""
     tall = word["box"][3] - word["box"][1]
-    best, share = None, 0.5
-    for key, span in bounds.items():
-        if span[1] - span[0] > 2 * max(tall, 1):
+    x = word["box"][0]
+    best: tuple[int, ...] | None = None
+    rank: tuple[int, int] = (0, 0)
+    for key, box in bounds.items():
+        if box[3] - box[1] > 2 * max(tall, 1) or _overlap(word["box"], (box[1], box[3])) < 0.5:
             continue
-        s = _overlap(word["box"], span)
-        if s >= share:
-            best, share = key, s
+        # lines starting left of the word first, the nearest start first among them
+        r = (0, x - box[0]) if box[0] <= x else (1, box[0] - x)
+        if best is None or r < rank:
+            best, rank = key, r
     return best
