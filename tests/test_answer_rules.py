@@ -1,8 +1,9 @@
 """Issue 43's remaining ranking rules, each on examples of its own (not the dev sets'
 questions): the tier the question's own value falls in, a deadline for "how soon", the
 path the question names, what is required, the reason for "why", a yes-or-no question
-that also asks where, whose address, "first" as "initial", candidates cut at paragraph
-breaks, and no candidate twice. Each example is a small document read by the real
+that also asks where, whose address, "first" as "initial", a list of the length asked
+(and lists inside a sentence), candidates cut at paragraph breaks, and no candidate
+twice. Each example is a small document read by the real
 embedder, with a distractor of the same kind."""
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import pytest
 from test_answer_sense import passages
 
 from lateseg.generate.extractive import candidates, extractive_answer
+from lateseg.generate.lists import inline_list
 from lateseg.generate.question import analyse, content_words, equivalents
 from lateseg.generate.sense import _paths, premise_agreement, sense_agreement
 from lateseg.text.words import stem
@@ -49,6 +51,11 @@ PARTIES = (
 )
 RENEWAL = "The Lease renews for successive renewal terms of one (1) year each."
 INITIAL = "The initial term of this Lease is five (5) years from the Commencement Date."
+PERKS = (
+    "Staff also receive the following benefits:\n- a gym membership\n- a meal allowance\n"
+    "- a travel card\n- a phone plan"
+)
+LEAVE = "Staff may take three kinds of paid leave: annual leave, sick leave and parental leave."
 
 
 @pytest.mark.parametrize(
@@ -86,6 +93,9 @@ INITIAL = "The initial term of this Lease is five (5) years from the Commencemen
         ),
         # the first term is the initial one, not the one "(1)" year long
         ("How long is the first term of the lease?", [RENEWAL, INITIAL], "five (5) years"),
+        # "which three": the list of three a sentence states after its colon, not a list
+        # of four
+        ("Which three kinds of leave can staff take?", [PERKS, LEAVE], "parental leave"),
     ],
 )
 def test_the_quote_is_the_candidate_the_rule_prefers(encoder, question, texts, expected):
@@ -164,3 +174,27 @@ def test_the_runner_up_is_another_sentence_not_the_same_one_again(encoder):
 def test_the_sense_prefers_the_candidate_of_the_asked_sense(question, better, worse):
     asked = analyse(question)
     assert sense_agreement(asked, better) > sense_agreement(asked, worse)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "items"),
+    [
+        (
+            "Two distinctions are drawn among files: shareable vs. unshareable and static vs. "
+            "variable.",
+            ["shareable vs. unshareable", "static vs. variable"],
+        ),
+        (
+            "Accepted cards: Visa, Mastercard, or American Express.",
+            ["Visa", "Mastercard", "American Express"],
+        ),
+        ("Levels: low; medium; high.", ["low", "medium", "high"]),
+        ("The office opens at 9:30 and closes at noon.", None),  # a time, not a colon
+        ("Note: either party may end this agreement on thirty days' written notice.", None),
+        ("Scope: everything.", None),  # one item is no list
+    ],
+)
+def test_a_list_inside_a_sentence_is_read_after_its_colon(sentence, items):
+    found = inline_list(sentence, 0, len(sentence))
+    got = None if found is None else [sentence[a:b] for a, b in found.labels]
+    assert got == items

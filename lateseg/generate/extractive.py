@@ -36,7 +36,7 @@ from lateseg.generate.cells import names_a_cell
 from lateseg.generate.compose import make_phrase, quoted, value_phrase
 from lateseg.generate.conditions import condition_agreement, in_exception
 from lateseg.generate.confidence import confidence, signals
-from lateseg.generate.lists import find_lists
+from lateseg.generate.lists import find_lists, inline_list
 from lateseg.generate.phrase import LIMIT, WORDED, body_start, is_heading, typed_phrase
 from lateseg.generate.question import Asked, analyse, word_overlaps
 from lateseg.generate.sense import sense_agreement
@@ -106,7 +106,8 @@ def _code_blocks(text: str) -> list[tuple[int, int]]:
 def candidates(hits: Sequence[Hit], lists: bool = False) -> list[Candidate]:
     """The candidate answers in ``hits``: code blocks in code; elsewhere each sentence
     from where its opening headings end (a sentence that is only headings is dropped)
-    and, with ``lists``, each list with its introducing sentence."""
+    and, with ``lists``, each list with its introducing sentence and each sentence that
+    states a list after its colon (as a list too)."""
     out: list[Candidate] = []
     for i, h in enumerate(hits):
         if h.kind == "code":
@@ -119,6 +120,9 @@ def candidates(hits: Sequence[Hit], lists: bool = False) -> list[Candidate]:
                 b = s + body_start(h.text[s:e])
                 if b < e and not is_heading(h.text[b:e]):
                     out.append(Candidate(i, b, e))
+                    inline = inline_list(h.text, b, e) if lists else None
+                    if inline is not None:  # "…: A and B", the list it states
+                        out.append(Candidate(i, b, e, inline.labels))
         if lists:
             out.extend(Candidate(i, blk.start, blk.end, blk.labels) for blk in find_lists(h.text))
     return out
@@ -152,7 +156,11 @@ def _states(asked: Asked, hit: Hit, c: Candidate) -> float:
     preferred, a law, a list …), 0.5 (a value of another kind that may answer: an amount
     for "what percentage"), or 0."""
     if asked.kind == "list":
-        return float(bool(c.labels))
+        if not c.labels:
+            return 0.0
+        # "which two ways …": a list of another length may hold them, less likely
+        counts = {n for kind, n in asked.given if kind == "count"}
+        return 0.5 if counts and len(c.labels) not in counts else 1.0
     if c.labels:
         return 0.0
     text = hit.text[c.start : c.end]

@@ -1,6 +1,7 @@
 """The lists of a passage, which quoted answers may take whole: runs of bulleted or
 numbered lines, or definition lists (short terms each followed by its description), with
-the sentence that introduces them and each item's name."""
+the sentence that introduces them and each item's name; and lists inside one sentence,
+after its colon (:func:`inline_list`)."""
 
 from __future__ import annotations
 
@@ -145,3 +146,35 @@ def _introducer(text: str, lines: list[tuple[int, int]], i: int) -> int:
             - len(text[lines[k][0] : lines[k][1]].lstrip())
         )
     return lines[i][0]
+
+
+# the items after a sentence's colon: "…: shareable vs. unshareable and variable vs. static."
+_INLINE_SEP = re.compile(
+    r"\s*;\s*(?:(?:and|or)\s+)?|,\s*(?:(?:and/or|and|or)\s+)?|\s+(?:and/or|and|or)\s+"
+)
+#: An item of an inline list has at most this many words (else the colon opens a clause).
+INLINE_WORDS = 6
+
+
+def inline_list(text: str, start: int, end: int) -> ListBlock | None:
+    """The list that sentence ``text[start:end]`` states after its colon ("two
+    distinctions among files: shareable vs. unshareable and variable vs. static"): two or
+    more items of at most :data:`INLINE_WORDS` words, separated by commas, semicolons,
+    "and" or "or"; None when it states none."""
+    colon = text.find(":", start, end)
+    if colon < 0 or text[colon + 1 : colon + 2] not in (" ", "\n", "\t"):
+        return None  # no colon, or one inside a value ("10:30", "https:")
+    stop = len(text[:end].rstrip().rstrip(".;").rstrip())
+    items: list[tuple[int, int]] = []
+    pos = colon + 1
+    for m in [*_INLINE_SEP.finditer(text, pos, stop), None]:
+        a, b = pos, m.start() if m is not None else stop
+        piece = text[a:b]
+        a += len(piece) - len(piece.lstrip())
+        b -= len(piece) - len(piece.rstrip())
+        if b <= a or len(text[a:b].split()) > INLINE_WORDS:
+            return None
+        items.append((a, b))
+        if m is not None:
+            pos = m.end()
+    return ListBlock(start, end, tuple(items)) if len(items) >= 2 else None
