@@ -2,8 +2,8 @@
 questions): the tier the question's own value falls in, a deadline for "how soon", the
 path the question names, what is required, the reason for "why", a yes-or-no question
 that also asks where, whose address, "first" as "initial", a list of the length asked
-(and lists inside a sentence), candidates cut at paragraph breaks, and no candidate
-twice. Each example is a small document read by the real
+(and lists inside a sentence), a value over a bound on its change, candidates cut at
+paragraph breaks, and no candidate twice. Each example is a small document read by the real
 embedder, with a distractor of the same kind."""
 
 from __future__ import annotations
@@ -56,6 +56,8 @@ PERKS = (
     "- a travel card\n- a phone plan"
 )
 LEAVE = "Staff may take three kinds of paid leave: annual leave, sick leave and parental leave."
+CAPPED = "The Agency's commission shall not increase by more than two percent (2%) in any year."
+TERMS = "(d) Agency Commission: 12%.\n(e) Payment Terms: net thirty (30) days."
 
 
 @pytest.mark.parametrize(
@@ -96,6 +98,11 @@ LEAVE = "Staff may take three kinds of paid leave: annual leave, sick leave and 
         # "which three": the list of three a sentence states after its colon, not a list
         # of four
         ("Which three kinds of leave can staff take?", [PERKS, LEAVE], "parental leave"),
+        # a value asked, not a bound on its change; a term's line with its value is no
+        # heading
+        ("What percentage of the fees is the agency's commission?", [CAPPED, TERMS], "12%"),
+        # ... unless the question asks for the bound
+        ("By how much may the agency's commission increase in a year?", [CAPPED, TERMS], "2%"),
     ],
 )
 def test_the_quote_is_the_candidate_the_rule_prefers(encoder, question, texts, expected):

@@ -237,6 +237,26 @@ def test_a_copied_sentence_is_checked_where_it_was_copied_from(encoder):
     assert answer.citations == (CLAUSE,)
 
 
+def test_a_value_is_looked_for_beyond_the_passage_its_words_were_copied_from(encoder):
+    """ "The tenant's share is 4.16%.": its first words are copied from a passage about a
+    cap on the share's increase, its value stands in another passage (the lease's terms);
+    it is checked against every passage, not only the one its words came from."""
+    cap = Hit(
+        "/docs/lease.txt", 0, 120,
+        "In each year after the Base Year the Tenant's share is capped: it shall not "
+        "increase by more than five percent (5%).", 0.6, chunk_id=0, kind="text",
+    )  # fmt: skip
+    terms = Hit(
+        "/docs/lease.txt", 900, 1000,
+        "(g) Base Rent: $38.50 per rentable square foot.\n(h) Tenant's Proportionate "
+        "Share: 4.16%.", 0.5, chunk_id=1, kind="text",
+    )  # fmt: skip
+    question = "What percentage of the building's operating expenses is the tenant's share?"
+    (s,) = check_support("The tenant's share is 4.16%.", question, [cap, terms], encoder)
+    assert s.supported, s.reason
+    assert s.evidence.source == terms.source and "4.16%" in s.evidence.text
+
+
 # -- a value stated of another thing (issue 45) --------------------------------------------
 
 EMPLOYMENT = [

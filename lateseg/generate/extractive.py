@@ -169,10 +169,24 @@ def _states(asked: Asked, hit: Hit, c: Candidate) -> float:
         return 0.0
     if asked.kind == "limit":  # a limit clause ("shall not exceed …") over a bare value
         return 1.0 if LIMIT.search(text) else 0.5
+    if _BOUND_BEFORE.search(text[: found[0]]) and not _ASKS_BOUND.search(asked.question):
+        return 0.5  # "shall not increase by more than 5%": a bound on it, not its value
     if asked.values:
         kinds = {v.kind for v in find_values(text[found[0] : found[1]])}
         return 1.0 if asked.values[0] in kinds else 0.5
     return 1.0
+
+
+# a value stated as a bound or a change ("shall not increase by more than five percent",
+# "overstated by more than 4%"), which answers a question about a bound or a change only
+_BOUND_BEFORE = re.compile(
+    r"(?:\b(?:by|of)\s+(?:more|less|fewer)\s+than|" + LIMIT.pattern + r")\s*$", re.IGNORECASE
+)
+_ASKS_BOUND = re.compile(
+    r"\b(?:increase|decrease|rise|raise|grow|change|exceed|cap|capped|limit|maximum|minimum|"
+    r"most|least|more\s+than|less\s+than|fewer\s+than|up\s+to|threshold|over|above|below|under)",
+    re.IGNORECASE,
+)
 
 
 def _heading_of(hit: Hit) -> str:

@@ -43,6 +43,8 @@ def is_heading(line: str) -> bool:
         return False
     if re.search(r"\.\s+\S", rest):  # "12.1 General Cap. EXCEPT AS …": a sentence follows
         return False
+    if re.search(r":\s*\S*\d", rest):  # "(h) Proportionate Share: 4.16%": a term's value
+        return False
     if rest.isupper():
         return len(words) <= 10 and (m is not None or len(words) <= 6)
     titled = all(w[0].isupper() or w.lower() in MINOR_WORDS or not w[0].isalpha() for w in words)

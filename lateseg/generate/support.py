@@ -392,14 +392,17 @@ def check_support(
     titles = {normal(t) for h in passages for t in (h.section or "").split(" > ") if t}
     for n, ((s, e, cites), claim) in enumerate(zip(sentences, claims, strict=True)):
         valid = [c for c in cites if 1 <= c <= len(passages)]
+        numbers = _new_numbers(claim, question)
         held = holder(claim, passages)
+        copied = None if held is None else passages[held[0]].text[held[1] : held[2]]
+        if copied is not None and numbers and not _holds_numbers(numbers, copied):
+            held = None  # its words copied ("The tenant's share is"), not its value
         if held is not None and held[0] + 1 not in valid:
             valid = [held[0] + 1]  # checked against where it was copied from
         pool = valid or list(range(1, len(passages) + 1))
         bare = _LEAD_IN.sub("", claim).strip(" .:;,-")
         repeat = said.setdefault(normal(bare), n + 1) if bare else None
         idx = [k for k, (i, _, _) in enumerate(cands) if i + 1 in pool]
-        numbers = _new_numbers(claim, question)
         # the evidence sentences (with their clause labels) stating all its numbers: the
         # span shown as evidence is the closest of them, so the reader sees the value
         holding = [
