@@ -19,7 +19,6 @@ from test_ocr import MSA, NOTICE, _needs_tesseract, _squash, ocr_home, scan  # n
 
 from lateseg.errors import IngestError
 from lateseg.ingest import ocr, ocr_missed
-from lateseg.ingest.ocr_words import glued, word_lines
 from lateseg.ingest.pdf import read_pdf_layout
 
 TESTDATA = Path(__file__).resolve().parent.parent / ".cache" / "testdata"
@@ -108,19 +107,6 @@ def test_an_untouched_line_keeps_the_first_readings_order():
     ]
     merged = ocr_missed.merge(first, [_word("7", [500, 201, 515, 221], [5, 1, 1])])
     assert [w["text"] for w in merged] == ["b", "a", "c", "7"]
-
-
-def test_a_path_splits_at_a_slash_only_with_less_than_the_lines_space():
-    # monospaced (FHS scanned): pieces 0.21-0.29 of the height apart, a space some 0.5
-    assert glued("/etc/opt", [0, 10, 80, 38], "/<subdir>", [86, 10, 170, 38], space=14.0)
-    # proportional: a space under PATH_GAP of the height still parts two paths
-    assert not glued("/usr/bin", [0, 10, 80, 38], "/usr/lib", [87, 10, 160, 38], space=7.0)
-    assert glued("/usr/bin", [0, 10, 80, 38], "/usr/lib", [87, 10, 160, 38])  # no space known
-    words = [
-        _word(t, [x, 10, x + 60, 38], [1, 1, 1])
-        for t, x in (("in", 0), ("/usr/bin", 67), ("/usr/lib", 134), ("and", 201), ("so", 268))
-    ]
-    assert word_lines(words, (1, 0, 0, 1, 0, 0))[0].text == "in /usr/bin /usr/lib and so"
 
 
 def test_darkened_squares_grey_levels():

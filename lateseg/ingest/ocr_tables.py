@@ -100,7 +100,7 @@ class Grid:
         return row, col
 
 
-def _run_bounds(mask: Any) -> tuple[Any, Any, Any]:
+def run_bounds(mask: Any) -> tuple[Any, Any, Any]:
     """The row, start and end (numpy arrays) of each run of True along the rows of the
     2-D boolean array ``mask``, row by row."""
     import numpy as np
@@ -117,7 +117,7 @@ def _run_bounds(mask: Any) -> tuple[Any, Any, Any]:
 def _runs(mask: Any, min_len: int) -> list[tuple[int, int, int]]:
     """``(row, start, end)`` of the runs of True at least ``min_len`` long in each row of
     ``mask``, row by row."""
-    rows, starts, ends = _run_bounds(mask)
+    rows, starts, ends = run_bounds(mask)
     keep = ends - starts >= min_len
     return list(zip(rows[keep].tolist(), starts[keep].tolist(), ends[keep].tolist(), strict=True))
 
@@ -259,9 +259,9 @@ def _stroke(dark: Any, box: PixelBox, tol: int) -> float | None:
         return None
     rows = inside[:: max(1, inside.shape[0] // STROKE_LINES)]
     cols = np.ascontiguousarray(inside[:, :: max(1, inside.shape[1] // STROKE_LINES)].T)
-    _, starts, ends = _run_bounds(rows)
+    _, starts, ends = run_bounds(rows)
     across = ends - starts
-    _, starts, ends = _run_bounds(cols)
+    _, starts, ends = run_bounds(cols)
     down = ends - starts
     across, down = across[across <= 8 * tol], down[down <= 8 * tol]
     if len(across) < 20 or len(down) < 20:

@@ -4,7 +4,6 @@ points, each word its own :class:`~lateseg.ingest.pdf_layout.Frag`."""
 
 from __future__ import annotations
 
-import itertools
 import math
 import unicodedata
 from collections import Counter
@@ -70,9 +69,8 @@ def word_lines(
         if not current:
             return
         text, frags, pos = "", [], 0
-        space = _space([raw for _, _, raw in current])
         for i, (w, box, raw) in enumerate(current):
-            if i and not glued(current[i - 1][0], current[i - 1][2], w, raw, space):
+            if i and not glued(current[i - 1][0], current[i - 1][2], w, raw):
                 text += " "
                 pos += 1
             frags.append(Frag(pos, pos + len(w), box))
@@ -98,33 +96,15 @@ def word_lines(
     return out
 
 
-def _space(boxes: list[list[float]]) -> float | None:
-    """The median gap between the words of a line (pixel ``boxes`` in order), where it
-    has :data:`SPACE_GAPS` gaps or more to tell; else None."""
-    gaps = sorted(b[0] - a[2] for a, b in itertools.pairwise(boxes))
-    return gaps[len(gaps) // 2] if len(gaps) >= SPACE_GAPS else None
-
-
-#: Gaps a line needs for its median (:func:`_space`) to say what a space is.
-SPACE_GAPS = 3
-
-
-def glued(
-    before: str,
-    before_box: list[float],
-    word: str,
-    box: list[float],
-    space: float | None = None,
-) -> bool:
+def glued(before: str, before_box: list[float], word: str, box: list[float]) -> bool:
     """Whether Tesseract split one word in two: their boxes share a third of the smaller
     one's area or more (letters of a monospaced path read apart: ``/t mp``), and one side
     is not a plain word (an italic ``f`` overhangs the next word: ``chief of`` stays two
     words; so do two paths in a list: ``/home /usr``); or a path is split at a ``/`` with
-    less than a space between (:func:`_path_split`; ``space``: the line's usual gap
-    between words, where known)."""
+    less than a space between (:func:`_path_split`)."""
     if before.isalpha() and word.isalpha():
         return False
-    if _path_split(before, before_box, word, box, space):
+    if _path_split(before, before_box, word, box):
         return True
     across = min(before_box[2], box[2]) - max(before_box[0], box[0])
     down = min(before_box[3], box[3]) - max(before_box[1], box[1])
@@ -140,20 +120,13 @@ def glued(
 #: height, where a space of its monospaced print is some 0.5 (a proportional space is
 #: 0.18 to 0.45, which is why a path is asked for on both sides).
 PATH_GAP = 0.3
-#: ... and under this share of the line's median gap, where the line has one
-#: (:func:`_space`): the split gaps above were 0.42 to 0.58 of their lines' spaces.
-SPACE_SHARE = 0.7
 
 
-def _path_split(
-    before: str, before_box: list[float], word: str, box: list[float], space: float | None
-) -> bool:
+def _path_split(before: str, before_box: list[float], word: str, box: list[float]) -> bool:
     """Whether ``word`` goes on the path ``before`` (``/etc/opt`` ``/<subdir>``: it starts
     with ``/``, ``before`` holds one and ends in a letter, digit or ``>``; ``/opt/``
     ``<package>``: ``before`` ends with ``/``, ``word`` starts with a letter, digit or
-    ``<``), and the gap between them is under :data:`PATH_GAP` of their height and under
-    :data:`SPACE_SHARE` of the line's usual ``space`` where known (a proportional font's
-    space may be under ``PATH_GAP``: ``/usr/bin /usr/lib`` stays two paths)."""
+    ``<``), and the gap between them is under :data:`PATH_GAP` of their height."""
     after_path = (
         word.startswith("/") and "/" in before and (before[-1].isalnum() or before[-1] == ">")
     )
@@ -163,8 +136,7 @@ def _path_split(
     if not (after_path or path_goes_on):
         return False
     tall = max(before_box[3] - before_box[1], box[3] - box[1], 1.0)
-    gap = box[0] - before_box[2]
-    return gap < PATH_GAP * tall and (space is None or gap < SPACE_SHARE * space)
+    return box[0] - before_box[2] < PATH_GAP * tall
 
 
 def mapped(
