@@ -126,7 +126,7 @@ def test_dot_leaders_and_specks_are_not_read_again():
 
     left = ocr_missed.leftover(_png(contents_line), [])
     assert left is not None and left.ink == 20 * 12
-    grey = np.array(Image.open(io.BytesIO(left.png)))
+    grey = np.array(Image.open(io.BytesIO(left.image)))
     assert grey[201, 101] == 255 and grey[50, 90] == 255  # leader and speck whited out
     assert grey[200, 485] == 0
 
@@ -215,7 +215,7 @@ def test_only_ink_no_word_covers_and_no_rule_is_read_again():
 
     left = ocr_missed.leftover(_png(and_a_glyph), [_word("w", [100, 100, 199, 119], [1, 1, 1])])
     assert left is not None
-    grey = np.array(Image.open(io.BytesIO(left.png)))
+    grey = np.array(Image.open(io.BytesIO(left.image)))
     assert grey[110, 150] == 255 and grey[301, 300] == 255  # word and rule whited out
     assert grey[210, 505] == 0  # the glyph kept
 

@@ -25,9 +25,13 @@ Bounds, for hostile files: an image over :data:`MAX_IMAGE_PIXELS` is refused bef
 is decoded, and so is a page whose images add up to twice that; a page is rendered at
 :data:`DPI` or at the smaller scale that keeps it under :data:`MAX_RENDER_PIXELS` (about
 40 MB of grey pixels; a levelled page's corners add up to a fifth), one page at a time,
-and at most two PNGs per Tesseract process wait: that bounds an OCR ingest's memory
-whatever the page count; a page that Tesseract has not read in :data:`PAGE_TIMEOUT`
-seconds is reported, not waited for.
+and at most two page images per Tesseract process wait (uncompressed: 3.7 MB a letter
+page at 200 dpi, 40 MB at the render ceiling): that bounds an OCR ingest's memory
+whatever the page count. Looking for what Tesseract's reading lost (:mod:`.ocr_missed`)
+holds some 8 bytes a rendered pixel at once, per Tesseract process (about 320 MB at the
+render ceiling, 30 MB for a letter page at 200 dpi). A page that Tesseract has not read
+in :data:`PAGE_TIMEOUT` seconds is reported, not waited for; the second readings share
+what is left of that time, and when they fail the first reading stands.
 
 Results are cached under ``$LATESEG_HOME/ocr`` by the SHA-256 of the engine, its
 settings and the rendered pixels, so a re-ingest, a renamed or re-ordered file does not
@@ -208,16 +212,19 @@ def page_scale(width: float, height: float, zoom: float = DPI / 72.0) -> float:
 
 @dataclass(frozen=True)
 class Rendered:
-    """A page rendered for OCR: its cache key, the PNG to read (None when the cache has
-    its words) and the matrix ``(a, b, c, d, e, f)`` from pixels to page points."""
+    """A page rendered for OCR: its cache key, the image to read (None when the cache has
+    its words; a PGM: uncompressed, as a noisy scan costs PNG's compressor 0.3 s a page
+    where Tesseract reads either the same), the resolution Tesseract is told (``dpi``)
+    and the matrix ``(a, b, c, d, e, f)`` from pixels to page points."""
 
     number: int
     digest: str
-    png: bytes | None
+    image: bytes | None
     words: list[dict[str, Any]] | None
     to_page: tuple[float, float, float, float, float, float]
     #: Ruled tables on the image (:func:`lateseg.ingest.ocr_tables.find_grids`).
     grids: tuple[Grid, ...] = ()
+    dpi: int | None = None
 
 
 def ocr_page(page: Any, number: int, zoom: float | None = None) -> OcrPage:
@@ -273,8 +280,11 @@ def render(page: Any, number: int, zoom: float | None = None) -> Rendered:
     key.update(pix.samples_mv)
     digest = key.hexdigest()
     words = ocr_cache.cached(digest)
-    png = pix.tobytes("png") if words is None else None
-    return Rendered(number, digest, png, words, (m.a, m.b, m.c, m.d, m.e, m.f), grids)
+    image = pix.tobytes("pnm") if words is None else None
+    # the resolution the PNG this replaced declared (PyMuPDF's 96, not the render's): told
+    # 200, Tesseract parted 3 of 8 pages of a scanned contract into other paragraphs
+    dpi = int(pix.xres)
+    return Rendered(number, digest, image, words, (m.a, m.b, m.c, m.d, m.e, m.f), grids, dpi)
 
 
 def _grey(pix: Any) -> Any:
@@ -290,8 +300,8 @@ def read(page: Rendered) -> OcrPage:
     binary, tessdata, version = _tesseract()
     words = page.words
     if words is None:
-        assert page.png is not None  # render() leaves one of the two
-        words, whole = _run(binary, tessdata, page.png, page.number)
+        assert page.image is not None  # render() leaves one of the two
+        words, whole = _run(binary, tessdata, page.image, page.number, page.dpi)
         if whole:
             ocr_cache.store(page.digest, words)
     tables, rest = table_lines(page.grids, words, lambda box: mapped(box, page.to_page))
@@ -361,7 +371,9 @@ def _images(page: Any) -> tuple[tuple[int, int] | None, int]:
     return best, total
 
 
-def _run(binary: str, tessdata: str, png: bytes, number: int) -> tuple[list[dict[str, Any]], bool]:
+def _run(
+    binary: str, tessdata: str, image: bytes, number: int, dpi: int | None = None
+) -> tuple[list[dict[str, Any]], bool]:
     """Tesseract's words of one page image (text, pixel box, confidence, line key), and
     whether the reading is whole (worth caching). The page is read as it lies, and again
     with orientation detection (where installed) when Tesseract trusts the first reading
@@ -369,69 +381,72 @@ def _run(binary: str, tessdata: str, png: bytes, number: int) -> tuple[list[dict
     upright reading left ink unread, :func:`_second_readings` adds what it finds; when
     they fail (a timeout, memory), the first reading stands, not whole."""
     started = time.monotonic()
-    words = _tesseract_tsv(binary, tessdata, png, number, "3")
+    read = functools.partial(_tesseract_tsv, binary, tessdata, number=number, dpi=dpi)
+    words = read(image, psm="3")
     if _psm(tessdata) != "3" and _mean_confidence(words) < REREAD_CONFIDENCE:
-        turned = _tesseract_tsv(binary, tessdata, png, number, "1")
+        turned = read(image, psm="1")
         if _mean_confidence(turned) > _mean_confidence(words):
             return turned, True  # a turned page: its leftover is not read again
     if not ocr_missed.available():
         return words, True  # the cache key says so (:func:`render`)
     try:
-        return _second_readings(binary, tessdata, png, number, words, started), True
+        return _second_readings(read, image, words, started), True
     except Exception as e:  # optional: the first reading stands
         log.warning("page %d: OCR's second reading failed (%s); the first one is kept", number, e)
         return words, False
 
 
 def _second_readings(
-    binary: str,
-    tessdata: str,
-    png: bytes,
-    number: int,
+    read: Callable[..., list[dict[str, Any]]],
+    image: bytes,
     words: list[dict[str, Any]],
     started: float,
 ) -> list[dict[str, Any]]:
-    """``words`` (the first reading of page image ``png``) with what :mod:`.ocr_missed`
+    """``words`` (the first reading of page image ``image``) with what :mod:`.ocr_missed`
     finds in the ink they left: where lines of ink were left, the page is read again
     darkened (the surer reading kept); the ink the kept reading left is read again as one
-    block (``--psm 6``) and its words joined to their lines. These readings share what
-    is left of :data:`PAGE_TIMEOUT` since ``started``."""
+    block (``--psm 6``) and its words joined to their lines. These readings (``read``:
+    :func:`_tesseract_tsv` for this page; their images carry no resolution, which
+    Tesseract estimates) share what is left of :data:`PAGE_TIMEOUT` since ``started``."""
 
     def left_s() -> float:
         return PAGE_TIMEOUT - (time.monotonic() - started)
 
-    left = ocr_missed.leftover(png, words)
+    left = ocr_missed.leftover(image, words)
     if left is None:
         return words
     if left.ink >= ocr_missed.LOST_TEXT:  # lines lost: grey print beside black?
-        darker = ocr_missed.darkened(png)
-        again = _tesseract_tsv(binary, tessdata, darker, number, "3", left_s())
+        darker = ocr_missed.darkened(image)
+        again = read(darker, psm="3", timeout=left_s(), dpi=None)
         if ocr_missed.trusted(again) > ocr_missed.trusted(words):
-            png, words = darker, again
-            left = ocr_missed.leftover(png, words)
+            image, words = darker, again
+            left = ocr_missed.leftover(image, words)
             if left is None:
                 return words
-    extra = _tesseract_tsv(binary, tessdata, left.png, number, "6", left_s())
+    extra = read(left.image, psm="6", timeout=left_s(), dpi=None)
     return ocr_missed.merge(words, [w for w in extra if ocr_missed.kept(w)])
 
 
 def _tesseract_tsv(
     binary: str,
     tessdata: str,
-    png: bytes,
+    image: bytes,
     number: int,
     psm: str,
     timeout: float = PAGE_TIMEOUT,
+    dpi: int | None = None,
 ) -> list[dict[str, Any]]:
-    """Tesseract's words of page image ``png`` read with page segmentation ``psm``, in at
-    most ``timeout`` seconds."""
+    """Tesseract's words of page ``image`` (any format Leptonica reads: PGM, PNG) read
+    with page segmentation ``psm``, told it has ``dpi`` pixels an inch (None: Tesseract
+    estimates it), in at most ``timeout`` seconds."""
     if timeout <= 0:
         raise IngestError(f"page {number}: no time left of OCR's {PAGE_TIMEOUT:.0f} s")
     env = dict(os.environ, OMP_THREAD_LIMIT="1", TESSDATA_PREFIX=tessdata)
-    cmd = [binary, "stdin", "stdout", "-l", "eng", "--psm", psm, "tsv"]
+    told = ["--dpi", str(dpi)] if dpi else []
+    cmd = [binary, "stdin", "stdout", "-l", "eng", "--psm", psm, *told, "tsv"]
     try:
         done = subprocess.run(
-            cmd, input=png, capture_output=True, timeout=timeout, env=env, check=False
+            cmd, input=image, capture_output=True, timeout=timeout, env=env, check=False
         )
     except subprocess.TimeoutExpired:
         raise IngestError(

@@ -80,14 +80,14 @@ def available() -> bool:
 
 @dataclass(frozen=True)
 class Leftover:
-    """The ink a reading left, as a PNG to read again, and its dark pixels."""
+    """The ink a reading left, as an image to read again (PGM), and its dark pixels."""
 
-    png: bytes
+    image: bytes
     ink: int
 
 
-def leftover(png: bytes, words: list[dict[str, Any]]) -> Leftover | None:
-    """A black and white PNG of the ink of page image ``png`` that no box of ``words``
+def leftover(image: bytes, words: list[dict[str, Any]]) -> Leftover | None:
+    """A grey image (PGM) of the ink of page ``image`` (PGM, PNG) that no box of ``words``
     covers, rules, dot leaders and specks left out (:func:`_marks`), or None when less
     than :data:`MISSED_INK` dark pixels are left."""
     import numpy as np
@@ -95,7 +95,7 @@ def leftover(png: bytes, words: list[dict[str, Any]]) -> Leftover | None:
 
     from lateseg.ingest.ocr_tables import run_bounds
 
-    with Image.open(io.BytesIO(png)) as im:
+    with Image.open(io.BytesIO(image)) as im:
         grey = np.array(im.convert("L"))
     height, width = grey.shape
     for w in words:
@@ -140,20 +140,20 @@ def leftover(png: bytes, words: list[dict[str, Any]]) -> Leftover | None:
     page = np.full_like(grey, 255)
     page[near] = stretch[grey[near]]
     out = io.BytesIO()
-    Image.fromarray(page).save(out, format="PNG")
+    Image.fromarray(page).save(out, format="PPM")
     return Leftover(out.getvalue(), int(ink.sum()))
 
 
-def darkened(png: bytes) -> bytes:
-    """Page image ``png`` with its grey levels raised to :data:`GAMMA` (145 of 255
-    becomes 82; black and white stay)."""
+def darkened(image: bytes) -> bytes:
+    """Page ``image`` (PGM, PNG) with its grey levels raised to :data:`GAMMA` (145 of 255
+    becomes 82; black and white stay), as a PGM."""
     import numpy as np
     from PIL import Image
 
     curve = (255.0 * (np.arange(256) / 255.0) ** GAMMA).astype(np.uint8).tolist()
     out = io.BytesIO()
-    with Image.open(io.BytesIO(png)) as im:
-        im.convert("L").point(curve).save(out, format="PNG")
+    with Image.open(io.BytesIO(image)) as im:
+        im.convert("L").point(curve).save(out, format="PPM")
     return out.getvalue()
 
 
