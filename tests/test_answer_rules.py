@@ -13,6 +13,7 @@ from test_answer_sense import passages
 
 from lateseg.generate.extractive import candidates, extractive_answer
 from lateseg.generate.lists import inline_list
+from lateseg.generate.phrase import is_heading
 from lateseg.generate.question import analyse, content_words, equivalents
 from lateseg.generate.sense import _paths, premise_agreement, sense_agreement
 from lateseg.text.words import stem
@@ -199,9 +200,28 @@ def test_the_sense_prefers_the_candidate_of_the_asked_sense(question, better, wo
         ("The office opens at 9:30 and closes at noon.", None),  # a time, not a colon
         ("Note: either party may end this agreement on thirty days' written notice.", None),
         ("Scope: everything.", None),  # one item is no list
+        ("Base Rent: $5,000 per month.", None),  # a thousands separator, not a list
+        (
+            "Insurance limits: $1,000,000 per occurrence and $2,000,000 in the aggregate.",
+            ["$1,000,000 per occurrence", "$2,000,000 in the aggregate"],
+        ),
     ],
 )
 def test_a_list_inside_a_sentence_is_read_after_its_colon(sentence, items):
     found = inline_list(sentence, 0, len(sentence))
     got = None if found is None else [sentence[a:b] for a, b in found.labels]
     assert got == items
+
+
+@pytest.mark.parametrize(
+    ("line", "heading"),
+    [
+        ("(h) Tenant's Proportionate Share: 4.16%.", False),  # a term and its value
+        ("(j) Security Deposit: $120,120.00.", False),
+        ("EXHIBIT B: 2025 FEES", True),
+        ("2.1 Phase 1: 2024 Deliverables", True),
+        ("Schedule 3 Part B: 2025 Rate Card", True),
+    ],
+)
+def test_a_terms_line_with_its_value_is_no_heading(line, heading):
+    assert is_heading(line) is heading

@@ -254,7 +254,7 @@ def test_a_value_is_looked_for_beyond_the_passage_its_words_were_copied_from(enc
     question = "What percentage of the building's operating expenses is the tenant's share?"
     (s,) = check_support("The tenant's share is 4.16%.", question, [cap, terms], encoder)
     assert s.supported, s.reason
-    assert s.evidence.source == terms.source and "4.16%" in s.evidence.text
+    assert s.evidence.start >= terms.start and "4.16%" in s.evidence.text
 
 
 # -- a value stated of another thing (issue 45) --------------------------------------------

@@ -177,14 +177,19 @@ def _states(asked: Asked, hit: Hit, c: Candidate) -> float:
     return 1.0
 
 
-# a value stated as a bound or a change ("shall not increase by more than five percent",
-# "overstated by more than 4%"), which answers a question about a bound or a change only
+# a value stated as a ceiling or a change ("shall not increase by more than five percent",
+# "a management fee not to exceed 3%"), which answers a question about a bound or a
+# change only; not a floor ("not less than thirty (30) days' notice" is the notice asked)
 _BOUND_BEFORE = re.compile(
-    r"(?:\b(?:by|of)\s+(?:more|less|fewer)\s+than|" + LIMIT.pattern + r")\s*$", re.IGNORECASE
+    r"\b(?:by\s+(?:(?:no|not)\s+)?(?:more|less|fewer)\s+than|by\s+up\s+to|"
+    r"(?:shall|will|may|does|not\s+to|to)\s+not\s+exceed|not\s+to\s+exceed|"
+    r"(?:no|not)\s+more\s+than|at\s+most|a\s+maximum\s+of|limited\s+to)\s*$",
+    re.IGNORECASE,
 )
 _ASKS_BOUND = re.compile(
-    r"\b(?:increase|decrease|rise|raise|grow|change|exceed|cap|capped|limit|maximum|minimum|"
-    r"most|least|more\s+than|less\s+than|fewer\s+than|up\s+to|threshold|over|above|below|under)",
+    r"\b(?:increases?|decreases?|rises?|raised?|grows?|changes?|exceeds?|caps?|capped|"
+    r"limits?|maximum|minimum|most|least|more\s+than|less\s+than|fewer\s+than|up\s+to|"
+    r"thresholds?|above|below)\b",
     re.IGNORECASE,
 )
 

@@ -148,9 +148,10 @@ def _introducer(text: str, lines: list[tuple[int, int]], i: int) -> int:
     return lines[i][0]
 
 
-# the items after a sentence's colon: "…: shareable vs. unshareable and variable vs. static."
+# the items after a sentence's colon: "…: shareable vs. unshareable and variable vs. static"
+# (a comma before a digit is a thousands separator: "$5,000")
 _INLINE_SEP = re.compile(
-    r"\s*;\s*(?:(?:and|or)\s+)?|,\s*(?:(?:and/or|and|or)\s+)?|\s+(?:and/or|and|or)\s+"
+    r"\s*;\s*(?:(?:and|or)\s+)?|,(?!\d)\s*(?:(?:and/or|and|or)\s+)?|\s+(?:and/or|and|or)\s+"
 )
 #: An item of an inline list has at most this many words (else the colon opens a clause).
 INLINE_WORDS = 6

@@ -43,12 +43,17 @@ def is_heading(line: str) -> bool:
         return False
     if re.search(r"\.\s+\S", rest):  # "12.1 General Cap. EXCEPT AS …": a sentence follows
         return False
-    if re.search(r":\s*\S*\d", rest):  # "(h) Proportionate Share: 4.16%": a term's value
+    if _TERM_VALUE.search(rest):  # "(h) Proportionate Share: 4.16%": a term's value
         return False
     if rest.isupper():
         return len(words) <= 10 and (m is not None or len(words) <= 6)
     titled = all(w[0].isupper() or w.lower() in MINOR_WORDS or not w[0].isalpha() for w in words)
     return bool(m) and titled
+
+
+# a line that ends in a number after its colon ("Security Deposit: $120,120.00") states a
+# term's value; "EXHIBIT B: 2025 FEES" and "Phase 1: 2024 Deliverables" are headings
+_TERM_VALUE = re.compile(r":\s*[$€£]?\s?\d[\d,.]*\s*%?$")
 
 
 def _numbered_title(line: str) -> bool:

@@ -414,9 +414,7 @@ def check_support(
             best = float(max(sims[k, n] for k in idx))
             k = max(holding or idx, key=lambda k: sims[k, n])
             i, a, b = cands[k]
-            if held is not None and (
-                not numbers or _holds_numbers(numbers, passages[held[0]].text[held[1] : held[2]])
-            ):
+            if held is not None:  # (its value, if any, is in them: see above)
                 i, a, b = held  # the words it copied, where they are
             evidence = passages[i].part(a, b, score=float(sims[k, n]))
         reason = None

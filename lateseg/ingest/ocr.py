@@ -28,8 +28,8 @@ is decoded, and so is a page whose images add up to twice that; a page is render
 and at most two page images per Tesseract process wait (uncompressed: 3.7 MB a letter
 page at 200 dpi, 40 MB at the render ceiling): that bounds an OCR ingest's memory
 whatever the page count. Looking for what Tesseract's reading lost (:mod:`.ocr_missed`)
-holds some 8 bytes a rendered pixel at once, per Tesseract process (about 320 MB at the
-render ceiling, 30 MB for a letter page at 200 dpi). A page that Tesseract has not read
+holds up to some 12 bytes a rendered pixel at once, per Tesseract process (about 500 MB
+at the render ceiling, 45 MB for a letter page at 200 dpi). A page that Tesseract has not read
 in :data:`PAGE_TIMEOUT` seconds is reported, not waited for; the second readings share
 what is left of that time, and when they fail the first reading stands.
 
@@ -275,7 +275,7 @@ def render(page: Any, number: int, zoom: float | None = None) -> Rendered:
     psm = _psm(tessdata)
     key = hashlib.sha256(
         f"{version}|psm{psm}|eng|{pix.width}x{pix.height}|v{ocr_cache.VERSION}"
-        f"|missed{int(ocr_missed.available())}".encode()
+        f"|missed{int(ocr_missed.available())}|dpi{int(pix.xres)}".encode()
     )
     key.update(pix.samples_mv)
     digest = key.hexdigest()
@@ -375,24 +375,35 @@ def _run(
     binary: str, tessdata: str, image: bytes, number: int, dpi: int | None = None
 ) -> tuple[list[dict[str, Any]], bool]:
     """Tesseract's words of one page image (text, pixel box, confidence, line key), and
-    whether the reading is whole (worth caching). The page is read as it lies, and again
-    with orientation detection (where installed) when Tesseract trusts the first reading
-    less than :data:`REREAD_CONFIDENCE`; the more confident reading wins. Where an
-    upright reading left ink unread, :func:`_second_readings` adds what it finds; when
-    they fail (a timeout, memory), the first reading stands, not whole."""
+    whether to cache them. The page is read as it lies, and again with orientation
+    detection (where installed) when Tesseract trusts the first reading less than
+    :data:`REREAD_CONFIDENCE`; the more confident reading wins. Where an upright reading
+    left ink unread, :func:`_second_readings` adds what it finds. The readings after the
+    first share what is left of :data:`PAGE_TIMEOUT`; when one fails, the first reading
+    stands: cached when the time ran out (the page would run out again), not cached when
+    something else failed (memory, say), so a later ingest tries again."""
     started = time.monotonic()
     read = functools.partial(_tesseract_tsv, binary, tessdata, number=number, dpi=dpi)
+
+    def left_s() -> float:
+        return PAGE_TIMEOUT - (time.monotonic() - started)
+
     words = read(image, psm="3")
-    if _psm(tessdata) != "3" and _mean_confidence(words) < REREAD_CONFIDENCE:
-        turned = read(image, psm="1")
-        if _mean_confidence(turned) > _mean_confidence(words):
-            return turned, True  # a turned page: its leftover is not read again
-    if not ocr_missed.available():
-        return words, True  # the cache key says so (:func:`render`)
     try:
-        return _second_readings(read, image, words, started), True
-    except Exception as e:  # optional: the first reading stands
-        log.warning("page %d: OCR's second reading failed (%s); the first one is kept", number, e)
+        if _psm(tessdata) != "3" and _mean_confidence(words) < REREAD_CONFIDENCE:
+            turned = read(image, psm="1", timeout=left_s())
+            if _mean_confidence(turned) > _mean_confidence(words):
+                return turned, True  # a turned page: its leftover is not read again
+        if not ocr_missed.available():
+            return words, True  # the cache key says so (:func:`render`)
+        return _second_readings(read, image, words, left_s), True
+    except IngestError as e:  # out of time, or Tesseract failed: the first reading stands
+        log.warning("page %d: %s; its first reading is kept", number, e)
+        return words, True
+    except Exception:  # optional readings: the first stands, read again next time
+        log.warning(
+            "page %d: OCR's second reading failed; the first is kept", number, exc_info=True
+        )
         return words, False
 
 
@@ -400,17 +411,14 @@ def _second_readings(
     read: Callable[..., list[dict[str, Any]]],
     image: bytes,
     words: list[dict[str, Any]],
-    started: float,
+    left_s: Callable[[], float],
 ) -> list[dict[str, Any]]:
     """``words`` (the first reading of page image ``image``) with what :mod:`.ocr_missed`
     finds in the ink they left: where lines of ink were left, the page is read again
     darkened (the surer reading kept); the ink the kept reading left is read again as one
     block (``--psm 6``) and its words joined to their lines. These readings (``read``:
     :func:`_tesseract_tsv` for this page; their images carry no resolution, which
-    Tesseract estimates) share what is left of :data:`PAGE_TIMEOUT` since ``started``."""
-
-    def left_s() -> float:
-        return PAGE_TIMEOUT - (time.monotonic() - started)
+    Tesseract estimates) have ``left_s()`` seconds."""
 
     left = ocr_missed.leftover(image, words)
     if left is None:
@@ -449,9 +457,7 @@ def _tesseract_tsv(
             cmd, input=image, capture_output=True, timeout=timeout, env=env, check=False
         )
     except subprocess.TimeoutExpired:
-        raise IngestError(
-            f"page {number}: OCR did not finish in {timeout:.0f} s; the page was skipped"
-        ) from None
+        raise IngestError(f"page {number}: OCR did not finish in {max(timeout, 1):.0f} s") from None
     except OSError as e:
         raise OcrUnavailable(f"Tesseract ({binary}) does not run: {e}; {INSTALL_HINT}") from None
     if done.returncode != 0:

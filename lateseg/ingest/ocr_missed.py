@@ -182,7 +182,7 @@ def _marks(dark: Any) -> Any | None:
     boxes = ndimage.find_objects(labels)
     heights = np.array([b[0].stop - b[0].start for b in boxes])
     widths = np.array([b[1].stop - b[1].start for b in boxes])
-    sizes = np.bincount(labels.ravel(), minlength=count + 1)[1:]
+    sizes = np.bincount(labels[dark], minlength=count + 1)[1:]  # not an int64 page copy
     small = (heights <= DOT_PIXELS) & (widths <= DOT_PIXELS)
     drop = small & (sizes < SPECK_PIXELS)
     for i, j in _leader_pairs(boxes, np.nonzero(small & ~drop)[0].tolist()):
