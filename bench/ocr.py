@@ -406,6 +406,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--skip-answers", action="store_true", help="reading figures only")
     ap.add_argument("--out", type=Path, default=OUT)
     args = ap.parse_args(argv)
+    if args.out.is_dir():
+        ap.error(
+            f"--out names the report file (its .md; the .json beside it): {args.out} is a folder"
+        )
     from lateseg.ingest import ocr
 
     why = ocr.available()

@@ -85,6 +85,15 @@ def test_a_word_joins_the_line_of_its_own_column():
     assert [w["text"] for w in merged] == ["Scope", "3", "Fees", "9"]
 
 
+def test_between_two_tight_lines_a_word_joins_the_one_holding_more_of_it():
+    first = [
+        _word("upper", [100, 100, 200, 124], [1, 1, 1]),
+        _word("lower", [100, 112, 200, 136], [1, 1, 2]),  # set tightly: 12 px overlap
+    ]
+    merged = ocr_missed.merge(first, [_word("7", [500, 113, 515, 135], [5, 1, 1])])
+    assert {w["text"]: tuple(w["line"]) for w in merged}["7"] == (1, 1, 2)
+
+
 def test_lone_words_far_apart_on_one_row_stay_lines_of_their_own():
     first = [_word("Below", [100, 600, 200, 620], [1, 1, 1])]
     extra = [

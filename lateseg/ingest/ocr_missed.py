@@ -317,16 +317,20 @@ def _line_of(
     """The line of the first reading that ``word`` sits on (half its height inside the
     line's, the line at most twice as tall as the word), or None. Where lines of two
     columns qualify, the one starting nearest left of the word: a page number after its
-    leaders (whited out) may lie nearer the next column's text than its own line's."""
-    tall = word["box"][3] - word["box"][1]
+    leaders (whited out) may lie nearer the next column's text than its own line's. Lines
+    whose starts lie within two word heights (one column's margin, an indent) are told
+    apart by how much of the word's height they hold (tightly set lines)."""
+    tall = max(word["box"][3] - word["box"][1], 1)
     x = word["box"][0]
     best: tuple[int, ...] | None = None
-    rank: tuple[int, int] = (0, 0)
+    rank: tuple[int, int, float] = (0, 0, 0.0)
     for key, box in bounds.items():
-        if box[3] - box[1] > 2 * max(tall, 1) or _overlap(word["box"], (box[1], box[3])) < 0.5:
+        held = _overlap(word["box"], (box[1], box[3]))
+        if box[3] - box[1] > 2 * tall or held < 0.5:
             continue
         # lines starting left of the word first, the nearest start first among them
-        r = (0, x - box[0]) if box[0] <= x else (1, box[0] - x)
+        side, gap = (0, x - box[0]) if box[0] <= x else (1, box[0] - x)
+        r = (side, gap // (2 * tall), -held)
         if best is None or r < rank:
             best, rank = key, r
     return best
