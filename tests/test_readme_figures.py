@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -173,7 +174,7 @@ def _paragraph(text: str, no: int) -> str:
 # -- the checker itself -------------------------------------------------------------------
 
 
-def test_the_checker_finds_an_unmarked_figure_and_a_wrong_one() -> None:
+def test_the_checker_finds_an_unmarked_figure_and_a_wrong_one(tmp_path, monkeypatch) -> None:
     marked, unmarked = figures(
         "It runs at 2.5x the peer and answers 89% <!-- bench: x.json a -->.\n"
     )
@@ -182,15 +183,23 @@ def test_the_checker_finds_an_unmarked_figure_and_a_wrong_one() -> None:
     assert figures("costs 2-7% of it")[1] == [(1, "2-7%")]  # a range is two figures
     _, none = figures("```\nmake  # 5 s\n```\n`--timeout 5 s` and 384-d vectors, 10 files\n")
     assert none == []
-    row = "sets.licenses.rows[system=lateseg ingest (default: openvino-bf16)].vs_peer"
-    assert check_marker("0.90x", "bench", f"throughput.json {row}") is None
-    assert check_marker("0.95x", "bench", f"throughput.json {row}") is not None
-    assert (
-        check_marker("98%", "bench", "answers.json sets.contracts.summary.quote.accuracy *100")
-        is None
-    )
-    assert check_marker("7,913", "bench", 'scale_stores.md "sqlite"') is None
-    assert check_marker("7,165", "bench", 'scale_stores.md "sqlite"') is not None
+    # results files of its own: the real ones change with every rerun
+    monkeypatch.setattr(sys.modules[__name__], "RESULTS", tmp_path)
+    rows = [
+        {"system": "peer", "vs_peer": 1.0},
+        {"system": "ingest (default: bf16)", "vs_peer": 0.9},
+    ]
+    (tmp_path / "speed.json").write_text(json.dumps({"sets": {"lic": {"rows": rows}}}))
+    row = "sets.lic.rows[system=ingest (default: bf16)].vs_peer"
+    assert check_marker("0.90x", "bench", f"speed.json {row}") is None
+    assert check_marker("0.95x", "bench", f"speed.json {row}") is not None
+    (tmp_path / "answers.json").write_text(json.dumps({"contracts": {"accuracy": 0.984}}))
+    assert check_marker("98%", "bench", "answers.json contracts.accuracy *100") is None
+    assert check_marker("97%", "bench", "answers.json contracts.accuracy *100") is not None
+    (tmp_path / "stores.md").write_text("| sqlite | 7,913 |\n| postgres | 5,245 |\n")
+    assert check_marker("7,913", "bench", 'stores.md "sqlite"') is None
+    assert check_marker("5,245", "bench", 'stores.md "sqlite"') is not None
+    assert check_marker("1%", "bench", "missing.json a") is not None
 
 
 # -- the README ---------------------------------------------------------------------------
