@@ -273,17 +273,17 @@ def render(page: Any, number: int, zoom: float | None = None) -> Rendered:
     m = pymupdf.Matrix(1, 0, 0, 1, pix.x, pix.y) * ~matrix
     grids = tuple(find_grids(_grey(pix), zoom))
     psm = _psm(tessdata)
+    # the resolution the PNG this replaced declared (PyMuPDF's 96, not the render's): told
+    # 200, Tesseract parted 3 of 8 pages of a scanned contract into other paragraphs
+    dpi = int(pix.xres)
     key = hashlib.sha256(
         f"{version}|psm{psm}|eng|{pix.width}x{pix.height}|v{ocr_cache.VERSION}"
-        f"|missed{int(ocr_missed.available())}|dpi{int(pix.xres)}".encode()
+        f"|missed{int(ocr_missed.available())}|dpi{dpi}".encode()
     )
     key.update(pix.samples_mv)
     digest = key.hexdigest()
     words = ocr_cache.cached(digest)
     image = pix.tobytes("pnm") if words is None else None
-    # the resolution the PNG this replaced declared (PyMuPDF's 96, not the render's): told
-    # 200, Tesseract parted 3 of 8 pages of a scanned contract into other paragraphs
-    dpi = int(pix.xres)
     return Rendered(number, digest, image, words, (m.a, m.b, m.c, m.d, m.e, m.f), grids, dpi)
 
 

@@ -93,7 +93,7 @@ def leftover(image: bytes, words: list[dict[str, Any]]) -> Leftover | None:
     import numpy as np
     from PIL import Image
 
-    from lateseg.ingest.ocr_tables import run_bounds
+    from lateseg.ingest.ocr_tables import long_runs
 
     with Image.open(io.BytesIO(image)) as im:
         grey = np.array(im.convert("L"))
@@ -108,11 +108,7 @@ def leftover(image: bytes, words: list[dict[str, Any]]) -> Leftover | None:
     if int(dark.sum()) < MISSED_INK:
         return None
     for mask, transposed in ((dark, False), (np.ascontiguousarray(dark.T), True)):
-        rows, starts, ends = run_bounds(mask)
-        long = ends - starts >= RULE_PIXELS
-        for r, s, e in zip(
-            rows[long].tolist(), starts[long].tolist(), ends[long].tolist(), strict=True
-        ):
+        for r, s, e in long_runs(mask, RULE_PIXELS):
             if transposed:
                 grey[s:e, r] = 255
                 dark[s:e, r] = False

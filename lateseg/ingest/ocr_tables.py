@@ -100,7 +100,7 @@ class Grid:
         return row, col
 
 
-def run_bounds(mask: Any) -> tuple[Any, Any, Any]:
+def _run_bounds(mask: Any) -> tuple[Any, Any, Any]:
     """The row, start and end (numpy arrays) of each run of True along the rows of the
     2-D boolean array ``mask``, row by row."""
     import numpy as np
@@ -114,10 +114,10 @@ def run_bounds(mask: Any) -> tuple[Any, Any, Any]:
     return rows, starts, ends
 
 
-def _runs(mask: Any, min_len: int) -> list[tuple[int, int, int]]:
+def long_runs(mask: Any, min_len: int) -> list[tuple[int, int, int]]:
     """``(row, start, end)`` of the runs of True at least ``min_len`` long in each row of
     ``mask``, row by row."""
-    rows, starts, ends = run_bounds(mask)
+    rows, starts, ends = _run_bounds(mask)
     keep = ends - starts >= min_len
     return list(zip(rows[keep].tolist(), starts[keep].tolist(), ends[keep].tolist(), strict=True))
 
@@ -259,9 +259,9 @@ def _stroke(dark: Any, box: PixelBox, tol: int) -> float | None:
         return None
     rows = inside[:: max(1, inside.shape[0] // STROKE_LINES)]
     cols = np.ascontiguousarray(inside[:, :: max(1, inside.shape[1] // STROKE_LINES)].T)
-    _, starts, ends = run_bounds(rows)
+    _, starts, ends = _run_bounds(rows)
     across = ends - starts
-    _, starts, ends = run_bounds(cols)
+    _, starts, ends = _run_bounds(cols)
     down = ends - starts
     across, down = across[across <= 8 * tol], down[down <= 8 * tol]
     if len(across) < 20 or len(down) < 20:
@@ -297,10 +297,10 @@ def find_grids(grey: Any, zoom: float) -> list[Grid]:
     tol = max(3, round(1.5 * zoom))
     across = dark[:-2] | dark[1:-1] | dark[2:]
     down = dark[:, :-2] | dark[:, 1:-1] | dark[:, 2:]
-    h_runs = _runs(across, round(MIN_RULE_WIDTH * zoom))
+    h_runs = long_runs(across, round(MIN_RULE_WIDTH * zoom))
     if len(h_runs) > MAX_SEGMENTS:
         return []
-    v_runs = _runs(np.ascontiguousarray(down.T), round(MIN_RULE_HEIGHT * zoom))
+    v_runs = long_runs(np.ascontiguousarray(down.T), round(MIN_RULE_HEIGHT * zoom))
     if len(v_runs) > MAX_SEGMENTS:
         return []
     thickest = round(MAX_RULE_THICKNESS * zoom) + 2  # and the two rows looked at with it
