@@ -2,9 +2,9 @@
 questions): the tier the question's own value falls in, a deadline for "how soon", the
 path the question names, what is required, the reason for "why", a yes-or-no question
 that also asks where, whose address, "first" as "initial", a list of the length asked
-(and lists inside a sentence), a value over a bound on its change, candidates cut at
-paragraph breaks, and no candidate twice. Each example is a small document read by the real
-embedder, with a distractor of the same kind."""
+(and lists inside a sentence), a value over a bound on its change, a rule over its
+example, candidates cut at paragraph breaks, and no candidate twice. Each example is a
+small document read by the real embedder, with a distractor of the same kind."""
 
 from __future__ import annotations
 
@@ -59,6 +59,11 @@ PERKS = (
 LEAVE = "Staff may take three kinds of paid leave: annual leave, sick leave and parental leave."
 CAPPED = "The Agency's commission shall not increase by more than two percent (2%) in any year."
 TERMS = "(d) Agency Commission: 12%.\n(e) Payment Terms: net thirty (30) days."
+LOCKS = "Each job's lock file must be placed in /run/lock and named <job-name>.lock."
+EXAMPLE = (
+    "For example, the lock file of the nightly backup job is /var/spool/backup/nightly.lock "
+    "on older systems."
+)
 
 
 @pytest.mark.parametrize(
@@ -104,6 +109,14 @@ TERMS = "(d) Agency Commission: 12%.\n(e) Payment Terms: net thirty (30) days."
         ("What percentage of the fees is the agency's commission?", [CAPPED, TERMS], "12%"),
         # ... unless the question asks for the bound
         ("By how much may the agency's commission increase in a year?", [CAPPED, TERMS], "2%"),
+        # the rule, not the example beside it ("For example, …") ...
+        ("Where do the lock files of jobs go?", [LOCKS, EXAMPLE], "/run/lock"),
+        # ... unless the question asks for the example
+        (
+            "Where was the nightly backup job's lock file kept on older systems, for example?",
+            [LOCKS, EXAMPLE],
+            "nightly.lock",
+        ),
     ],
 )
 def test_the_quote_is_the_candidate_the_rule_prefers(encoder, question, texts, expected):

@@ -517,3 +517,34 @@ def test_clause_numbers_and_hyphenated_names_are_not_unsupported_facts(encoder):
         encoder,
     )
     assert s.supported, s.reason
+
+
+SRV = Hit(
+    "/m/fhs.pdf",
+    0,
+    118,
+    "4.9 /srv : Data for services. The /srv directory holds site-specific data which is "
+    "served by this system, such as web pages.",
+    0.6,
+    section="4 Directories > 4.9 /srv",
+    chunk_id=1,
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "supported"),
+    [
+        ("The /srv directory is used to compile kernels for this system.", False),
+        ("It is a directory that is used to create new services in /srv.", False),
+        ("The /srv directory holds the site-specific data this system serves.", True),
+        ("The /srv directory keeps data served by the system, for example web pages.", True),
+    ],
+)
+def test_a_sentence_must_say_what_the_quoted_clause_says(encoder, claim, supported):
+    """When the quoted answer is a clause (no value or name to give), a sentence close to
+    it that adds words it does not hold ("used to compile kernels") is not supported."""
+    quote, (s,) = quoted_check(claim, "What is the /srv directory for?", [SRV], encoder)
+    assert quote.phrase is not None and "site-specific data" in quote.phrase.text
+    assert s.supported == supported, s.reason
+    if not supported:
+        assert s.reason.startswith("says what the sentence the quoted answer quotes does not")

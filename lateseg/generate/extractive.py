@@ -167,6 +167,8 @@ def _states(asked: Asked, hit: Hit, c: Candidate) -> float:
     found = typed_phrase(asked, text)
     if found is None:
         return 0.0
+    if _EXAMPLE.match(text) and not _ASKS_EXAMPLE.search(asked.question):
+        return 0.0  # "For example, the crond PID file is named /run/crond.pid": not the rule
     if asked.kind == "limit":  # a limit clause ("shall not exceed …") over a bare value
         return 1.0 if LIMIT.search(text) else 0.5
     if _BOUND_BEFORE.search(text[: found[0]]) and not _ASKS_BOUND.search(asked.question):
@@ -186,6 +188,10 @@ _BOUND_BEFORE = re.compile(
     r"(?:no|not)\s+more\s+than|at\s+most|a\s+maximum\s+of|limited\s+to)\s*$",
     re.IGNORECASE,
 )
+# a sentence that gives an example: its value illustrates the rule stated beside it, it
+# is not the value asked for (unless the question asks for an example)
+_EXAMPLE = re.compile(r"\s*(?:for\s+(?:example|instance)\b|e\.\s?g\.|as\s+an\s+example\b)", re.I)
+_ASKS_EXAMPLE = re.compile(r"\b(?:examples?|instances?|such\s+as|e\.\s?g\.)", re.I)
 _ASKS_BOUND = re.compile(
     r"\b(?:increases?|decreases?|rises?|raised?|grows?|changes?|exceeds?|caps?|capped|"
     r"limits?|maximum|minimum|most|least|more\s+than|less\s+than|fewer\s+than|up\s+to|"
