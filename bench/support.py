@@ -3,7 +3,8 @@
     python bench/support.py [--claims data/eval/support_claims.jsonl]
                             [--checks FILE ...] [--out bench/results/support.md]
 
-    python bench/support.py --checks bench/results/support_checks.jsonl   # the results
+    python bench/support.py --checks bench/results/support_checks.jsonl \
+        bench/results/support_checks_more.jsonl                          # the results
 
 Two kinds of labelled inputs, each checked by
 :func:`~lateseg.generate.support.check_support` as ``Pipeline.ask`` checks a generated
@@ -17,7 +18,9 @@ answer:
   (question, text, the passages shown), labelled right or wrong by the gold value. An
   answer is passed when some sentence of it is supported (what ``checked`` and
   ``ask``'s fallback keep). ``bench/results/support_checks.jsonl``: 108 such answers of
-  SmolLM2-135M-Instruct (contracts and manuals), kept 2026-12-04.
+  SmolLM2-135M-Instruct (contracts and manuals), kept 2026-12-04;
+  ``bench/results/support_checks_more.jsonl``: 88 more (scoped, licences, tables), kept
+  later that day as a check on sets the rules were not chosen on.
 
 ``check`` is the check as ``ask`` runs it: against the quoted answer from the same
 passages (:func:`~lateseg.generate.support.agrees`); ``unquoted`` is the check without

@@ -548,3 +548,47 @@ def test_a_sentence_must_say_what_the_quoted_clause_says(encoder, claim, support
     assert s.supported == supported, s.reason
     if not supported:
         assert s.reason.startswith("says what the sentence the quoted answer quotes does not")
+
+
+LAW = Hit(
+    "/c/supply.pdf",
+    0,
+    96,
+    "14.2 Governing Law. This Supply Agreement shall be governed by the laws of the State of "
+    "Oregon.",
+    0.6,
+    section="14 General > 14.2 Governing Law",
+    chunk_id=2,
+)
+INFO = Hit(
+    "/m/guide.pdf",
+    0,
+    150,
+    "Help pages are installed in /usr/share/help and indexed in /usr/share/help/index.db "
+    "by the help-index program. Manual pages are installed in /usr/share/man.",
+    0.6,
+    chunk_id=3,
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "claim", "passages", "supported"),
+    [
+        # the question's own word ("state") need not be repeated: "Oregon" gives the name
+        ("Under the supply agreement, the laws of which state apply?",
+         "The laws of Oregon apply to the Supply Agreement.", [LAW], True),
+        ("Under the supply agreement, the laws of which state apply?",
+         "The laws of Washington apply to the Supply Agreement.", [LAW], False),
+        # a path is given whole, though the question names some of its parts
+        ("Where is the help index kept?", "The help index is kept in /usr/share/help/index.db.",
+         [INFO], True),
+        ("Where is the help index kept?", "The help index is kept in /usr/share/man.",
+         [INFO], False),
+    ],
+)  # fmt: skip
+def test_the_quoted_name_is_given_by_the_words_the_question_does_not(
+    encoder, question, claim, passages, supported
+):
+    quote, (s,) = quoted_check(claim, question, passages, encoder)
+    assert quote.phrase is not None
+    assert s.supported == supported, (quote.phrase.text, s.reason)

@@ -309,11 +309,18 @@ def agrees(claim: str, question: str, quote: Answer) -> bool | None:
     wanted = [w for w in wanted if w]
     if wanted:
         return any(_holds_numbers(w, claim) for w in wanted)
-    names = {stem(w) for w in content_words(said)}
-    if not names or len(names) > MAX_NAME_WORDS:
+    if len({stem(w) for w in content_words(said)}) > MAX_NAME_WORDS:
         return None
+    # a path is one name, given whole; of the other words, those the question does not
+    # give ("which state": "Colorado" gives "the State of Colorado")
+    paths = {t.strip(".,;:()[]'\"").lower() for t in said.split() if "/" in t}
+    names = {stem(w) for w in content_words(" ".join(t for t in said.split() if "/" not in t))}
+    names -= {stem(w) for w in content_words(question)}
+    if not names and not paths:
+        return None
+    low = claim.lower()
     have = {stem(w) for w in content_words(claim)}
-    return names <= have or all(w in claim.lower() for w in names)
+    return all(p in low for p in paths) and (names <= have or all(w in low for w in names))
 
 
 def _unsaid(claim: str, question: str, quoted: Hit) -> tuple[float, list[str]]:
