@@ -29,17 +29,14 @@ belongs to it), or every passage shown when it cites none. Three tests, all need
   extractive answer from the same passages (its ranker weighs the question's words, the
   kind of value asked and what it is of) decides which value answers the question. A
   sentence must give the value of its phrase ("sixty (60) days": sixty days, 60 days; a
-  date whole), or every word of a short phrase (a law, a place, a name: at most
-  :data:`MAX_NAME_WORDS` words); when the phrase is a clause, or there is none, its
-  evidence must be the sentence the quote quotes, and it must hold at least
-  :data:`MIN_QUOTED` of the words the sentence adds to the question ("the /dev directory
-  is used to create devices" is not "the location of special or device files"). A
-  sentence that gives the phrase's
-  value passes the same-thing test by it (the ranker read what the value is of in the
-  question), and one that is nothing but that value ("The answer is: 3%") is not held
-  to closeness. Chosen on bench/support.py: on the contract set it passes none of 57
-  wrong generated answers (the same-thing rule alone: 20) and refuses 2 of 13 right;
-  it cannot pass a right answer the quote gets wrong.
+  date whole), or a short phrase's words the question does not give (a law, a place, a
+  name of at most :data:`MAX_NAME_WORDS` words; a path whole); when the phrase is a
+  clause, or there is none, its evidence must be the sentence the quote quotes, which
+  must hold :data:`MIN_QUOTED` of the words it adds to the question. A sentence giving
+  the phrase's value passes the same-thing test by it (the ranker read what the value is
+  of), and one that is nothing but that value ("The answer is: 3%") is not held to
+  closeness. Chosen on bench/support.py (see its results); it cannot pass a right answer
+  the quote gets wrong.
 
 A question that asks for a quantity ("how many days", "how much", "what percentage",
 "by when" …) is answered only by a sentence that states one the question does not

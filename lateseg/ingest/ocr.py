@@ -16,7 +16,8 @@ Why Tesseract (``bench/results/ocr.md``): on the sample contracts rendered at 20
 keeps the spaces between words and reads the numbers; RapidOCR's packaged models (trained
 for Chinese) run words together. Tesseract runs as its own processes (``tesseract`` from
 Debian's ``tesseract-ocr`` with ``tesseract-ocr-eng``), one page each, :func:`workers` at
-once. A page is read as it lies (``--psm 3``), and a reading Tesseract trusts little
+once. A page is read as it lies (``--psm 3``), its dot leaders whited out first (read,
+they turn a contents page's numbers into letters), and a reading Tesseract trusts little
 again with orientation detection (``--psm 1``), so pages scanned at 90 or 180 degrees
 read right without every page paying for the detection (without ``osd.traineddata``:
 ``--psm 3`` only, and a warning).
@@ -388,18 +389,22 @@ def _run(
     def left_s() -> float:
         return PAGE_TIMEOUT - (time.monotonic() - started)
 
-    words = read(image, psm="3")
+    unled, whole = ocr_missed.unled(image, number)
+    leaders = unled.leaders if unled is not None else ()
+    image = unled.image if unled is not None else image
+    page = functools.partial(ocr_missed.read_led, read, leaders)
+    words = page(image, psm="3")
     try:
         if _psm(tessdata) != "3" and _mean_confidence(words) < REREAD_CONFIDENCE:
-            turned = read(image, psm="1", timeout=left_s())
+            turned = read(image, psm="1", timeout=left_s())  # x runs another way there
             if _mean_confidence(turned) > _mean_confidence(words):
-                return turned, True  # a turned page: its leftover is not read again
+                return turned, whole  # a turned page: its leftover is not read again
         if not ocr_missed.available():
-            return words, True  # the cache key says so (:func:`render`)
-        return _second_readings(read, image, words, left_s), True
+            return words, whole  # the cache key says so (:func:`render`)
+        return _second_readings(page, image, words, left_s), whole
     except IngestError as e:  # out of time, or Tesseract failed: the first reading stands
         log.warning("page %d: %s; its first reading is kept", number, e)
-        return words, True
+        return words, whole
     except Exception:  # optional readings: the first stands, read again next time
         log.warning(
             "page %d: OCR's second reading failed; the first is kept", number, exc_info=True
@@ -420,12 +425,13 @@ def _second_readings(
     :func:`_tesseract_tsv` for this page; their images carry no resolution, which
     Tesseract estimates) have ``left_s()`` seconds."""
 
+    words = ocr_missed.in_lines(words)
     left = ocr_missed.leftover(image, words)
     if left is None:
         return words
     if left.ink >= ocr_missed.LOST_TEXT:  # lines lost: grey print beside black?
         darker = ocr_missed.darkened(image)
-        again = read(darker, psm="3", timeout=left_s(), dpi=None)
+        again = ocr_missed.in_lines(read(darker, psm="3", timeout=left_s(), dpi=None))
         if ocr_missed.trusted(again) > ocr_missed.trusted(words):
             image, words = darker, again
             left = ocr_missed.leftover(image, words)

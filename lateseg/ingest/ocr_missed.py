@@ -2,6 +2,11 @@
 a copy of the page image with every word read, every rule, dot leader and speck whited
 out (:func:`leftover`).
 
+* **Dot leaders first** (:mod:`.ocr_leaders`): before the page is read, each run of
+  evenly set dots is whited out (a contents page is then read as one block of lines,
+  :func:`read_led`); on another page, a line a leader led to joins its heading again
+  (:func:`led_to`).
+
 * **Lines lost** (:data:`LOST_TEXT` dark pixels or more left): Tesseract's page threshold
   drops light grey print beside black, and the Policy Manual's code blocks (syntax
   colours, grey when scanned) were lost whole. The page is read again darkened
@@ -23,15 +28,26 @@ make lines of their own, placed before the first line below them in the same col
 
 from __future__ import annotations
 
-import bisect
 import functools
 import io
+import logging
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-#: Pixels darker than this grey level (of 256) are ink: light grey print too (a code
-#: block in syntax colours), which Tesseract's page threshold may drop beside black text.
-INK_LEVEL = 170
+from lateseg.ingest.ocr_leaders import (
+    INK_LEVEL,
+    LEADER_GAP,
+    LED_LINES,
+    MAX_LABELLED,
+    Unled,
+    dots_of,
+    leader_runs,
+    without_leaders,
+)
+
+log = logging.getLogger(__name__)
+
 #: The leftover is stretched so that its darkest ink is black and this grey level white.
 PAPER_LEVEL = 235.0
 #: Dark pixels (under :data:`INK_LEVEL`) left on a page once the words read and the
@@ -52,18 +68,9 @@ MISSED_CONFIDENCE = 80.0
 RULE_PIXELS = 40
 #: Pixels of margin whited out around each word read.
 MARGIN = 4
-#: A mark of the leftover no taller and no wider than this (pixels) is a dot: a leader's
-#: when another dot follows it within :data:`LEADER_GAP` pixels along its row with
-#: nothing between; a speck when it has fewer than :data:`SPECK_PIXELS` pixels.
-DOT_PIXELS = 7
-LEADER_GAP = 30
-SPECK_PIXELS = 4
 #: More marks than this left over (after leaders and specks): a photo or a speckled
 #: scan, not read again.
 MAX_MARKS = 3000
-#: More marks than this before leaders and specks are told apart: not looked at one by
-#: one (a contents page's leaders are some 4,000 dots).
-MAX_LABELLED = 10 * MAX_MARKS
 
 
 @functools.cache
@@ -176,47 +183,98 @@ def _marks(dark: Any) -> Any | None:
     if count == 0 or count > MAX_LABELLED:
         return None
     boxes = ndimage.find_objects(labels)
-    heights = np.array([b[0].stop - b[0].start for b in boxes])
-    widths = np.array([b[1].stop - b[1].start for b in boxes])
-    sizes = np.bincount(labels[dark], minlength=count + 1)[1:]  # not an int64 page copy
-    small = (heights <= DOT_PIXELS) & (widths <= DOT_PIXELS)
-    drop = small & (sizes < SPECK_PIXELS)
-    for i, j in _leader_pairs(boxes, np.nonzero(small & ~drop)[0].tolist()):
-        y0 = min(boxes[i][0].start, boxes[j][0].start)
-        y1 = max(boxes[i][0].stop, boxes[j][0].stop)
-        between = labels[y0:y1, boxes[i][1].stop : boxes[j][1].start]
-        if set(np.unique(between).tolist()) <= {0, i + 1, j + 1}:
-            drop[i] = drop[j] = True
+    small, drop = dots_of(labels, dark, boxes)
+    for run in leader_runs(labels, boxes, np.nonzero(small & ~drop)[0].tolist()):
+        drop[run] = True
     if int((~drop).sum()) > MAX_MARKS:
         return None
     keep = np.concatenate([[False], ~drop])
     return keep[labels]
 
 
-def _leader_pairs(boxes: list[Any], dots: list[int]) -> list[tuple[int, int]]:
-    """Pairs ``(i, j)`` of ``dots`` (indexes into ``boxes``, slices of the marks) where
-    ``j`` is the next dot right of ``i`` along its row (centres within 2 pixels), at most
-    :data:`LEADER_GAP` pixels on."""
-    bands: dict[int, list[tuple[int, int]]] = {}
-    for i in dots:
-        bands.setdefault((boxes[i][0].start + boxes[i][0].stop) // 2, []).append(
-            (boxes[i][1].start, i)
+def led_to(
+    words: list[dict[str, Any]], leaders: Sequence[tuple[int, int, int]]
+) -> list[dict[str, Any]]:
+    """``words`` (a reading of a page whose ``leaders`` were whited out) with each line
+    that starts where a leader ended (within twice :data:`LEADER_GAP` right of its end, the
+    leader's dots at the line's height) joined to the line it sits on (:func:`merge`): read
+    without their leaders, a contents page's page numbers come out as a column of their
+    own, after every heading."""
+    if not leaders:
+        return words
+    lines: dict[tuple[int, ...], list[dict[str, Any]]] = {}
+    for w in words:
+        lines.setdefault(tuple(w["line"]), []).append(w)
+    led: set[tuple[int, ...]] = set()
+    for key, line in lines.items():
+        x0, top, _, bottom = _bounds(line)
+        slack = (bottom - top) // 4  # a leader's dots sit on the baseline
+        if any(
+            0 <= x0 - end <= 2 * LEADER_GAP and top <= (y0 + y1) // 2 <= bottom + slack
+            for end, y0, y1 in leaders
+        ):
+            led.add(key)
+    if not led or len(led) == len(lines):
+        return words
+    rest = [w for w in words if tuple(w["line"]) not in led]
+    return merge(rest, [w for w in words if tuple(w["line"]) in led])
+
+
+def unled(image: bytes, number: int) -> tuple[Unled | None, bool]:
+    """Page ``image`` with its dot leaders whited out (:func:`.ocr_leaders.without_leaders`:
+    Tesseract reads a contents page's leaders as letters and its numbers with them), or
+    None (none, or SciPy missing); False when looking failed (memory, say), so that the
+    reading is not cached."""
+    if not available():
+        return None, True
+    try:
+        return without_leaders(image), True
+    except Exception:
+        log.warning("page %d: dot leaders were not looked for", number, exc_info=True)
+        return None, False
+
+
+def read_led(
+    read: Callable[..., list[dict[str, Any]]],
+    leaders: tuple[tuple[int, int, int], ...],
+    image: bytes,
+    psm: str,
+    **kw: Any,
+) -> list[dict[str, Any]]:
+    """``read`` of a page whose ``leaders`` were whited out. A page of :data:`LED_LINES`
+    leaders or more (a contents page, an index) is read as one block of lines
+    (``--psm 6`` for ``--psm 3``): read as a page, its section numbers, titles and page
+    numbers came out as three columns (the Policy Manual's second contents page: 51 of
+    its 106 numbers; as a block, 101). On another page the lines the leaders lead to join
+    their headings (:func:`led_to`). A block of leftover ink (``--psm 6``) is read as it
+    is."""
+    if psm == "6":
+        return read(image, psm=psm, **kw)
+    if len(leaders) >= LED_LINES:
+        return read(image, psm="6", **kw)
+    return led_to(read(image, psm=psm, **kw), leaders)
+
+
+def in_lines(words: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``words`` (an upright reading) without those read down across lines: unsure
+    (under :data:`MISSED_CONFIDENCE`), of two or more characters, taller than wide and
+    more than twice the page's usual word height. Tesseract reads a column of page
+    numbers, their leaders whited out, as one word down the page ("MRAAANAYAQ…"), whose
+    box then hides the numbers from the leftover (:func:`leftover`)."""
+    heights = sorted(w["box"][3] - w["box"][1] for w in words)
+    if not heights:
+        return words
+    usual = heights[len(heights) // 2]
+
+    def across(w: dict[str, Any]) -> bool:
+        x0, y0, x1, y1 = w["box"]
+        return (
+            w["conf"] < MISSED_CONFIDENCE
+            and len(w["text"]) >= 2
+            and y1 - y0 > max(x1 - x0, 2 * usual)
         )
-    for row in bands.values():
-        row.sort()
-    pairs = []
-    for i in dots:
-        middle = (boxes[i][0].start + boxes[i][0].stop) // 2
-        end = boxes[i][1].stop
-        best: tuple[int, int] | None = None
-        for band in range(middle - 2, middle + 3):
-            row = bands.get(band, [])
-            k = bisect.bisect_left(row, (end, -1))
-            if k < len(row) and row[k][0] - end <= LEADER_GAP and (best is None or row[k] < best):
-                best = row[k]
-        if best is not None:
-            pairs.append((i, best[1]))
-    return pairs
+
+    return [w for w in words if not across(w)]
 
 
 def kept(word: dict[str, Any]) -> bool:
