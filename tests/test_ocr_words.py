@@ -27,3 +27,13 @@ def test_only_pages_read_by_ocr_are_touched_and_one_use_is_not_a_dictionary():
     assert fix_lookalikes(TEXT, [(0, born_digital)]) == TEXT
     once = "One lib here; /var/1ib there."
     assert fix_lookalikes(once, [(0, len(once))]) == once
+
+
+def test_an_options_hyphen_read_as_a_tilde_or_dash_is_a_hyphen_again():
+    read = "Start with #!/usr/bin/make ~f, then set —e; pass —jn to make."
+    fixed = fix_lookalikes(read, [(0, len(read))])
+    assert fixed == "Start with #!/usr/bin/make -f, then set -e; pass -jn to make."
+    assert fix_lookalikes(read, []) == read  # born-digital text is as written
+    # a home folder, a dash before a word, a version's tilde, a range: as read
+    for kept in ("cd ~user/bin", "a house —another one", "1.0~rc1", "pages 3–5", "cd ~ now"):
+        assert fix_lookalikes(kept, [(0, len(kept))]) == kept

@@ -5,6 +5,7 @@ points, each word its own :class:`~lateseg.ingest.pdf_layout.Frag`."""
 from __future__ import annotations
 
 import math
+import re
 import unicodedata
 from collections import Counter
 from collections.abc import Sequence
@@ -155,6 +156,10 @@ def mapped(
 #: ``c0py`` for ``copy``.
 _LOOKALIKES = str.maketrans("10", "lo")
 _LOWER = frozenset("abcdefghijklmnopqrstuvwxyz")
+#: A command-line option whose hyphen Tesseract read as a tilde or a dash: after a space,
+#: one to three letters, then a space or punctuation (``make ~f``, ``set —e``, ``—jn``);
+#: not a home folder (``~user/``) nor a dash before a word (``—another``).
+_FLAG = re.compile(r"(?<=[ \t])[~—–](?=[A-Za-z]{1,3}(?:[\s,;.)]|$))")
 
 
 def fix_lookalikes(text: str, ranges: Sequence[tuple[int, int]]) -> str:
@@ -162,12 +167,15 @@ def fix_lookalikes(text: str, ranges: Sequence[tuple[int, int]]) -> str:
     ``ranges`` (the pages read by OCR) spelled with ``l`` and ``o`` instead, where the
     document itself uses that spelling at least twice elsewhere: the document is the
     dictionary, so ``1st``, ``h1`` or ``a0`` stay as they are unless the text says
-    otherwise. Same length, so every offset holds."""
+    otherwise. And an option's hyphen read as a tilde or a dash (``make ~f``, ``set
+    —e``: :data:`_FLAG`) is a hyphen again. Same length, so every offset holds."""
     if not ranges:
         return text
     known = Counter(w for w in words(text) if _LOWER.issuperset(w))
     out = list(text)
     for start, end in ranges:
+        for m in _FLAG.finditer(text, start, end):
+            out[m.start()] = "-"
         for m in WORD.finditer(text, start, end):
             word = m.group()
             fixed = word.translate(_LOOKALIKES)
