@@ -248,6 +248,8 @@ def test_an_even_dot_leader_is_whited_out_before_reading_and_uneven_bits_are_not
             grey[300:303, x : x + 2] = 0
         for x in range(300, 340, 10):  # an ellipsis-like row of four dots: too short
             grey[350:353, x : x + 3] = 0
+        for x in range(100, 190, 6):  # a word of very small print: 5 px marks, 1 px apart
+            grey[250:255, x : x + 5] = 0
 
     unled = ocr_leaders.without_leaders(_png(contents_line))
     assert unled is not None
@@ -255,8 +257,15 @@ def test_an_even_dot_leader_is_whited_out_before_reading_and_uneven_bits_are_not
     assert (grey[205:208, 180:460] >= 250).all()  # the leader gone
     assert grey[200, 100] == 0 and grey[200, 485] == 0  # heading and number kept
     assert grey[301, 101] == 0 and grey[351, 301] == 0  # the uneven bits and short row kept
+    assert grey[252, 101] == 0  # the small print kept
     assert unled.leaders == ((453, 205, 208),)  # where the leader ends
     assert ocr_leaders.without_leaders(_png(lambda grey: None)) is None
+
+    def photo(grey):
+        contents_line(grey)
+        grey[:, :300] = 0  # a dark half: no leaders looked for
+
+    assert ocr_leaders.without_leaders(_png(photo)) is None
 
 
 def test_the_line_a_leader_leads_to_joins_the_line_it_sits_on():
@@ -285,11 +294,17 @@ def test_a_page_of_leaders_is_read_as_one_block_and_another_as_a_page():
         asked.append(psm)
         return [_word("Scope", [90, 100, 160, 120], [1, 1, 1])]
 
-    five = tuple((453, 100 + 40 * k, 103 + 40 * k) for k in range(5))
-    ocr_missed.read_led(read, five, b"", psm="3")
-    ocr_missed.read_led(read, five[:4], b"", psm="3")
-    ocr_missed.read_led(read, five, b"", psm="6")  # a leftover block stays a block
-    assert asked == ["6", "3", "6"]
+    def unled(ends):
+        return ocr_leaders.Unled(
+            b"", tuple((x, 100 + 40 * k, 103) for k, x in enumerate(ends)), 1700
+        )
+
+    ocr_missed.read_led(read, unled([1450] * 5), b"", psm="3")  # a contents page
+    ocr_missed.read_led(read, unled([1450] * 4), b"", psm="3")  # four leaders
+    ocr_missed.read_led(read, unled([700, 1450] * 3), b"", psm="3")  # two columns of three
+    ocr_missed.read_led(read, None, b"", psm="3")  # no leaders
+    ocr_missed.read_led(read, unled([1450] * 5), b"", psm="6")  # a leftover block stays one
+    assert asked == ["6", "3", "3", "3", "6"]
 
 
 def test_a_word_read_down_across_lines_is_dropped_so_its_ink_is_read_again():

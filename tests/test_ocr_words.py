@@ -37,3 +37,6 @@ def test_an_options_hyphen_read_as_a_tilde_or_dash_is_a_hyphen_again():
     # a home folder, a dash before a word, a version's tilde, a range: as read
     for kept in ("cd ~user/bin", "a house —another one", "1.0~rc1", "pages 3–5", "cd ~ now"):
         assert fix_lookalikes(kept, [(0, len(kept))]) == kept
+    # a dash before a word of the text, a stopword or a capital: as read
+    prose = "Say yes or no. The answer —yes, always; the cost —and more; Part A —B."
+    assert fix_lookalikes(prose, [(0, len(prose))]) == prose

@@ -9,8 +9,8 @@ import pytest
 from lateseg.generate.citations import fit_passages, format_passages
 from lateseg.generate.compose import generated
 from lateseg.generate.question import analyse
-from lateseg.generate.support import check_support, facts, subject_words
-from lateseg.types import Hit
+from lateseg.generate.support import agrees, check_support, facts, subject_words
+from lateseg.types import Answer, Hit, Phrase
 
 QUESTION = "How many days' notice must the Client give to terminate for convenience?"
 CLAUSE = Hit(
@@ -584,6 +584,8 @@ INFO = Hit(
          [INFO], True),
         ("Where is the help index kept?", "The help index is kept in /usr/share/man.",
          [INFO], False),
+        ("Where is the help index kept?", "The help index (index.db) is in /usr/share/help.",
+         [INFO], False),
     ],
 )  # fmt: skip
 def test_the_quoted_name_is_given_by_the_words_the_question_does_not(
@@ -592,3 +594,12 @@ def test_the_quoted_name_is_given_by_the_words_the_question_does_not(
     quote, (s,) = quoted_check(claim, question, passages, encoder)
     assert quote.phrase is not None
     assert s.supported == supported, (quote.phrase.text, s.reason)
+
+
+def test_a_slash_between_words_is_not_a_path():
+    said = "the Buyer and/or its Affiliates"
+    where = Hit("/c/supply.pdf", 0, len(said), said, 0.6)
+    quote = Answer(said, (), phrase=Phrase(said, ((0, len(said)),), where))
+    question = "Who may use the licence?"
+    assert agrees("The Buyer and its Affiliates may use it.", question, quote)
+    assert not agrees("The Seller may use it.", question, quote)

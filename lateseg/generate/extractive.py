@@ -190,7 +190,9 @@ _BOUND_BEFORE = re.compile(
 )
 # a sentence that gives an example: its value illustrates the rule stated beside it, it
 # is not the value asked for (unless the question asks for an example)
-_EXAMPLE = re.compile(r"\s*(?:for\s+(?:example|instance)\b|e\.\s?g\.|as\s+an\s+example\b)", re.I)
+_EXAMPLE = re.compile(
+    r"\s*(?:for\s+(?:example|instance)|e\.\s?g\.|as\s+an\s+example)(?=[\s,:])", re.I
+)
 _ASKS_EXAMPLE = re.compile(r"\b(?:examples?|instances?|such\s+as|e\.\s?g\.)", re.I)
 _ASKS_BOUND = re.compile(
     r"\b(?:increases?|decreases?|rises?|raised?|grows?|changes?|exceeds?|caps?|capped|"

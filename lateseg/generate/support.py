@@ -40,11 +40,8 @@ belongs to it), or every passage shown when it cites none. Three tests, all need
 
 A question that asks for a quantity ("how many days", "how much", "what percentage",
 "by when" …) is answered only by a sentence that states one the question does not
-already give; a sentence that restates the question without it is not supported.
-
-A sentence that says the passages do not answer is never supported (it makes no claim a
-citation could back). Thresholds were chosen on ``bench/answers.py`` (see its results) and,
-for the same-thing test, ``bench/support.py`` (labelled claims and generated answers).
+already give. A sentence that says the passages do not answer is never supported.
+Thresholds were chosen on ``bench/answers.py`` and ``bench/support.py`` (see their results).
 """
 
 from __future__ import annotations
@@ -79,7 +76,7 @@ MIN_ABOUT = 0.5
 #: another value of the same sort: the claim is about that sentence, with a wrong value.
 RIVAL = 0.7
 #: Least share of the words a sentence adds to the question that the sentence the quoted
-#: answer quotes must hold, when its answer is a clause (no value or name to give).
+#: answer quotes must hold, when it has no value or name to give (:func:`agrees`: None).
 MIN_QUOTED = 0.5
 
 
@@ -290,14 +287,15 @@ def about(
 #: A quoted answer's phrase of at most this many content words is a name a claim must
 #: give whole ("the State of New York", "/etc/init.d"); a longer one is a clause.
 MAX_NAME_WORDS = 6
+_PATH = re.compile(r"(?:~?/|\./)\S|[^/\s]*/[^/\s]*/")
 
 
 def agrees(claim: str, question: str, quote: Answer) -> bool | None:
     """Whether ``claim`` gives the answer ``quote`` (the extractive answer from the same
     passages) gives: one of the values of its phrase that the question does not (a date
-    whole: its day and year), or every word of a short phrase (a law, a place, a name);
-    None when its phrase is a clause, or it has none: then the claim must be about the
-    sentence it quotes (:func:`check_support`)."""
+    whole: its day and year), or a short phrase's words the question does not give, its
+    paths whole (a law, a place, a name); None when its phrase is a clause, the question
+    gives it all, or there is none: then the claim must be about the sentence it quotes."""
     if quote.phrase is None:
         return None
     said = quote.phrase.text
@@ -306,12 +304,14 @@ def agrees(claim: str, question: str, quote: Answer) -> bool | None:
     wanted = [w for w in wanted if w]
     if wanted:
         return any(_holds_numbers(w, claim) for w in wanted)
-    if len({stem(w) for w in content_words(said)}) > MAX_NAME_WORDS:
+    # a path (from the root, home or here, or of two slashes: not "and/or") is one name,
+    # given whole; of the other words, those the question does not give ("which state":
+    # "Colorado" gives "the State of Colorado")
+    tokens = [t.strip(".,;:()[]'\"`").lower() for t in said.split()]
+    paths = {t for t in tokens if _PATH.match(t)}
+    names = {stem(w) for w in content_words(" ".join(t for t in tokens if t not in paths))}
+    if len(names) + len(paths) > MAX_NAME_WORDS:
         return None
-    # a path is one name, given whole; of the other words, those the question does not
-    # give ("which state": "Colorado" gives "the State of Colorado")
-    paths = {t.strip(".,;:()[]'\"").lower() for t in said.split() if "/" in t}
-    names = {stem(w) for w in content_words(" ".join(t for t in said.split() if "/" not in t))}
     names -= {stem(w) for w in content_words(question)}
     if not names and not paths:
         return None
@@ -321,10 +321,9 @@ def agrees(claim: str, question: str, quote: Answer) -> bool | None:
 
 
 def _unsaid(claim: str, question: str, quoted: Hit) -> tuple[float, list[str]]:
-    """Of the words ``claim`` adds to ``question`` (its :func:`subject_words` the question
-    does not hold, stemmed, with equivalents), the share the sentence the quoted answer
-    quotes (with its clause headings) holds, and the words it does not; ``(1, [])`` when
-    the claim adds none."""
+    """Of the words ``claim`` adds to ``question`` (its :func:`subject_words`, stemmed,
+    with equivalents), the share the ``quoted`` sentence and its headings hold, and the
+    words they do not; ``(1, [])`` when it adds none."""
     asked = {s for w in content_words(question) for s in equivalents(w)}
     added = [w for w in subject_words(claim) if not equivalents(w) & asked]
     if not added:

@@ -390,13 +390,14 @@ def _run(
         return PAGE_TIMEOUT - (time.monotonic() - started)
 
     unled, whole = ocr_missed.unled(image, number)
-    leaders = unled.leaders if unled is not None else ()
-    image = unled.image if unled is not None else image
-    page = functools.partial(ocr_missed.read_led, read, leaders)
+    raw, image = image, unled.image if unled is not None else image
+    page = functools.partial(ocr_missed.read_led, read, unled)
     words = page(image, psm="3")
     try:
         if _psm(tessdata) != "3" and _mean_confidence(words) < REREAD_CONFIDENCE:
-            turned = read(image, psm="1", timeout=left_s())  # x runs another way there
+            # as scanned: on a turned page, leaders run down it and a column of decimal
+            # points can look like one
+            turned = read(raw, psm="1", timeout=left_s())
             if _mean_confidence(turned) > _mean_confidence(words):
                 return turned, whole  # a turned page: its leftover is not read again
         if not ocr_missed.available():

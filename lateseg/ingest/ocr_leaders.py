@@ -29,11 +29,18 @@ SPECK_PIXELS = 4
 #: leader, which is whited out before the page is read (:func:`without_leaders`): an
 #: ellipsis has three.
 LEADER_RUN = 6
-#: ... each this share of their usual pitch (or 2 pixels) from it.
+#: ... each this share of their usual pitch (or 2 pixels) from it ...
 PITCH_SLACK = 0.2
-#: A page with this many dot leaders or more is a contents page or an index: read as one
-#: block of lines (:func:`.ocr_missed.read_led`).
+#: ... and that pitch at least this many times the dots' width.
+SPARSE = 2.0
+#: A page darker than this share of its pixels is a photo: no leaders looked for (and no
+#: copy of its dark pixels counted).
+MAX_DARK = 0.3
+#: A page with this many dot leaders or more ending in one band (:data:`BAND` of the
+#: page's width) is a contents page or an index: read as one block of lines
+#: (:func:`.ocr_missed.read_led`). Leaders ending in two bands are two columns.
 LED_LINES = 5
+BAND = 0.05
 #: Pixels around a leader's dot whited out with it: its anti-aliased rim, lighter than
 #: :data:`INK_LEVEL`, is still read as a mark.
 RIM = 2
@@ -44,19 +51,29 @@ MAX_LABELLED = 30_000
 
 @dataclass(frozen=True)
 class Unled:
-    """A page image (PGM) with its dot leaders whited out, and where each leader was:
-    ``(x where it ended, top, bottom)`` in pixels."""
+    """A page image (PGM) with its dot leaders whited out, where each leader was (``(x
+    where it ended, top, bottom)`` in pixels) and the image's width."""
 
     image: bytes
     leaders: tuple[tuple[int, int, int], ...]
+    width: int
+
+    @property
+    def contents(self) -> bool:
+        """Whether the page is a contents page or an index: :data:`LED_LINES` leaders or
+        more end in one band of the page (within :data:`BAND` of its width)."""
+        if len(self.leaders) < LED_LINES:
+            return False
+        ends = sorted(end for end, _, _ in self.leaders)
+        middle = ends[len(ends) // 2]
+        return sum(abs(e - middle) <= BAND * self.width for e in ends) >= LED_LINES
 
 
 def without_leaders(image: bytes) -> Unled | None:
-    """Page ``image`` (PGM, PNG) with its dot leaders (:func:`even_stretches` runs of dots) whited
-    out, and where they were; None when it has none, or more marks than
-    :data:`MAX_LABELLED` (a photo, a speckled scan). Read with its leaders, a contents
-    page of the Policy Manual gave Tesseract 7 of its 150 numbers, in 5 s; without them,
-    139, in 1.3 s."""
+    """Page ``image`` (PGM, PNG) with its dot leaders (:func:`even_stretches` runs of
+    dots) whited out, and where they were; None when it has none, is darker than
+    :data:`MAX_DARK` or has more marks than :data:`MAX_LABELLED` (a photo, a speckled
+    scan)."""
     import numpy as np
     from PIL import Image
     from scipy import ndimage  # ocr_missed.unled asks available() first
@@ -64,6 +81,8 @@ def without_leaders(image: bytes) -> Unled | None:
     with Image.open(io.BytesIO(image)) as im:
         grey = np.array(im.convert("L"))
     dark = grey < INK_LEVEL
+    if dark.mean() > MAX_DARK:
+        return None
     labels = np.empty(dark.shape, dtype=np.uint16)
     try:
         count = ndimage.label(dark, output=labels)
@@ -91,7 +110,7 @@ def without_leaders(image: bytes) -> Unled | None:
         return None
     out = io.BytesIO()
     Image.fromarray(grey).save(out, format="PPM")
-    return Unled(out.getvalue(), tuple(ends))
+    return Unled(out.getvalue(), tuple(ends), grey.shape[1])
 
 
 def dots_of(labels: Any, dark: Any, boxes: list[Any]) -> tuple[Any, Any]:
@@ -102,7 +121,7 @@ def dots_of(labels: Any, dark: Any, boxes: list[Any]) -> tuple[Any, Any]:
 
     heights = np.array([b[0].stop - b[0].start for b in boxes])
     widths = np.array([b[1].stop - b[1].start for b in boxes])
-    sizes = np.bincount(labels[dark], minlength=len(boxes) + 1)[1:]  # not an int64 copy
+    sizes = np.bincount(labels[dark], minlength=len(boxes) + 1)[1:]  # dark pixels only
     small = (heights <= DOT_PIXELS) & (widths <= DOT_PIXELS)
     return small, small & (sizes < SPECK_PIXELS)
 
@@ -135,13 +154,17 @@ def leader_runs(labels: Any, boxes: list[Any], dots: list[int]) -> list[list[int
 def even_stretches(run: list[int], boxes: list[Any]) -> list[list[int]]:
     """The stretches of ``run`` (dots left to right) whose dots follow each other at the
     run's usual pitch (within :data:`PITCH_SLACK`), :data:`LEADER_RUN` dots or longer: a
-    leader's dots are set evenly; the bits of light grey print cut at the ink threshold
-    are not."""
+    leader's dots are set evenly and apart (a pitch of :data:`SPARSE` dot widths or more);
+    the bits of light grey print cut at the ink threshold are not even, and the letters
+    of very small print are close."""
     import numpy as np
 
     starts = np.array([boxes[k][1].start for k in run])
     pitch = np.diff(starts)
     usual = float(np.median(pitch)) if len(pitch) else 0.0
+    wide = float(np.median([boxes[k][1].stop - boxes[k][1].start for k in run]))
+    if usual < SPARSE * wide:  # set close: the letters of small print, not a leader
+        return []
     even = np.abs(pitch - usual) <= max(2.0, PITCH_SLACK * usual)
     out: list[list[int]] = []
     stretch = [run[0]]

@@ -38,7 +38,6 @@ from typing import Any
 from lateseg.ingest.ocr_leaders import (
     INK_LEVEL,
     LEADER_GAP,
-    LED_LINES,
     MAX_LABELLED,
     Unled,
     dots_of,
@@ -236,23 +235,28 @@ def unled(image: bytes, number: int) -> tuple[Unled | None, bool]:
 
 def read_led(
     read: Callable[..., list[dict[str, Any]]],
-    leaders: tuple[tuple[int, int, int], ...],
+    unled: Unled | None,
     image: bytes,
     psm: str,
     **kw: Any,
 ) -> list[dict[str, Any]]:
-    """``read`` of a page whose ``leaders`` were whited out. A page of :data:`LED_LINES`
-    leaders or more (a contents page, an index) is read as one block of lines
-    (``--psm 6`` for ``--psm 3``): read as a page, its section numbers, titles and page
-    numbers came out as three columns (the Policy Manual's second contents page: 51 of
-    its 106 numbers; as a block, 101). On another page the lines the leaders lead to join
-    their headings (:func:`led_to`). A block of leftover ink (``--psm 6``) is read as it
-    is."""
-    if psm == "6":
+    """``read`` of a page whose leaders were whited out (``unled``; None: it had none). A
+    contents page or an index (:attr:`.ocr_leaders.Unled.contents`) is read as one block
+    of lines (``--psm 6`` for ``--psm 3``): read as a page, its section numbers, titles
+    and page numbers came out as three columns (the Policy Manual's second contents page:
+    51 of its 106 numbers; as a block, 101). On another page the lines the leaders lead
+    to join their headings (:func:`led_to`). A block of leftover ink (``--psm 6``) is
+    read as it is."""
+    if psm == "6" or unled is None:
         return read(image, psm=psm, **kw)
-    if len(leaders) >= LED_LINES:
+    if unled.contents:
         return read(image, psm="6", **kw)
-    return led_to(read(image, psm=psm, **kw), leaders)
+    words = read(image, psm=psm, **kw)
+    try:
+        return led_to(words, unled.leaders)
+    except Exception:  # the lines as Tesseract gave them
+        log.warning("the lines led to were not joined", exc_info=True)
+        return words
 
 
 def in_lines(words: list[dict[str, Any]]) -> list[dict[str, Any]]:

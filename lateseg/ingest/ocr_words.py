@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from lateseg.ingest.pdf_layout import Frag, Line
-from lateseg.text.words import WORD, words
+from lateseg.text.words import STOPWORDS, WORD, words
 
 
 def parse_tsv(tsv: str) -> list[dict[str, Any]]:
@@ -157,9 +157,10 @@ def mapped(
 _LOOKALIKES = str.maketrans("10", "lo")
 _LOWER = frozenset("abcdefghijklmnopqrstuvwxyz")
 #: A command-line option whose hyphen Tesseract read as a tilde or a dash: after a space,
-#: one to three letters, then a space or punctuation (``make ~f``, ``set —e``, ``—jn``);
-#: not a home folder (``~user/``) nor a dash before a word (``—another``).
-_FLAG = re.compile(r"(?<=[ \t])[~—–](?=[A-Za-z]{1,3}(?:[\s,;.)]|$))")
+#: one to three lower-case letters, then a space or punctuation (``make ~f``, ``set —e``,
+#: ``—jn``); not a home folder (``~user/``), a dash before a word (``—another``, and
+#: ``—an``, ``—yes`` where they are words of the text) nor a letter (``—A``).
+_FLAG = re.compile(r"(?<=[ \t])[~—–](?=([a-z]{1,3})(?:[\s,;.)]|$))")
 
 
 def fix_lookalikes(text: str, ranges: Sequence[tuple[int, int]]) -> str:
@@ -175,7 +176,9 @@ def fix_lookalikes(text: str, ranges: Sequence[tuple[int, int]]) -> str:
     out = list(text)
     for start, end in ranges:
         for m in _FLAG.finditer(text, start, end):
-            out[m.start()] = "-"
+            flag = m.group(1)
+            if len(flag) == 1 or (flag not in STOPWORDS and known[flag] < 2):
+                out[m.start()] = "-"  # not "—an", "—yes" where the text says "yes"
         for m in WORD.finditer(text, start, end):
             word = m.group()
             fixed = word.translate(_LOOKALIKES)
