@@ -13,7 +13,8 @@ excluded, every other cost included:
   the model tokens it reads per document token, its padding share, and the bound those
   passes put on any fp32 encode: the fp32 forward's rate divided by them;
 * ``lateseg ingest (BACKEND)``: ``Pipeline.ingest`` into a new index (parse in worker
-  processes, encode, segment, write SQLite and FAISS), once per backend and ingest
+  processes, encode, segment, write SQLite and FAISS), with the share of its time
+  outside the model's forward passes, once per backend and ingest
   profile (``--profiles``: ``accurate``, the default, and ``fast``,
   :mod:`lateseg.encode.profiles`); the row of the CPU default (``openvino-bf16`` where
   the CPU has bf16, else ``openvino``) says so. ``--backends openvino`` measures what a
@@ -158,16 +159,36 @@ def encode_stage(paths: list[Path]) -> tuple[float, dict[str, int]]:
     return seconds, seen
 
 
-def ingest(folder: Path, backend: str, work: Path, profile: str = "accurate") -> tuple[float, int]:
+def ingest(
+    folder: Path, backend: str, work: Path, profile: str = "accurate"
+) -> tuple[float, int, float]:
+    """Seconds of ``Pipeline.ingest`` into a new index, its chunks, and the seconds of
+    that spent in the model's forward passes (late windows and naive halves alike)."""
     from lateseg.pipeline import Pipeline
 
     index = work / f"index-{backend}-{profile}"
     shutil.rmtree(index, ignore_errors=True)  # a new index each time: nothing unchanged
     with Pipeline.open(index, backend=backend, profile=profile) as pipe:
-        pipe.encoder.embed_queries(["warm up"])  # load (and export) outside the timing
-        report, seconds = timed(lambda: pipe.ingest([folder], progress=False))
+        # load (and export) outside the timing: the queries' path alone does not load the
+        # documents' model (it runs torch-free where it can), so both are loaded here
+        pipe.encoder.embed_queries(["warm up"])
+        model = pipe.encoder.embedder
+        inner, inside = model.forward, [0.0]
+
+        def clocked(ids: Any, mask: Any) -> Any:
+            t0 = time.perf_counter()
+            try:
+                return inner(ids, mask)
+            finally:
+                inside[0] += time.perf_counter() - t0
+
+        model.forward = clocked  # shared in this process: restored below
+        try:
+            report, seconds = timed(lambda: pipe.ingest([folder], progress=False))
+        finally:
+            model.forward = inner
         assert not report.failed, report.failed
-        return seconds, pipe.index.count()
+        return seconds, pipe.index.count(), inside[0]
 
 
 def run_set(
@@ -221,14 +242,19 @@ def run_set(
                 for profile in profiles:
                     # a profile that runs a backend of its own (its precision) runs it
                     run = PROFILES[profile]["backend"] or backend
-                    seconds, chunks = ingest(work / "corpus", run, work, profile)
+                    seconds, chunks, inside = ingest(work / "corpus", run, work, profile)
                     label = f"default: {run}" if run == default_backend("cpu") else run
                     if profile != "accurate":
                         label += f", --profile {profile}"
                     add(f"lateseg ingest ({label})", seconds, chunks=chunks)
+                    rows[f"lateseg ingest ({label})"].setdefault("outside_runs", []).append(
+                        round(1 - inside / seconds, 3)
+                    )
     out = list(rows.values())
     for r in out:
         r["seconds"] = round(statistics.median(r["runs"]), 2)
+        if "outside_runs" in r:  # the share of the ingest outside the forward passes
+            r["outside_forward"] = round(statistics.median(r["outside_runs"]), 3)
     # The bound: the fp32 forward's model tokens per second (its windows carry two
     # special tokens each) over the model tokens the encode reads per document token.
     fp32_model_rate = tokens / out[2]["seconds"] * (WINDOW + 2) / WINDOW
@@ -282,6 +308,17 @@ def markdown(report: dict[str, Any]) -> str:
                 f"Each row ran {res['repeats']} times, round by round; seconds are the "
                 "median, and `vs peer` gives in brackets the lowest and highest ratio of a "
                 "run to the peer's run of the same round.",
+            ]
+        outside = [r for r in res["rows"] if "outside_forward" in r]
+        if outside:
+            shares = "; ".join(
+                f"{r['system'].removeprefix('lateseg ingest ')} {100 * r['outside_forward']:.0f}%"
+                for r in outside
+            )
+            lines += [
+                "",
+                f"Share of each ingest outside the model's forward passes (parsing, "
+                f"tokenizing, segmentation, pooling, writing; median): {shares}.",
             ]
         stage = [r for r in res["rows"] if "padding_share" in r]
         if stage:

@@ -205,3 +205,24 @@ def test_forced_cuts_split_the_dp_and_are_kept():
     assert [b for b in forced if b <= 600] == chunker.boundaries(gains[:600])
     with pytest.raises(ConfigError, match="min_tokens"):
         chunker.boundaries(gains, [10])
+
+
+def test_semantic_change_in_blocks_is_the_cosine_of_the_two_means(monkeypatch):
+    """Blocks of positions give each position the cosine of the means of the context
+    tokens before and after it (checked against a direct sum at block edges and ends),
+    and the same values to the bit as one block over the whole document."""
+    from lateseg.segment import dynamic
+
+    rng = np.random.default_rng(3)
+    n, context = 2 * dynamic.CHANGE_BLOCK + 37, 16
+    vectors = rng.standard_normal((n, 24)).astype(np.float32)
+    got = dynamic.semantic_change(vectors, context)
+    assert got[0] == 0.0
+    for t in (1, 5, context, dynamic.CHANGE_BLOCK, dynamic.CHANGE_BLOCK + 1, n - 3, n - 1):
+        left = vectors[max(t - context, 0) : t].astype(np.float64).mean(0)
+        right = vectors[t : t + context].astype(np.float64).mean(0)
+        cos = left @ right / (np.linalg.norm(left) * np.linalg.norm(right))
+        assert got[t] == pytest.approx(1.0 - cos, abs=1e-9)
+    monkeypatch.setattr(dynamic, "CHANGE_BLOCK", n)
+    assert np.array_equal(dynamic.semantic_change(vectors, context), got)
+    assert dynamic.semantic_change(vectors[:1], context).tolist() == [0.0]
