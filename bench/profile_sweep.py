@@ -4,7 +4,8 @@ combination of the measured levers against the best peer, on every set.
 Levers (each a field of ``EncoderConfig`` or the backend):
 
 * the encoder's pass: backend ``openvino`` (fp32) or ``onnx-int8``; prose window;
-  overlap of adjacent windows (code keeps its full-length windows);
+  overlap of adjacent windows (code keeps its full-length windows); the backend of the
+  texts embedded alone (the chunks' naive halves and the queries), where it differs;
 * the mix, on the same token embeddings: prose ``late_weight`` 0.5 (a naive half) or 1.0
   (pure late), code ``code_late_weight`` 0.25 or 1.0; code's unit fields stay on.
 
@@ -29,6 +30,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import shlex
 import sys
 import time
 from pathlib import Path
@@ -54,13 +56,17 @@ from retrieval import (
     text_system,
 )
 
-#: name -> (backend, prose window, overlap)
-SETTINGS: dict[str, tuple[str, int, int]] = {
+#: name -> (backend, prose window, overlap[, backend of the texts embedded alone: the
+#: chunks' naive halves, their unit fields and the queries])
+SETTINGS: dict[str, tuple[Any, ...]] = {
     "fp32-128-32": ("openvino", 128, 32),
     "fp32-128-16": ("openvino", 128, 16),
+    "fp32-128-24": ("openvino", 128, 24),
     "int8-128-32": ("onnx-int8", 128, 32),
     "int8-128-16": ("onnx-int8", 128, 16),
     "fp32-192-32": ("openvino", 192, 32),
+    "int8-128-32, alone fp32": ("onnx-int8", 128, 32, "openvino"),
+    "fp32-128-32, alone int8": ("openvino", 128, 32, "onnx-int8"),
 }
 #: name -> (late_weight, code_late_weight)
 MIXES: dict[str, tuple[float, float]] = {
@@ -101,16 +107,18 @@ def mixed(
     chunks: list[Any],
     mix: tuple[float, float],
     memo: dict[str, np.ndarray],
+    alone: LateEncoder | None = None,
 ) -> tuple[Chunked, int]:
     """The chunk vectors of one mix, and the document tokens embedded a second time
-    (texts embedded alone are kept in ``memo``: the mixes of one setting share them)."""
+    (texts embedded alone, by ``alone`` where given, else by ``enc``, are kept in
+    ``memo``: the mixes of one setting share them)."""
     cfg = dataclasses.replace(enc.config, late_weight=mix[0], code_late_weight=mix[1])
     mixer = LateEncoder(cfg)  # the same loaded model (shared per setting)
 
     def embed_texts(texts: Any) -> np.ndarray:
         new = [t for t in dict.fromkeys(texts) if t not in memo]
         if new:
-            memo.update(zip(new, enc.embed_texts(new), strict=True))
+            memo.update(zip(new, (alone or enc).embed_texts(new), strict=True))
         return np.stack([memo[t] for t in texts])
 
     mixer.embed_texts = embed_texts  # type: ignore[method-assign]
@@ -145,7 +153,7 @@ def main() -> None:
     ap.add_argument("--out", default="profile_sweep")
     args = ap.parse_args()
     report: dict[str, Any] = {
-        "command": "python bench/profile_sweep.py " + " ".join(sys.argv[1:]),
+        "command": "python bench/profile_sweep.py " + shlex.join(sys.argv[1:]),
         "machine": cpu(),
         "sets": {},
     }
@@ -171,17 +179,18 @@ def main() -> None:
     for name, es in sets.items():  # small sets first: every setting, then the next set
         res = report["sets"][name]
         for setting in args.settings:
-            backend, window, overlap = SETTINGS[setting]
+            backend, window, overlap, *rest = SETTINGS[setting]
             if setting not in encoders:
                 cfg = EncoderConfig(backend=backend, window=window, overlap=overlap)
                 encoders[setting] = LateEncoder(cfg)
             enc = encoders[setting]
+            alone = LateEncoder(EncoderConfig(backend=rest[0])) if rest else None
             t0 = time.perf_counter()
-            qvecs = enc.embed_queries([q.question for q in es.queries])
+            qvecs = (alone or enc).embed_queries([q.question for q in es.queries])
             tokens, chunks, late = encode_corpus(enc, es.docs)
             memo: dict[str, np.ndarray] = {}
             for mix_name in args.mixes:
-                ch, again = mixed(enc, es.docs, tokens, chunks, MIXES[mix_name], memo)
+                ch, again = mixed(enc, es.docs, tokens, chunks, MIXES[mix_name], memo, alone)
                 summary = evaluate(ch, qvecs, es, res["tokens"])["summary"]
                 res["rows"][f"{setting}, {mix_name}"] = {
                     "setting": setting,

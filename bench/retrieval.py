@@ -68,7 +68,7 @@ import numpy as np
 from lateseg.encode.config import EncoderConfig
 from lateseg.encode.fields import unit_fields, units_at_middle
 from lateseg.encode.late import LateEncoder, TokenEmbeddings
-from lateseg.encode.profiles import PROFILES, apply_profile
+from lateseg.encode.profiles import PROFILES, apply_profile, with_profile_windows
 from lateseg.generate.rerank import RERANK_TOP, likelihoods, zmix
 from lateseg.ingest import load_document
 from lateseg.segment import DynamicChunker, FixedChunker
@@ -1031,8 +1031,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         settings["window"] = args.window
     enc = LateEncoder(EncoderConfig(**settings))
     enc.encode_document("Warm-up.")  # load the model outside every timing
-    profiles = {
-        p: LateEncoder(apply_profile(EncoderConfig(backend=args.backend), p)) for p in args.profile
+    profiles = {  # each as an index of that profile runs it with this backend
+        p: LateEncoder(
+            with_profile_windows(apply_profile(EncoderConfig(backend=args.backend), p), p)
+        )
+        for p in args.profile
     }
     for p in profiles.values():
         p.encode_document("Warm-up.")

@@ -172,21 +172,31 @@ def ingest(
         # load (and export) outside the timing: the queries' path alone does not load the
         # documents' model (it runs torch-free where it can), so both are loaded here
         pipe.encoder.embed_queries(["warm up"])
-        model = pipe.encoder.embedder
-        inner, inside = model.forward, [0.0]
+        # the late windows' model, and the model of the texts embedded alone where it
+        # is another (a profile's window_backend)
+        models = list(
+            {id(m): m for m in (pipe.encoder.window_embedder, pipe.encoder.embedder)}.values()
+        )
+        inside = [0.0]
 
-        def clocked(ids: Any, mask: Any) -> Any:
-            t0 = time.perf_counter()
-            try:
-                return inner(ids, mask)
-            finally:
-                inside[0] += time.perf_counter() - t0
+        def clocked(inner: Any) -> Any:
+            def forward(ids: Any, mask: Any) -> Any:
+                t0 = time.perf_counter()
+                try:
+                    return inner(ids, mask)
+                finally:
+                    inside[0] += time.perf_counter() - t0
 
-        model.forward = clocked  # shared in this process: restored below
+            return forward
+
+        inners = [m.forward for m in models]
+        for m in models:  # shared in this process: restored below
+            m.forward = clocked(m.forward)
         try:
             report, seconds = timed(lambda: pipe.ingest([folder], progress=False))
         finally:
-            model.forward = inner
+            for m, inner in zip(models, inners, strict=True):
+                m.forward = inner
         assert not report.failed, report.failed
         return seconds, pipe.index.count(), inside[0]
 

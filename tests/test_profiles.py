@@ -12,7 +12,7 @@ import pytest
 from test_cli import cli
 
 from lateseg.encode.config import EncoderConfig
-from lateseg.encode.profiles import PROFILES, apply_profile, check_profile
+from lateseg.encode.profiles import PROFILES, apply_profile, check_profile, with_profile_windows
 from lateseg.errors import ConfigError, IndexStoreError
 
 TEXT = (
@@ -36,6 +36,30 @@ def test_accurate_is_todays_default_and_fast_changes_only_profile_fields():
     assert {k for k, v in fast.__dict__.items() if EncoderConfig().__dict__[k] != v} <= set(
         PROFILES["fast"]
     )
+
+
+@pytest.mark.parametrize(
+    ("backend", "windows"),
+    [
+        ("openvino", "onnx-int8"),
+        ("onnx", "onnx-int8"),
+        ("openvino-bf16", None),
+        ("onnx-int8", None),
+    ],
+)
+def test_fast_reads_windows_in_int8_only_where_the_run_reads_fp32_on_the_cpu(backend, windows):
+    """bf16 reads windows faster than int8 (profile_fast.md); int8 runs need nothing; the
+    caller's own window backend is kept; accurate names none."""
+    fast = with_profile_windows(apply_profile(EncoderConfig(backend=backend), "fast"), "fast")
+    assert fast.window_backend == windows and fast.backend == backend
+    accurate = apply_profile(EncoderConfig(backend=backend), "accurate")
+    assert with_profile_windows(accurate, "accurate").window_backend is None
+    own = EncoderConfig(backend=backend, window_backend="openvino")
+    assert with_profile_windows(own, "fast").window_backend == "openvino"
+    gpu = EncoderConfig(backend="torch", device="cuda")
+    assert with_profile_windows(gpu, "fast").window_backend is None
+    with pytest.raises(ConfigError, match="window"):
+        EncoderConfig(window_backend="tensorrt")
 
 
 def test_an_unknown_profile_is_refused_by_name(tmp_path):
@@ -70,7 +94,8 @@ def test_the_index_records_its_profile_and_is_extended_with_it(tmp_path, encoder
     docs = tmp_path / "docs"
     docs.mkdir()
     (docs / "terms.txt").write_text(TEXT * 6)
-    fast_cfg = apply_profile(EncoderConfig(), "fast")
+    # as this machine's CPU runs it (int8 windows where the default reads at fp32)
+    fast_cfg = with_profile_windows(apply_profile(EncoderConfig(), "fast"), "fast")
     with Pipeline.open(tmp_path / "fast", profile="fast") as pipe:
         assert pipe.encoder.config == fast_cfg
         pipe.ingest([docs], progress=False)
@@ -132,3 +157,53 @@ def test_ingest_names_the_fast_profile_once_on_a_cpu_without_bf16(tmp_path, enco
     monkeypatch.setattr(runtime, "cpu_has_bf16", lambda: True)
     bf16 = cli("ingest", str(docs), "--index", str(tmp_path / "b"), "--no-progress")
     assert bf16.returncode == 0 and "--profile fast" not in bf16.stderr
+
+
+def test_a_fast_index_at_fp32_reads_its_windows_in_int8_and_the_rest_at_fp32(tmp_path, encoder):
+    """Late windows by the int8 graph, the chunks' own texts and the queries by the fp32
+    one (the index's precision): the stored vectors are those mixes, not fp32 windows',
+    and the index keeps reading them so when reopened with the run's default backend."""
+    from lateseg.encode.late import LateEncoder
+    from lateseg.pipeline import Pipeline
+    from lateseg.scale.engines import encode_document
+    from lateseg.segment import DynamicChunker
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "terms.txt").write_text(TEXT * 6)
+    with Pipeline.open(tmp_path / "idx", profile="fast", backend="openvino") as pipe:
+        assert pipe.encoder.window_embedder.backend == "onnx-int8"
+        assert pipe.encoder.embedder.backend == "openvino"
+        assert pipe.index.manifest.precision == "fp32"
+        pipe.ingest([docs], progress=False)
+        doc = pipe.document(docs / "terms.txt")
+        ids = [h.chunk_id for h in pipe.document_hits(docs / "terms.txt")]
+        _, stored = pipe.index.store.vectors_of(ids, pipe.encoder.dim)
+        queries = pipe.encoder.embed_queries(["When is an invoice due?"])
+    cfg = apply_profile(EncoderConfig(backend="openvino"), "fast")
+    fp32 = LateEncoder(cfg)
+    _, mixed = encode_document(
+        LateEncoder(with_profile_windows(cfg, "fast")), DynamicChunker(), doc
+    )
+    _, plain = encode_document(fp32, DynamicChunker(), doc)
+    assert np.allclose(stored, mixed, atol=1e-5)
+    assert not np.allclose(stored, plain, atol=1e-3)  # the windows were not read at fp32
+    assert np.allclose(queries, fp32.embed_queries(["When is an invoice due?"]), atol=1e-5)
+    with Pipeline.open(tmp_path / "idx", readonly=True) as pipe:  # the run's default backend
+        assert pipe.encoder.embedder.backend == "openvino"  # an fp32 index stays fp32
+        assert pipe.encoder.window_embedder.backend == "onnx-int8"
+
+
+def test_int8_windows_give_a_document_what_it_gets_alone(encoder):
+    """An int8 graph scales a batch's activations together: each document's windows are
+    batched apart, so what else is encoded with it changes nothing (batched together, a
+    licence's token vectors moved to cosine 0.974 beside a code file)."""
+    from lateseg.encode.late import LateEncoder
+
+    enc = LateEncoder(EncoderConfig(backend="openvino", window_backend="onnx-int8"))
+    terms = TEXT * 8
+    code = 'def f(x):\n    return {"zz": x ** 9999}\n' * 40
+    alone = enc.encode_documents([(terms, False)])[0].vectors
+    # read as prose: windows of one length, so the old packing put them in one batch
+    beside = enc.encode_documents([(code, False), (terms, False), (MORE, True)])[1].vectors
+    assert np.array_equal(alone, beside)

@@ -15,8 +15,8 @@ prompts and normalisation; a backend runs the transformer's forward pass.
 
 Exports are cached under ``lateseg_home()/onnx``, keyed by a digest of the model's
 weights and configuration, written to a temporary folder and renamed (an interrupted
-export leaves nothing half-done). ``onnx`` and ``openvino`` are dependencies of lateseg;
-ONNX Runtime comes with ``pip install 'lateseg[onnx]'``.
+export leaves nothing half-done). ``onnx``, ``openvino`` and ONNX Runtime are dependencies
+of lateseg (ONNX Runtime for the ``fast`` profile's int8 windows).
 
 Late chunking pools the transformer's token states over chunk spans, so a model whose
 sentence-transformers pipeline goes past pooling and normalisation (a ``Dense`` head) is
@@ -109,14 +109,15 @@ def vector_precision(backend: str | None, device: str | None = None) -> str:
     return "bf16" if backend == "openvino-bf16" and cpu_has_bf16() else "fp32"
 
 
-def check_backend(backend: str | None, device: str | None = None) -> None:
-    """Raise :class:`ConfigError` for an unknown backend, or a CPU-only one on a GPU."""
+def check_backend(backend: str | None, device: str | None = None, name: str = "backend") -> None:
+    """Raise :class:`ConfigError` for an unknown backend, or a CPU-only one on a GPU
+    (``name``: the setting the message names)."""
     if backend is None:
         return
     if backend not in BACKENDS:
-        raise ConfigError(f"backend={backend!r}; choose one of {', '.join(BACKENDS)}")
+        raise ConfigError(f"{name}={backend!r}; choose one of {', '.join(BACKENDS)}")
     if backend != "torch" and device and not device.startswith("cpu"):
-        raise ConfigError(f"backend={backend!r} runs on the CPU; use backend='torch' on {device}")
+        raise ConfigError(f"{name}={backend!r} runs on the CPU; use {name}='torch' on {device}")
 
 
 @dataclass

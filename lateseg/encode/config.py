@@ -42,13 +42,17 @@ class EncoderConfig:
     opt-in. Like ``device`` it is the caller's per run, not the index's, with one
     exception: left as None, it is ``openvino`` for an index whose vectors are fp32 on a
     CPU whose default is bf16 (:mod:`lateseg.index.folder`).
+    ``window_backend``, where set, runs the late windows' forward passes instead (the
+    chunks' texts embedded alone, their fields and the queries stay on ``backend``): the
+    ``fast`` profile reads prose windows with ``onnx-int8`` on a CPU that would read them
+    at fp32 (:mod:`lateseg.encode.profiles`); a run's choice like ``backend``.
     A forward batch holds at most ``batch_tokens`` tokens, padding included (None:
     :data:`~lateseg.encode.late.CPU_BATCH_TOKENS` on a CPU,
     :data:`~lateseg.encode.late.GPU_BATCH_TOKENS` on a GPU), and at most
     ``batch_size`` sequences; windows of many documents share a batch
     (:meth:`lateseg.encode.late.LateEncoder.encode_documents`).
     ``trust_remote_code`` must be opted into for models that ship code (jina-v2). Like
-    ``device`` and ``backend`` it belongs to the run, never to the index: ``to_dict`` (what
+    ``device`` and the backends it belongs to the run, never to the index: ``to_dict`` (what
     a manifest stores) leaves it out, so reopening an index built with it needs
     ``trust_remote_code=True`` (``--trust-remote-code``) again, each time; an index folder,
     which may come from anyone, can never turn it on.
@@ -65,6 +69,7 @@ class EncoderConfig:
     batch_tokens: int | None = None
     device: str | None = None
     backend: str | None = None
+    window_backend: str | None = None
     query_prefix: str = ""
     document_prefix: str = ""
     trust_remote_code: bool = False
@@ -79,6 +84,7 @@ class EncoderConfig:
                     f"overlap={self.overlap} must be >= 0 and under half of {name}={size}"
                 )
         check_backend(self.backend, self.device)
+        check_backend(self.window_backend, self.device, "window_backend")
         if self.batch_size < 1:
             raise ConfigError(f"batch_size={self.batch_size} must be at least 1")
         if self.batch_tokens is not None and self.batch_tokens < 64:

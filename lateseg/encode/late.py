@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -142,6 +142,10 @@ def assign_tokens(n: int, windows: Sequence[tuple[int, int]]) -> np.ndarray:
 # low; a GPU needs large batches to be busy.
 CPU_BATCH_TOKENS = 4096
 GPU_BATCH_TOKENS = 65536
+#: Backends whose forward scales a batch's activations as a whole (dynamic int8: ONNX
+#: Runtime's DynamicQuantizeLinear takes one scale per tensor), so that a sequence's
+#: output depends on its batch-mates.
+BATCH_SCALED = ("onnx-int8",)
 
 QUICK_BATCH = 64
 # A rewritten embedder folder may go on serving only when its vectors are the old ones:
@@ -158,6 +162,7 @@ class LateEncoder:
     def __init__(self, config: EncoderConfig | None = None) -> None:
         self.config = config or EncoderConfig()
         self._model: Embedder | None = None
+        self._windows: Embedder | None = None  # window_backend's model, where it differs
         self._tokenizer: Any = None
         self._device = "cpu"
         self._quick: QuickEmbedder | None = None
@@ -173,6 +178,19 @@ class LateEncoder:
         ``forward(ids, mask)`` pass, for measuring the runtime apart from the library's
         windows and pooling (``bench/throughput.py``, ``bench/encoder_throughput.py``)."""
         return self._load()
+
+    @property
+    def window_embedder(self) -> Embedder:
+        """The model whose forward passes read the late windows: :attr:`embedder`, or
+        the one ``window_backend`` names where that is another backend."""
+        model = self._load()
+        chosen = self.config.window_backend
+        if chosen is None or chosen == model.backend:
+            return model
+        if self._windows is None:
+            config = replace(self.config, backend=chosen, window_backend=None)
+            self._windows = shared_embedder(config)[0]
+        return self._windows
 
     def _load(self) -> Embedder:
         if self._model is not None:
@@ -210,6 +228,7 @@ class LateEncoder:
             before = _normalise(loaded.embed([PROBE], ""))[0]
             full = self._model is not None
             self._model, self._quick, self._quick_looked = None, None, False
+            self._windows = None  # reloaded from the new files on next use
             now = self._load() if full else (self.quick() or self._load())
             after = _normalise(now.embed([PROBE], ""))[0]
             if float(before @ after) < SAME_MODEL:
@@ -296,19 +315,33 @@ class LateEncoder:
         """:meth:`encode_document` of each ``(text, code)``, with the windows of all of
         them packed into shared batches (length-sorted, at most :attr:`batch_tokens`
         tokens each): what batching across documents buys, a GPU kept busy, while each
-        document gets the token embeddings it gets alone (to float rounding)."""
+        document gets the token embeddings it gets alone (to float rounding).
+
+        An int8 graph (:data:`BATCH_SCALED`) scales each batch's activations as a whole,
+        so a window's embeddings would depend on the other windows of its batch: there
+        each document's windows are batched apart, and a document gets exactly what it
+        gets alone whatever is ingested with it."""
         self._fresh()
-        self._load()
+        windows = self.window_embedder
         prefix = self._prefix_ids(self.document_prefix)
         plans = [_Plan.of(self, text, code) for text, code in items]
         seqs: list[list[int]] = []
         where: list[tuple[_Plan, int]] = []
+        groups: list[list[int]] = []  # the sequences that may share a batch
         for plan in plans:
+            if not groups or windows.backend in BATCH_SCALED:
+                groups.append([])
             for w, (s, e) in enumerate(plan.windows):
+                groups[-1].append(len(seqs))
                 seqs.append(prefix + plan.ids[s:e])
                 where.append((plan, w))
-        for batch in self._batches([len(q) for q in seqs]):
-            outs = self._forward([seqs[i] for i in batch])
+        batches = [
+            [group[i] for i in batch]
+            for group in groups
+            for batch in self._batches([len(seqs[i]) for i in group])
+        ]
+        for batch in batches:
+            outs = self._forward([seqs[i] for i in batch], windows)
             for out, i in zip(outs, batch, strict=True):
                 plan, w = where[i]
                 s, e = plan.windows[w]
@@ -339,9 +372,9 @@ class LateEncoder:
                 out.append([i])
         return out
 
-    def _forward(self, seqs: list[list[int]]) -> list[np.ndarray]:
-        """Token embeddings ``[len(seq), d]`` per sequence, special tokens stripped."""
-        assert self._model is not None
+    def _forward(self, seqs: list[list[int]], model: Embedder) -> list[np.ndarray]:
+        """Token embeddings ``[len(seq), d]`` per sequence by ``model``, special tokens
+        stripped."""
         tok = self._tokenizer
         cls_id, sep_id = tok.cls_token_id, tok.sep_token_id
         pad_id = tok.pad_token_id if tok.pad_token_id is not None else 0
@@ -354,7 +387,7 @@ class LateEncoder:
             row += [sep_id] if sep_id is not None else []
             ids[i, : len(row)] = row
             mask[i, : len(row)] = 1
-        out = self._model.forward(ids, mask)
+        out = model.forward(ids, mask)
         return [out[i, lead : lead + len(s)] for i, s in enumerate(seqs)]
 
     def chunk_vectors(

@@ -7,16 +7,26 @@
   above the best peer's on every set of ``bench/retrieval.py``
   (``bench/results/profile_fast.md``). Source code's chunks keep their pure late vector
   (with their unit's name and signature mixed in): code is read about 1.2 times instead
-  of 2.4. Prose is read as ``accurate`` reads it: every cheaper prose setting measured
-  (pure late, 16 shared window tokens, int8, longer windows, the naive half for long
-  chunks only) fell below the best peer on the sample contracts or the contract
-  questions, so on prose-only corpora the two profiles are the same.
+  of 2.4. On a CPU that reads at fp32 (no bf16), the late windows are read by the int8
+  graph (``onnx-int8``, 1.4x the fp32 forward's tokens a second) while the chunks'
+  texts embedded alone and the queries stay fp32, the index's precision: recall@2000
+  0.958 / 0.893 / 0.754 / 0.583 / 0.503 on the sample, contract, licence, standard-library
+  and held-out questions, against accurate's 0.958 / 0.893 / 0.760 / 0.628 / 0.509 and
+  the best peer's 0.938 / 0.876 / 0.596 / 0.526 / 0.435. Every cheaper prose setting
+  measured instead (pure late, 16 or 24 shared window tokens, int8 for everything,
+  longer windows, the naive half for long chunks only, int8 texts embedded alone) fell
+  below the best peer on the sample contracts or the contract questions. Where the CPU
+  has bf16, windows stay bf16 (faster there than int8), so on prose-only corpora the two
+  profiles are the same on such a CPU.
 
 A profile is a small mapping onto :class:`~lateseg.encode.config.EncoderConfig` fields
 (:data:`PROFILES`), applied to a new index's configuration and recorded in its manifest;
 an index is always extended with its own (:mod:`lateseg.index.folder`). ``backend`` in a
 profile is the backend a run uses when the caller leaves it open (None: lateseg's
-default), so the index's precision follows the profile.
+default), so the index's precision follows the profile; ``window_backend`` the one its
+late windows are read with where the run's backend reads at fp32 on the CPU
+(:func:`with_profile_windows`, applied to every run of the index once its backend is
+settled).
 """
 
 from __future__ import annotations
@@ -38,6 +48,7 @@ PROFILES: dict[str, dict[str, Any]] = {
         "late_weight": 0.5,
         "code_late_weight": 0.25,
         "backend": None,
+        "window_backend": None,
     },
     "fast": {
         "window": 128,
@@ -45,25 +56,35 @@ PROFILES: dict[str, dict[str, Any]] = {
         "late_weight": 0.5,
         "code_late_weight": 1.0,
         "backend": None,
+        "window_backend": "onnx-int8",
     },
 }
+#: Profile keys that belong to the run (backends), not to the index's encoder settings.
+RUN_KEYS = ("backend", "window_backend")
+#: The backends that read at fp32 on the CPU: where a profile's ``window_backend`` applies
+#: (a CPU with bf16 reads windows faster in bf16 than in int8: bench/results/profile_fast.md).
+FP32_CPU = ("openvino", "onnx")
 
 
 #: What ``--help`` says of the profiles (bench/results/profile_fast.md).
 PROFILE_HELP = (
-    "accurate (the default for a new index: the best recall measured) or fast (source "
-    "code without its chunks' naive half: code is read 1.2 times instead of 2.4, "
-    "standard-library recall@2000 0.590 against 0.628, still above the best peer's "
-    "0.526; prose is read as accurate reads it, since every cheaper prose setting "
-    "measured fell below the best peer on contracts). Measured on an AMD EPYC with "
-    "AVX-512; bench/results/profile_fast.md"
+    "accurate (the default for a new index: the best recall measured) or fast (code "
+    "chunks pure late, read 1.2 times instead of 2.4; on a CPU without bf16 the late "
+    "windows read by the int8 model, the rest at fp32). recall@2000 on the sample, "
+    "contract, licence, stdlib and held-out questions: fast 0.958/0.893/0.754/0.583/"
+    "0.503, accurate 0.958/0.893/0.760/0.628/0.509, the best peer 0.938/0.876/0.596/"
+    "0.526/0.435. Ingest speed against that peer at fp32 (AMD EPYC Zen 5, AVX-512 with "
+    "bf16 off): fast 1.08x on licences and 1.80x on code, accurate 0.98x and 1.06x; with "
+    "bf16 (the same CPU): fast 1.51x and 3.03x, accurate 1.63x and 1.65x; "
+    "bench/results/profile_fast.md"
 )
 #: The line ``lateseg ingest`` shows once on a CPU without bf16.
 FAST_NOTICE = (
-    "this CPU has no bf16, so ingest runs at fp32 and reads each token about 2.4 times "
-    "(about half a plain chunk-and-embed pipeline's speed); for source code, `--profile "
-    "fast` on a new index reads it 1.2 times at recall@2000 0.590 instead of 0.628 "
-    "(the best peer: 0.526); prose is the same in both profiles "
+    "this CPU has no bf16, so ingest runs at fp32 and reads each token about 2.5 times; "
+    "`--profile fast` on a new index reads the late windows with the int8 model and code "
+    "1.2 times: measured at fp32 at 1.08x a plain chunk-and-embed pipeline's speed on "
+    "licences and 1.80x on code (accurate: 0.98x, 1.06x), recall@2000 0.754 and 0.583 "
+    "instead of 0.760 and 0.628 (the pipeline's: 0.596, 0.526) "
     "(bench/results/profile_fast.md)"
 )
 
@@ -81,8 +102,7 @@ def check_profile(name: str) -> str:
 def apply_profile(config: EncoderConfig, name: str) -> EncoderConfig:
     """``config`` with the profile's settings; its backend only where ``config`` has
     none (the caller's choice of backend wins)."""
-    fields = dict(PROFILES[check_profile(name)])
-    fields.pop("backend")
+    fields = {k: v for k, v in PROFILES[check_profile(name)].items() if k not in RUN_KEYS}
     config = dataclasses.replace(config, **fields)
     return with_profile_backend(config, name)
 
@@ -98,8 +118,20 @@ def with_profile_backend(config: EncoderConfig, name: str | None) -> EncoderConf
     return dataclasses.replace(config, backend=backend)
 
 
+def with_profile_windows(config: EncoderConfig, name: str | None) -> EncoderConfig:
+    """``config`` reading its late windows with the profile's ``window_backend``, where
+    the profile names one, the caller chose none, and the run's backend reads at fp32 on
+    the CPU (:data:`FP32_CPU`): called once the run's backend is settled."""
+    chosen = None if name is None else PROFILES[check_profile(name)]["window_backend"]
+    if chosen is None or config.window_backend is not None:
+        return config
+    if run_backend(config.backend, config.device) not in FP32_CPU:
+        return config  # bf16, int8 already, or a GPU: nothing faster to read windows with
+    return dataclasses.replace(config, window_backend=chosen)
+
+
 def matches(config: EncoderConfig, name: str) -> bool:
     """Whether ``config``'s encoder settings are the profile's (an index from before
     profiles were recorded may still be one)."""
-    fields = {k: v for k, v in PROFILES[check_profile(name)].items() if k != "backend"}
+    fields = {k: v for k, v in PROFILES[check_profile(name)].items() if k not in RUN_KEYS}
     return all(getattr(config, k) == v for k, v in fields.items())

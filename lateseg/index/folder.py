@@ -36,6 +36,7 @@ from lateseg.encode.profiles import (
     check_profile,
     matches,
     with_profile_backend,
+    with_profile_windows,
 )
 from lateseg.errors import IndexStoreError
 from lateseg.index import Index, Manifest, read_manifest, write_manifest
@@ -186,6 +187,7 @@ def _open(
             f"{where} was built with chunker {manifest.chunker.to_dict()}; re-index into "
             "a new folder to use another"
         )
+    enc_cfg = with_profile_windows(enc_cfg, recorded)  # the run's backend is settled
     encoder = LateEncoder(enc_cfg)
     if manifest is None:
         manifest = Manifest(
