@@ -8,7 +8,8 @@ import pytest
 from conftest import license_file
 
 from lateseg.encode.config import EncoderConfig
-from lateseg.encode.late import LateEncoder, assign_tokens, plan_windows
+from lateseg.encode.late import LateEncoder
+from lateseg.encode.windows import assign_tokens, plan_windows
 from lateseg.errors import ConfigError, OffsetError
 
 

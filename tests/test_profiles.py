@@ -58,6 +58,8 @@ def test_fast_reads_windows_in_int8_only_where_the_run_reads_fp32_on_the_cpu(bac
     assert with_profile_windows(own, "fast").window_backend == "openvino"
     gpu = EncoderConfig(backend="torch", device="cuda")
     assert with_profile_windows(gpu, "fast").window_backend is None
+    # windows on the CPU whatever the device of the rest (a Ray actor moved to a GPU)
+    assert EncoderConfig(device="cuda", window_backend="onnx-int8").device == "cuda"
     with pytest.raises(ConfigError, match="window"):
         EncoderConfig(window_backend="tensorrt")
 
@@ -207,3 +209,63 @@ def test_int8_windows_give_a_document_what_it_gets_alone(encoder):
     # read as prose: windows of one length, so the old packing put them in one batch
     beside = enc.encode_documents([(code, False), (terms, False), (MORE, True)])[1].vectors
     assert np.array_equal(alone, beside)
+
+
+def test_bf16_asked_of_a_cpu_without_it_reads_fp32_so_its_windows_are_int8(monkeypatch):
+    monkeypatch.setattr("lateseg.encode.backends.cpu_has_bf16", lambda: False)
+    config = apply_profile(EncoderConfig(backend="openvino-bf16"), "fast")
+    assert with_profile_windows(config, "fast").window_backend == "onnx-int8"
+    monkeypatch.setattr("lateseg.encode.backends.cpu_has_bf16", lambda: True)
+    assert with_profile_windows(config, "fast").window_backend is None
+
+
+def test_an_index_reads_its_windows_as_its_manifest_records_on_any_cpu(tmp_path, encoder):
+    """A fast index made where windows were read at fp32 or bf16 never gets int8 windows
+    later, and one made with int8 windows keeps them under another backend: an index
+    never mixes the two. The manifest's field is validated."""
+    from lateseg.index import read_manifest
+    from lateseg.pipeline import Pipeline
+
+    with Pipeline.open(tmp_path / "bf16", profile="fast", backend="openvino-bf16") as pipe:
+        assert pipe.encoder.config.window_backend is None or not runtime_has_bf16()
+    made = read_manifest(tmp_path / "bf16")
+    with Pipeline.open(tmp_path / "int8", profile="fast", backend="openvino") as pipe:
+        assert pipe.encoder.config.window_backend == "onnx-int8"
+    assert read_manifest(tmp_path / "int8").windows == "onnx-int8"
+    assert json.loads((tmp_path / "int8" / "manifest.json").read_text())["windows"] == "onnx-int8"
+    if made.windows is None:  # made with bf16 windows: read at fp32 now, still no int8
+        with Pipeline.open(tmp_path / "bf16", backend="openvino") as pipe:
+            assert pipe.encoder.config.window_backend is None
+    with Pipeline.open(tmp_path / "int8", backend="onnx") as pipe:  # another fp32 runtime
+        assert pipe.encoder.config.window_backend == "onnx-int8"
+    path = tmp_path / "int8" / "manifest.json"
+    path.write_text(json.dumps({**json.loads(path.read_text()), "windows": "tensorrt"}))
+    with pytest.raises(IndexStoreError, match="windows: 'tensorrt'; one of onnx-int8"):
+        Pipeline.open(tmp_path / "int8", readonly=True)
+
+
+def runtime_has_bf16() -> bool:
+    from lateseg.encode.runtime import cpu_has_bf16
+
+    return cpu_has_bf16()
+
+
+def test_windows_that_cannot_load_are_read_by_the_main_model(encoder, monkeypatch, caplog):
+    from lateseg.encode import late
+    from lateseg.errors import ModelError
+
+    real = late.shared_embedder
+
+    def refusing(config):
+        if config.backend == "onnx-int8":
+            raise ModelError("backend='onnx-int8' needs the package 'onnxruntime'")
+        return real(config)
+
+    monkeypatch.setattr(late, "shared_embedder", refusing)
+    enc = late.LateEncoder(EncoderConfig(backend="openvino", window_backend="onnx-int8"))
+    with caplog.at_level("WARNING"):
+        tokens = enc.encode_document(TEXT)
+    assert enc.window_embedder is enc.embedder
+    assert "onnxruntime" in caplog.text
+    plain = late.LateEncoder(EncoderConfig(backend="openvino")).encode_document(TEXT)
+    assert np.array_equal(tokens.vectors, plain.vectors)

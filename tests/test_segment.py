@@ -210,7 +210,7 @@ def test_forced_cuts_split_the_dp_and_are_kept():
 def test_semantic_change_in_blocks_is_the_cosine_of_the_two_means(monkeypatch):
     """Blocks of positions give each position the cosine of the means of the context
     tokens before and after it (checked against a direct sum at block edges and ends),
-    and the same values to the bit as one block over the whole document."""
+    and the same values to the bit as the whole-array computation they replaced."""
     from lateseg.segment import dynamic
 
     rng = np.random.default_rng(3)
@@ -223,6 +223,28 @@ def test_semantic_change_in_blocks_is_the_cosine_of_the_two_means(monkeypatch):
         right = vectors[t : t + context].astype(np.float64).mean(0)
         cos = left @ right / (np.linalg.norm(left) * np.linalg.norm(right))
         assert got[t] == pytest.approx(1.0 - cos, abs=1e-9)
-    monkeypatch.setattr(dynamic, "CHANGE_BLOCK", n)
-    assert np.array_equal(dynamic.semantic_change(vectors, context), got)
+    assert np.array_equal(got, _whole_array_change(vectors, context))  # to the last bit
+    monkeypatch.setattr(dynamic, "CHANGE_BLOCK", 7)
+    assert np.array_equal(
+        dynamic.semantic_change(vectors[:300], 40), _whole_array_change(vectors[:300], 40)
+    )
     assert dynamic.semantic_change(vectors[:1], context).tolist() == [0.0]
+
+
+def _whole_array_change(vectors, context):
+    """semantic_change as it was computed before blocks: one cumsum and one pass over
+    every position at once (the segmentation every index so far was made with)."""
+    n = vectors.shape[0]
+    out = np.zeros(n)
+    csum = np.vstack(
+        [np.zeros((1, vectors.shape[1])), np.cumsum(vectors, axis=0, dtype=np.float64)]
+    )
+    t = np.arange(1, n)
+    lo, hi = np.maximum(t - context, 0), np.minimum(t + context, n)
+    left = (csum[t] - csum[lo]) / (t - lo)[:, None]
+    right = (csum[hi] - csum[t]) / (hi - t)[:, None]
+    cos = (left * right).sum(1) / np.maximum(
+        np.linalg.norm(left, axis=1) * np.linalg.norm(right, axis=1), 1e-12
+    )
+    out[1:] = 1.0 - cos
+    return out

@@ -43,9 +43,10 @@ class EncoderConfig:
     exception: left as None, it is ``openvino`` for an index whose vectors are fp32 on a
     CPU whose default is bf16 (:mod:`lateseg.index.folder`).
     ``window_backend``, where set, runs the late windows' forward passes instead (the
-    chunks' texts embedded alone, their fields and the queries stay on ``backend``): the
-    ``fast`` profile reads prose windows with ``onnx-int8`` on a CPU that would read them
-    at fp32 (:mod:`lateseg.encode.profiles`); a run's choice like ``backend``.
+    chunks' texts embedded alone, their fields and the queries stay on ``backend``; a
+    CPU backend on the CPU whatever ``device`` says): a ``fast`` index made on a CPU
+    that reads at fp32 reads its windows with ``onnx-int8``, as its manifest records
+    (:mod:`lateseg.encode.profiles`, :mod:`lateseg.index.folder`).
     A forward batch holds at most ``batch_tokens`` tokens, padding included (None:
     :data:`~lateseg.encode.late.CPU_BATCH_TOKENS` on a CPU,
     :data:`~lateseg.encode.late.GPU_BATCH_TOKENS` on a GPU), and at most
@@ -84,7 +85,8 @@ class EncoderConfig:
                     f"overlap={self.overlap} must be >= 0 and under half of {name}={size}"
                 )
         check_backend(self.backend, self.device)
-        check_backend(self.window_backend, self.device, "window_backend")
+        # a CPU backend's windows run on the CPU whatever the device of the rest
+        check_backend(self.window_backend, None, "window_backend")
         if self.batch_size < 1:
             raise ConfigError(f"batch_size={self.batch_size} must be at least 1")
         if self.batch_tokens is not None and self.batch_tokens < 64:

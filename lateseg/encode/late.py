@@ -16,11 +16,11 @@ from typing import Any
 
 import numpy as np
 
-from lateseg.anchors import local_maxima
 from lateseg.encode.backends import Embedder
 from lateseg.encode.config import EncoderConfig
 from lateseg.encode.quick import QuickEmbedder
 from lateseg.encode.shared import embedder_version, shared_embedder, shared_quick
+from lateseg.encode.windows import assign_tokens, plan_windows
 from lateseg.errors import ConfigError, ModelError, OffsetError
 from lateseg.text.boundaries import window_tiers
 from lateseg.types import clean_text
@@ -73,70 +73,6 @@ def _normalise(x: np.ndarray) -> np.ndarray:
     return (x / np.maximum(norms, 1e-12)).astype(np.float32)
 
 
-def plan_windows(
-    n: int,
-    window: int,
-    overlap: int,
-    tier: np.ndarray | None = None,
-    keys: np.ndarray | None = None,
-) -> list[tuple[int, int]]:
-    """Token windows ``[start, end)`` covering ``n`` tokens, each at most ``window`` long.
-
-    Window starts are content-defined anchors (:func:`lateseg.anchors.local_maxima`): a
-    token starts a window when it is the strongest boundary within ``(window -
-    overlap) // 2`` tokens on either side (``tier[i]``: 2 paragraph start, 1 sentence
-    start, 0 none; ties broken by ``keys[i]``, a hash of the tokens around ``i``). A gap
-    between anchors longer than ``window - overlap`` is split evenly by filler starts,
-    and after the last anchor starts step on by ``window - overlap`` to the end. Each
-    window runs from its start to ``overlap`` tokens past the next start, so adjacent
-    windows share exactly ``overlap`` tokens and no window is longer than ``window``.
-
-    Every start depends only on nearby content and on the previous anchor, never on the
-    absolute position: two copies of a text shifted against each other get the same
-    windows, and so identical token embeddings, from the first common anchor on.
-    Without ``tier`` the starts are a plain stride of ``window - overlap``.
-    """
-    if n <= window:
-        return [(0, n)]
-    step = window - overlap
-    anchors: list[int] = []
-    if tier is not None:
-        cand = np.flatnonzero(tier > 0)
-        score = tier[cand].astype(np.float64)
-        if keys is not None:
-            score += (keys[cand] >> np.uint64(11)).astype(np.float64) / 2.0**53
-        found = local_maxima(cand, score, max(step // 2, 1))
-        anchors = [int(a) for a in found if 0 < a < n - overlap]
-    starts = [0]
-    for a in anchors:
-        prev = starts[-1]
-        gap = a - prev
-        fills = -(-gap // step) - 1
-        starts += [prev + round(j * gap / (fills + 1)) for j in range(1, fills + 1)]
-        starts.append(a)
-    while starts[-1] + step < n:
-        starts.append(starts[-1] + step)
-    ends = [min(s + overlap, n) for s in starts[1:]] + [n]
-    return list(zip(starts, ends, strict=True))
-
-
-def assign_tokens(n: int, windows: Sequence[tuple[int, int]]) -> np.ndarray:
-    """For each token, the index of the window where its context is largest: the
-    window maximising the distance to the nearer window edge (document edges do not
-    count as edges: nothing lies beyond them)."""
-    best = np.full(n, -1, dtype=np.int64)
-    best_ctx = np.full(n, -1, dtype=np.int64)
-    for w, (s, e) in enumerate(windows):
-        idx = np.arange(s, e)
-        left = idx - s if s > 0 else np.full(e - s, n)
-        right = e - 1 - idx if e < n else np.full(e - s, n)
-        ctx = np.minimum(left, right)
-        better = ctx > best_ctx[s:e]
-        best[s:e][better] = w
-        best_ctx[s:e][better] = ctx[better]
-    return best
-
-
 # Tokens per forward batch: on 2 CPU cores MiniLM's throughput is flat from about 16
 # windows of 128 tokens (6.6k tokens/s alone, 7.5k at 16), so a small budget keeps memory
 # low; a GPU needs large batches to be busy.
@@ -182,14 +118,21 @@ class LateEncoder:
     @property
     def window_embedder(self) -> Embedder:
         """The model whose forward passes read the late windows: :attr:`embedder`, or
-        the one ``window_backend`` names where that is another backend."""
+        the one ``window_backend`` names where that is another backend (on the CPU). A
+        window model that cannot load (a model that does not export, a runtime missing)
+        leaves the windows to :attr:`embedder`, with a warning."""
         model = self._load()
         chosen = self.config.window_backend
         if chosen is None or chosen == model.backend:
             return model
         if self._windows is None:
-            config = replace(self.config, backend=chosen, window_backend=None)
-            self._windows = shared_embedder(config)[0]
+            device = self.config.device if chosen == "torch" else "cpu"
+            config = replace(self.config, backend=chosen, window_backend=None, device=device)
+            try:
+                self._windows = shared_embedder(config)[0]
+            except ModelError as e:
+                log.warning("late windows read by the %s model instead: %s", model.backend, e)
+                self._windows = model
         return self._windows
 
     def _load(self) -> Embedder:

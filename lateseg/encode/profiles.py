@@ -34,7 +34,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from lateseg.encode.backends import run_backend
+from lateseg.encode.backends import run_backend, vector_precision
 from lateseg.encode.config import EncoderConfig
 from lateseg.errors import ConfigError
 
@@ -61,9 +61,6 @@ PROFILES: dict[str, dict[str, Any]] = {
 }
 #: Profile keys that belong to the run (backends), not to the index's encoder settings.
 RUN_KEYS = ("backend", "window_backend")
-#: The backends that read at fp32 on the CPU: where a profile's ``window_backend`` applies
-#: (a CPU with bf16 reads windows faster in bf16 than in int8: bench/results/profile_fast.md).
-FP32_CPU = ("openvino", "onnx")
 
 
 #: What ``--help`` says of the profiles (bench/results/profile_fast.md).
@@ -82,7 +79,8 @@ PROFILE_HELP = (
 FAST_NOTICE = (
     "this CPU has no bf16, so ingest runs at fp32 and reads each token about 2.5 times; "
     "`--profile fast` on a new index reads the late windows with the int8 model and code "
-    "1.2 times: measured at fp32 at 1.08x a plain chunk-and-embed pipeline's speed on "
+    "1.2 times: measured at fp32 on an AVX-512 CPU (not yet on an AVX2-only one) at "
+    "1.08x a plain chunk-and-embed pipeline's speed on "
     "licences and 1.80x on code (accurate: 0.98x, 1.06x), recall@2000 0.754 and 0.583 "
     "instead of 0.760 and 0.628 (the pipeline's: 0.596, 0.526) "
     "(bench/results/profile_fast.md)"
@@ -121,11 +119,15 @@ def with_profile_backend(config: EncoderConfig, name: str | None) -> EncoderConf
 def with_profile_windows(config: EncoderConfig, name: str | None) -> EncoderConfig:
     """``config`` reading its late windows with the profile's ``window_backend``, where
     the profile names one, the caller chose none, and the run's backend reads at fp32 on
-    the CPU (:data:`FP32_CPU`): called once the run's backend is settled."""
+    the CPU (``openvino``, ``onnx``, or ``openvino-bf16`` on a CPU without bf16; a CPU
+    with bf16 reads windows faster in bf16 than in int8: bench/results/profile_fast.md).
+    For a new index, once the run's backend is settled; an existing index reads its
+    windows as its manifest records (:mod:`lateseg.index.folder`)."""
     chosen = None if name is None else PROFILES[check_profile(name)]["window_backend"]
     if chosen is None or config.window_backend is not None:
         return config
-    if run_backend(config.backend, config.device) not in FP32_CPU:
+    run = run_backend(config.backend, config.device)
+    if run == "torch" or vector_precision(run, config.device) != "fp32":
         return config  # bf16, int8 already, or a GPU: nothing faster to read windows with
     return dataclasses.replace(config, window_backend=chosen)
 

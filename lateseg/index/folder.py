@@ -187,12 +187,12 @@ def _open(
             f"{where} was built with chunker {manifest.chunker.to_dict()}; re-index into "
             "a new folder to use another"
         )
-    enc_cfg = with_profile_windows(enc_cfg, recorded)  # the run's backend is settled
+    enc_cfg = _windows(enc_cfg, manifest, recorded)
     encoder = LateEncoder(enc_cfg)
     if manifest is None:
         manifest = Manifest(
             enc_cfg, encoder.dim, chunker, vectors or "auto", 2, SEGMENTER_VERSION, precision,
-            recorded,
+            recorded, enc_cfg.window_backend,
         )  # fmt: skip
         if store is None:
             path.mkdir(parents=True, exist_ok=True)
@@ -212,6 +212,20 @@ def _open(
     if vectors is not None and vectors != index.policy:
         index.set_policy(vectors)
     return path, index, encoder, chunker
+
+
+def _windows(
+    enc_cfg: EncoderConfig, manifest: Manifest | None, profile: str | None
+) -> EncoderConfig:
+    """The run's encoder configuration with the backend its late windows are read with:
+    for a new index, the profile's where the run reads at fp32 on the CPU (recorded in
+    the manifest); for an existing one, what its manifest records, on any CPU, so that an
+    index never mixes windows read in two ways (a caller's own ``window_backend`` kept)."""
+    if manifest is None:
+        return with_profile_windows(enc_cfg, profile)
+    if enc_cfg.window_backend is not None:
+        return enc_cfg
+    return dataclasses.replace(enc_cfg, window_backend=manifest.windows)
 
 
 def _new_profile(

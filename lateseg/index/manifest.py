@@ -48,8 +48,11 @@ EMBEDDER_FIELDS = (
 )
 TOP_FIELDS = (
     "format", "version", "embedder", "dim", "chunker", "vectors", "segmenter", "precision",
-    "profile",
+    "profile", "windows",
 )  # fmt: skip
+#: What a manifest's ``windows`` may name: the backends a profile reads late windows with
+#: apart from the vectors' own (lateseg.encode.profiles).
+WINDOW_BACKENDS = ("onnx-int8",)
 MAX_DIM = 65536
 MAX_SEGMENTER = 1_000_000
 
@@ -71,6 +74,10 @@ class Manifest:
     # The ingest profile (lateseg.encode.profiles) the index was made with; None: an
     # index from before profiles, or settings that are no profile's.
     profile: str | None = None
+    # The backend the late windows were read with where it is not the vectors' own (the
+    # fast profile's onnx-int8 on a CPU without bf16): every run of the index reads them
+    # so, whatever its CPU, and an index made otherwise never does. None: the vectors'.
+    windows: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         out = {
@@ -83,6 +90,8 @@ class Manifest:
         }
         if self.profile is not None:
             out["profile"] = self.profile
+        if self.windows is not None:
+            out["windows"] = self.windows
         return out
 
 
@@ -156,7 +165,12 @@ def parse_manifest(data: Any, *, device: str | None = None) -> Manifest:
     profile = data.get("profile")
     if profile is not None and profile not in PROFILES:
         raise ConfigError(f"profile: {shown(profile)}; one of {', '.join(PROFILES)}")
-    return Manifest(embedder, dim, chunker, vectors, version, segmenter, precision, profile)
+    windows = data.get("windows")
+    if windows is not None and windows not in WINDOW_BACKENDS:
+        raise ConfigError(f"windows: {shown(windows)}; one of {', '.join(WINDOW_BACKENDS)}")
+    return Manifest(
+        embedder, dim, chunker, vectors, version, segmenter, precision, profile, windows
+    )
 
 
 def _embedder(raw: Any, device: str | None) -> EncoderConfig:

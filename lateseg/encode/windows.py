@@ -1,0 +1,76 @@
+"""The late encoder's windows over a document's tokens: where each window starts
+(content-defined anchors, :func:`plan_windows`) and which window each token's embedding
+is taken from (:func:`assign_tokens`). Pure functions of token counts and boundary tiers;
+:mod:`lateseg.encode.late` runs the model over them."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from lateseg.anchors import local_maxima
+
+
+def plan_windows(
+    n: int,
+    window: int,
+    overlap: int,
+    tier: np.ndarray | None = None,
+    keys: np.ndarray | None = None,
+) -> list[tuple[int, int]]:
+    """Token windows ``[start, end)`` covering ``n`` tokens, each at most ``window`` long.
+
+    Window starts are content-defined anchors (:func:`lateseg.anchors.local_maxima`): a
+    token starts a window when it is the strongest boundary within ``(window -
+    overlap) // 2`` tokens on either side (``tier[i]``: 2 paragraph start, 1 sentence
+    start, 0 none; ties broken by ``keys[i]``, a hash of the tokens around ``i``). A gap
+    between anchors longer than ``window - overlap`` is split evenly by filler starts,
+    and after the last anchor starts step on by ``window - overlap`` to the end. Each
+    window runs from its start to ``overlap`` tokens past the next start, so adjacent
+    windows share exactly ``overlap`` tokens and no window is longer than ``window``.
+
+    Every start depends only on nearby content and on the previous anchor, never on the
+    absolute position: two copies of a text shifted against each other get the same
+    windows, and so identical token embeddings, from the first common anchor on.
+    Without ``tier`` the starts are a plain stride of ``window - overlap``.
+    """
+    if n <= window:
+        return [(0, n)]
+    step = window - overlap
+    anchors: list[int] = []
+    if tier is not None:
+        cand = np.flatnonzero(tier > 0)
+        score = tier[cand].astype(np.float64)
+        if keys is not None:
+            score += (keys[cand] >> np.uint64(11)).astype(np.float64) / 2.0**53
+        found = local_maxima(cand, score, max(step // 2, 1))
+        anchors = [int(a) for a in found if 0 < a < n - overlap]
+    starts = [0]
+    for a in anchors:
+        prev = starts[-1]
+        gap = a - prev
+        fills = -(-gap // step) - 1
+        starts += [prev + round(j * gap / (fills + 1)) for j in range(1, fills + 1)]
+        starts.append(a)
+    while starts[-1] + step < n:
+        starts.append(starts[-1] + step)
+    ends = [min(s + overlap, n) for s in starts[1:]] + [n]
+    return list(zip(starts, ends, strict=True))
+
+
+def assign_tokens(n: int, windows: Sequence[tuple[int, int]]) -> np.ndarray:
+    """For each token, the index of the window where its context is largest: the
+    window maximising the distance to the nearer window edge (document edges do not
+    count as edges: nothing lies beyond them)."""
+    best = np.full(n, -1, dtype=np.int64)
+    best_ctx = np.full(n, -1, dtype=np.int64)
+    for w, (s, e) in enumerate(windows):
+        idx = np.arange(s, e)
+        left = idx - s if s > 0 else np.full(e - s, n)
+        right = e - 1 - idx if e < n else np.full(e - s, n)
+        ctx = np.minimum(left, right)
+        better = ctx > best_ctx[s:e]
+        best[s:e][better] = w
+        best_ctx[s:e][better] = ctx[better]
+    return best
