@@ -232,6 +232,8 @@ def test_an_index_reads_its_windows_as_its_manifest_records_on_any_cpu(tmp_path,
     with Pipeline.open(tmp_path / "int8", profile="fast", backend="openvino") as pipe:
         assert pipe.encoder.config.window_backend == "onnx-int8"
     assert read_manifest(tmp_path / "int8").windows == "onnx-int8"
+    shown = cli("index", "stats", "--index", str(tmp_path / "int8"), "--json")
+    assert json.loads(shown.stdout)["windows"] == "onnx-int8"
     assert json.loads((tmp_path / "int8" / "manifest.json").read_text())["windows"] == "onnx-int8"
     if made.windows is None:  # made with bf16 windows: read at fp32 now, still no int8
         with Pipeline.open(tmp_path / "bf16", backend="openvino") as pipe:

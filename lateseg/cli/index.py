@@ -102,7 +102,8 @@ def add(sub: argparse._SubParsersAction) -> None:
 
 def built_with(pipe: Any) -> dict[str, Any]:
     """What the index was built with, from its manifest: the embedder, chunker and
-    precision, and the profile where the index records one."""
+    precision, and the profile and the late windows' own backend where the index records
+    them."""
     manifest = pipe.index.manifest
     out = {
         "embedder": manifest.embedder.to_dict(),
@@ -112,6 +113,9 @@ def built_with(pipe: Any) -> dict[str, Any]:
     profile = getattr(manifest, "profile", None)
     if profile is not None:
         out["profile"] = profile
+    windows = getattr(manifest, "windows", None)
+    if windows is not None:
+        out["windows"] = windows
     return out
 
 
