@@ -55,6 +55,7 @@ from retrieval import (
     log,
     text_system,
 )
+from throughput import wrapped_forward
 
 #: name -> (backend, prose window, overlap[, backend of the texts embedded alone: the
 #: chunks' naive halves, their unit fields and the queries])
@@ -82,19 +83,17 @@ BUDGET = "recall@2000"
 def encode_corpus(enc: LateEncoder, docs: list[Any]) -> tuple[list[Any], list[Any], int]:
     """Token embeddings and dynamic chunks of every document, and the real tokens the
     forward passes read."""
-    model = enc.embedder
-    inner = model.forward
     seen = [0]
 
-    def counting(ids: Any, mask: Any) -> Any:
-        seen[0] += int(mask.sum())
-        return inner(ids, mask)
+    def counting(inner: Any) -> Any:
+        def forward(ids: Any, mask: Any) -> Any:
+            seen[0] += int(mask.sum())
+            return inner(ids, mask)
 
-    model.forward = counting
-    try:
+        return forward
+
+    with wrapped_forward([enc.window_embedder], counting):
         tokens = enc.encode_documents([(d.text, d.kind == "code") for d in docs])
-    finally:
-        model.forward = inner
     chunker = DynamicChunker()
     chunks = [chunker.chunk(d, t) for d, t in zip(docs, tokens, strict=True)]
     return tokens, chunks, seen[0]

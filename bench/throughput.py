@@ -37,12 +37,14 @@ Compare ratios measured in one run; the absolute figures move with the machine.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import shutil
 import sys
 import sysconfig
 import tempfile
 import time
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -128,6 +130,22 @@ def peer(texts: list[str]) -> float:
     return timed(run)[1]
 
 
+@contextlib.contextmanager
+def wrapped_forward(models: Iterable[Any], wrap: Callable[[Any], Any]) -> Iterator[None]:
+    """Inside the block, each of ``models`` (loaded embedders; each once) runs
+    ``wrap(its forward)`` instead of its forward pass: the loaded models are shared in this
+    process, so their own passes are put back after."""
+    held = list({id(m): m for m in models}.values())
+    inners = [m.forward for m in held]
+    for m, inner in zip(held, inners, strict=True):
+        m.forward = wrap(inner)
+    try:
+        yield
+    finally:
+        for m, inner in zip(held, inners, strict=True):
+            m.forward = inner
+
+
 def encode_stage(paths: list[Path]) -> tuple[float, dict[str, int]]:
     """Seconds of the default encode stage, and what its forward passes held: sequences,
     slots (padding included) and real tokens (counted as they run; a few array sums per
@@ -140,22 +158,20 @@ def encode_stage(paths: list[Path]) -> tuple[float, dict[str, int]]:
     docs = [load_document(p) for p in paths]
     enc, chunker = LateEncoder(), DynamicChunker()
     enc.embed_queries(["warm up"])
-    model = enc.embedder
-    inner = model.forward
     seen = {"calls": 0, "sequences": 0, "slots": 0, "real": 0}
 
-    def counting(ids: Any, mask: Any) -> Any:
-        seen["calls"] += 1
-        seen["sequences"] += int(ids.shape[0])
-        seen["slots"] += int(ids.size)
-        seen["real"] += int(mask.sum())
-        return inner(ids, mask)
+    def counting(inner: Any) -> Any:
+        def forward(ids: Any, mask: Any) -> Any:
+            seen["calls"] += 1
+            seen["sequences"] += int(ids.shape[0])
+            seen["slots"] += int(ids.size)
+            seen["real"] += int(mask.sum())
+            return inner(ids, mask)
 
-    model.forward = counting  # the loaded model is shared in this process: restored below
-    try:
+        return forward
+
+    with wrapped_forward([enc.window_embedder, enc.embedder], counting):
         seconds = timed(lambda: encode_documents(enc, chunker, docs))[1]
-    finally:
-        model.forward = inner
     return seconds, seen
 
 
@@ -172,11 +188,6 @@ def ingest(
         # load (and export) outside the timing: the queries' path alone does not load the
         # documents' model (it runs torch-free where it can), so both are loaded here
         pipe.encoder.embed_queries(["warm up"])
-        # the late windows' model, and the model of the texts embedded alone where it
-        # is another (a profile's window_backend)
-        models = list(
-            {id(m): m for m in (pipe.encoder.window_embedder, pipe.encoder.embedder)}.values()
-        )
         inside = [0.0]
 
         def clocked(inner: Any) -> Any:
@@ -189,14 +200,10 @@ def ingest(
 
             return forward
 
-        inners = [m.forward for m in models]
-        for m in models:  # shared in this process: restored below
-            m.forward = clocked(m.forward)
-        try:
+        # the late windows' model, and the model of the texts embedded alone where it
+        # is another (a profile's window_backend)
+        with wrapped_forward([pipe.encoder.window_embedder, pipe.encoder.embedder], clocked):
             report, seconds = timed(lambda: pipe.ingest([folder], progress=False))
-        finally:
-            for m, inner in zip(models, inners, strict=True):
-                m.forward = inner
         assert not report.failed, report.failed
         return seconds, pipe.index.count(), inside[0]
 

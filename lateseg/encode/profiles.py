@@ -23,10 +23,10 @@ A profile is a small mapping onto :class:`~lateseg.encode.config.EncoderConfig` 
 (:data:`PROFILES`), applied to a new index's configuration and recorded in its manifest;
 an index is always extended with its own (:mod:`lateseg.index.folder`). ``backend`` in a
 profile is the backend a run uses when the caller leaves it open (None: lateseg's
-default), so the index's precision follows the profile; ``window_backend`` the one its
-late windows are read with where the run's backend reads at fp32 on the CPU
-(:func:`with_profile_windows`, applied to every run of the index once its backend is
-settled).
+default), so the index's precision follows the profile; ``window_backend`` the one a
+new index's late windows are read with where the run's backend reads at fp32 on the CPU
+(:func:`with_profile_windows`, once the run's backend is settled), recorded in its
+manifest and followed by every later run on any CPU.
 """
 
 from __future__ import annotations
