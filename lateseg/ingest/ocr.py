@@ -450,14 +450,17 @@ def _tesseract_tsv(
     psm: str,
     timeout: float = PAGE_TIMEOUT,
     dpi: int | None = None,
+    digits: bool = False,
 ) -> list[dict[str, Any]]:
     """Tesseract's words of page ``image`` (any format Leptonica reads: PGM, PNG) read
     with page segmentation ``psm``, told it has ``dpi`` pixels an inch (None: Tesseract
-    estimates it), in at most ``timeout`` seconds."""
+    estimates it), in at most ``timeout`` seconds; ``digits``: as digits only."""
     if timeout <= 0:
         raise IngestError(f"page {number}: no time left of OCR's {PAGE_TIMEOUT:.0f} s")
     env = dict(os.environ, OMP_THREAD_LIMIT="1", TESSDATA_PREFIX=tessdata)
     told = ["--dpi", str(dpi)] if dpi else []
+    if digits:
+        told += ["-c", "tessedit_char_whitelist=0123456789"]
     cmd = [binary, "stdin", "stdout", "-l", "eng", "--psm", psm, *told, "tsv"]
     try:
         done = subprocess.run(

@@ -27,7 +27,9 @@ from lateseg.ingest.ocr_words import clean_word
 
 log = logging.getLogger(__name__)
 
-VERSION = 3
+#: Of the readings (a cached page read by older code is read again): 4 since a contents
+#: page's page numbers are read again as digits (:func:`.ocr_missed.page_numbers`).
+VERSION = 4
 #: A cache entry larger than this is not read (a page holds some 20-60 KB of words).
 MAX_ENTRY_BYTES = 8 << 20
 #: The folder's size without ``$LATESEG_OCR_CACHE_MB``: some 20,000 pages of words.

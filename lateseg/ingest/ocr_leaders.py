@@ -41,6 +41,9 @@ MAX_DARK = 0.3
 #: (:func:`.ocr_missed.read_led`). Leaders ending in two bands are two columns.
 LED_LINES = 5
 BAND = 0.05
+#: A contents page's page numbers are read again from the strip of the page that starts
+#: this share of its width left of where most of its leaders end (:func:`number_column`).
+NUMBER_MARGIN = 0.05
 #: Pixels around a leader's dot whited out with it: its anti-aliased rim, lighter than
 #: :data:`INK_LEVEL`, is still read as a mark.
 RIM = 2
@@ -67,6 +70,20 @@ class Unled:
         ends = sorted(end for end, _, _ in self.leaders)
         middle = ends[len(ends) // 2]
         return sum(abs(e - middle) <= BAND * self.width for e in ends) >= LED_LINES
+
+
+def number_column(unled: Unled) -> tuple[bytes, int]:
+    """The strip of contents page ``unled`` where its page numbers stand (PGM: from
+    :data:`NUMBER_MARGIN` of its width left of where most of its leaders end to its right
+    edge) and the strip's left edge in the page's pixels."""
+    from PIL import Image
+
+    ends = sorted(end for end, _, _ in unled.leaders)
+    left = max(ends[len(ends) // 2] - int(NUMBER_MARGIN * unled.width), 0)
+    out = io.BytesIO()
+    with Image.open(io.BytesIO(unled.image)) as im:
+        im.crop((left, 0, im.width, im.height)).save(out, format="PPM")
+    return out.getvalue(), left
 
 
 def without_leaders(image: bytes) -> Unled | None:

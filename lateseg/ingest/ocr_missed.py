@@ -31,6 +31,7 @@ from __future__ import annotations
 import functools
 import io
 import logging
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -42,6 +43,7 @@ from lateseg.ingest.ocr_leaders import (
     Unled,
     dots_of,
     leader_runs,
+    number_column,
     without_leaders,
 )
 
@@ -250,13 +252,101 @@ def read_led(
     if psm == "6" or unled is None:
         return read(image, psm=psm, **kw)
     if unled.contents:
-        return read(image, psm="6", **kw)
+        words = read(image, psm="6", **kw)
+        try:
+            strip, left = number_column(unled)
+            column = read(strip, psm="6", digits=True, **kw)
+            for w in column:
+                w["box"] = [w["box"][0] + left, w["box"][1], w["box"][2] + left, w["box"][3]]
+            return page_numbers(words, unled.leaders, column)
+        except Exception:  # the block as Tesseract read it
+            log.warning("a contents page's numbers were not read again", exc_info=True)
+            return words
     words = read(image, psm=psm, **kw)
     try:
         return led_to(words, unled.leaders)
     except Exception:  # the lines as Tesseract gave them
         log.warning("the lines led to were not joined", exc_info=True)
         return words
+
+
+def page_numbers(
+    words: list[dict[str, Any]],
+    leaders: Sequence[tuple[int, int, int]],
+    column: list[dict[str, Any]],
+) -> list[dict[str, Any]]:
+    """``words`` (a contents page read as one block, its ``leaders`` whited out) with the
+    page numbers that ``column`` read (the strip of page numbers read again as digits
+    only, :func:`.ocr_leaders.number_column`; boxes in the page's pixels) where the block
+    read other glyphs or none: among the words of a whole page, Tesseract took the Policy
+    Manual's "27" for "74", "35" for "55", "37" for "aT:" and "7" for "uh"; alone as
+    digits, it read them right. A number of the column counts where it is the only one on
+    its line, and that line has a leader ending left of it, or none and the number stands
+    apart from the line's words in the column of the others (a chapter's line, without
+    leader). It replaces what the block read there (the words starting from a leader's
+    gap left of it):
+
+    * another number, where it is surer than that number's words;
+    * a word with digits ("7x)"), where it is sure (:data:`MISSED_CONFIDENCE`);
+    * letters or nothing, after a leader whatever its confidence (a leader leads to a
+      number); on a line without leader where it is sure.
+
+    Roman numerals (a front matter's "iv", which a digits-only reading cannot give) stay."""
+    lines: dict[tuple[int, ...], list[dict[str, Any]]] = {}
+    for w in words:
+        lines.setdefault(tuple(w["line"]), []).append(w)
+    bounds = {key: _bounds(line) for key, line in lines.items()}
+    led: dict[tuple[int, ...], list[dict[str, Any]]] = {}  # numbers a leader leads to
+    apart: dict[tuple[int, ...], list[dict[str, Any]]] = {}  # and others on lines read
+    for number in column:
+        if not number["text"].isdigit():
+            continue
+        key = _line_of(number, bounds)
+        if key is None:
+            continue
+        _, top, _, bottom = bounds[key]
+        slack = (bottom - top) // 4  # a leader's dots sit on the baseline
+        ends = [end for end, y0, y1 in leaders if top <= (y0 + y1) // 2 <= bottom + slack]
+        if any(end <= number["box"][0] for end in ends):
+            led.setdefault(key, []).append(number)
+        elif not ends:  # left of a leader's end, the digits are its heading's
+            apart.setdefault(key, []).append(number)
+    rights = sorted(n["box"][2] for got in led.values() for n in got)
+    right = rights[len(rights) // 2] if rights else None
+    dropped: set[int] = set()
+    numbers = []
+    for key, got in [*led.items(), *apart.items()]:
+        if len(got) != 1:
+            continue
+        number = got[0]
+        x0, x1 = number["box"][0], number["box"][2]
+        old = [w for w in lines[key] if x0 - LEADER_GAP <= w["box"][0] < x1]
+        rest = [w for w in lines[key] if not x0 - LEADER_GAP <= w["box"][0] < x1]
+        if key in apart and (
+            right is None
+            or abs(x1 - right) > LEADER_GAP  # not in the column of page numbers
+            or any(w["box"][2] > x0 - 2 * LEADER_GAP for w in rest)  # not set apart
+        ):
+            continue
+        text = "".join(w["text"] for w in old)
+        if text == number["text"] or _ROMAN.fullmatch(text):
+            continue
+        if text.isdigit():  # two readings of a number: the surer one
+            better = number["conf"] > min(w["conf"] for w in old)
+        elif any(c.isdigit() for c in text) or key in apart:
+            better = number["conf"] >= MISSED_CONFIDENCE
+        else:  # letters (or nothing) where a leader leads: any number is nearer
+            better = True
+        if not better:
+            continue
+        dropped.update(id(w) for w in old)
+        numbers.append(dict(number, line=list(key)))
+    if not numbers:
+        return words
+    return merge([w for w in words if id(w) not in dropped], numbers)
+
+
+_ROMAN = re.compile(r"[ivx]+", re.IGNORECASE)
 
 
 def in_lines(words: list[dict[str, Any]]) -> list[dict[str, Any]]:
