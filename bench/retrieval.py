@@ -212,15 +212,31 @@ SETS: dict[str, tuple[str, Callable[[Path], EvalSet]]] = {
 }
 
 
+#: How to make a set's corpus where it is not in the repository.
+MAKE = {
+    "stdlib": "python data/eval/make_stdlib_set.py",
+    "stdlib_holdout": "python data/eval/make_stdlib_set.py --holdout",
+}
+
+
 def available_sets(names: Sequence[str]) -> Iterator[tuple[str, EvalSet]]:
-    """The named sets whose JSONL exists (others are skipped with a message)."""
+    """The named sets whose JSONL and corpus exist (others are skipped with a message
+    saying how to make them)."""
     for name in names:
         fname, build = SETS[name]
         path = DATA / "eval" / fname
         if not path.is_file():
             log(f"skip {name}: {path} missing")
             continue
-        yield name, build(path)
+        try:
+            es = build(path)
+        except FileNotFoundError as e:
+            es = EvalSet(name, [], [], [str(e)])
+        if not es.docs:
+            how = f"; make it with `{MAKE[name]}`" if name in MAKE else ""
+            log(f"skip {name}: its corpus is missing{how}")
+            continue
+        yield name, es
 
 
 # -- systems ---------------------------------------------------------------------------

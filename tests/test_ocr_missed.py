@@ -329,7 +329,7 @@ def test_a_contents_pages_numbers_are_read_again_from_their_strip_as_digits():
     asked = []
 
     def read(image, psm, digits=False, **kw):
-        asked.append((psm, digits))
+        asked.append((psm, digits, kw.get("timeout")))
         if not digits:
             return [
                 _word("1.", [60, 100, 80, 120], [1, 1, 1]),
@@ -338,10 +338,18 @@ def test_a_contents_pages_numbers_are_read_again_from_their_strip_as_digits():
             ]
         return [_word("37", [1480 - left, 100, 1500 - left, 120], [1, 1, 1], conf=96.0)]
 
-    got = ocr_missed.read_led(read, unled, buf.getvalue(), psm="3")
-    assert asked == [("6", False), ("6", True)]
+    got = ocr_missed.read_led(read, unled, buf.getvalue(), psm="3", left_s=lambda: 12.5)
+    assert asked == [("6", False, None), ("6", True, 12.5)]  # in what is left of the time
     assert [w["text"] for w in got] == ["1.", "Scope", "37"]
     assert got[-1]["box"] == [1480, 100, 1500, 120] and got[-1]["line"] == [1, 1, 1]
+
+    def out_of_time(image, psm, digits=False, **kw):  # Tesseract's own path: no time left
+        if digits:
+            return ocr._tesseract_tsv("tesseract", "", image, 1, psm, digits=True, **kw)
+        return read(image, psm, **kw)
+
+    got = ocr_missed.read_led(out_of_time, unled, buf.getvalue(), psm="3", left_s=lambda: 0.0)
+    assert [w["text"] for w in got] == ["1.", "Scope", "aT:"]  # the block stands
 
 
 def _contents(*lines: tuple[str, str, float]) -> list[dict]:

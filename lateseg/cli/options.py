@@ -99,8 +99,8 @@ def embedder_options(sp: argparse.ArgumentParser) -> None:
         default=None,
         help="how the embedder runs (default: torch on a GPU; on a CPU openvino-bf16 where "
         "the CPU has bf16, else openvino: fp32, the torch model's vectors). Opt-ins: "
-        "openvino (exact fp32 on any CPU), onnx, onnx-int8 (int8 weights, lower recall; "
-        "needs lateseg[onnx]). Speed per backend and CPU: bench/results/throughput.md. "
+        "openvino (exact fp32 on any CPU), onnx, onnx-int8 (int8 weights, lower "
+        "recall). Speed per backend and CPU: bench/results/throughput.md. "
         "Exports are made once and cached under the lateseg home",
     )
     sp.add_argument(

@@ -24,9 +24,9 @@ from lateseg.errors import ModelError
 log = logging.getLogger(__name__)
 
 INSTALL = {
-    "onnx": "pip install 'lateseg[onnx]'",
-    "onnxruntime": "pip install 'lateseg[onnx]'",
-    "onnxruntime.quantization": "pip install 'lateseg[onnx]'",
+    "onnx": "pip install onnx (a lateseg dependency)",
+    "onnxruntime": "pip install onnxruntime (a lateseg dependency)",
+    "onnxruntime.quantization": "pip install onnxruntime (a lateseg dependency)",
     "openvino": "pip install openvino (a lateseg dependency)",
 }
 # ids [b, s] int64, mask [b, s] int64 -> token states [b, s, d] float32 (host memory)

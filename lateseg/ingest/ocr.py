@@ -391,7 +391,7 @@ def _run(
 
     unled, whole = ocr_missed.unled(image, number)
     raw, image = image, unled.image if unled is not None else image
-    page = functools.partial(ocr_missed.read_led, read, unled)
+    page = functools.partial(ocr_missed.read_led, read, unled, left_s=left_s)
     words = page(image, psm="3")
     try:
         if _psm(tessdata) != "3" and _mean_confidence(words) < REREAD_CONFIDENCE:

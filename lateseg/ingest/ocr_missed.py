@@ -240,6 +240,7 @@ def read_led(
     unled: Unled | None,
     image: bytes,
     psm: str,
+    left_s: Callable[[], float] | None = None,
     **kw: Any,
 ) -> list[dict[str, Any]]:
     """``read`` of a page whose leaders were whited out (``unled``; None: it had none). A
@@ -248,13 +249,16 @@ def read_led(
     and page numbers came out as three columns (the Policy Manual's second contents page:
     51 of its 106 numbers; as a block, 101). On another page the lines the leaders lead
     to join their headings (:func:`led_to`). A block of leftover ink (``--psm 6``) is
-    read as it is."""
+    read as it is. A contents page's strip of page numbers is read again as digits
+    (:func:`page_numbers`) in what ``left_s()`` says is left of the page's time."""
     if psm == "6" or unled is None:
         return read(image, psm=psm, **kw)
     if unled.contents:
         words = read(image, psm="6", **kw)
         try:
             strip, left = number_column(unled)
+            if left_s is not None:
+                kw = dict(kw, timeout=left_s())
             column = read(strip, psm="6", digits=True, **kw)
             for w in column:
                 w["box"] = [w["box"][0] + left, w["box"][1], w["box"][2] + left, w["box"][3]]
