@@ -18,7 +18,7 @@ from PIL import Image
 from test_ocr import MSA, NOTICE, _needs_tesseract, _squash, ocr_home, scan  # noqa: F401
 
 from lateseg.errors import IngestError
-from lateseg.ingest import ocr, ocr_leaders, ocr_missed
+from lateseg.ingest import ocr, ocr_contents, ocr_leaders, ocr_missed
 from lateseg.ingest.pdf import read_pdf_layout
 
 TESTDATA = Path(__file__).resolve().parent.parent / ".cache" / "testdata"
@@ -281,10 +281,10 @@ def test_the_line_a_leader_leads_to_joins_the_line_it_sits_on():
         _word("Note", [480, 300, 540, 320], [3, 1, 1]),  # no leader leads here
     ]
     leaders = ((453, 115, 118), (453, 155, 158))
-    merged = ocr_missed.led_to(words, leaders)
+    merged = ocr_contents.led_to(words, leaders)
     assert [w["text"] for w in merged] == ["1.", "Scope", "3", "2.", "Terms", "7", "Note"]
     assert [w["line"] for w in merged][:6] == [[1, 1, 1]] * 3 + [[1, 1, 2]] * 3
-    assert ocr_missed.led_to(words, ()) == words
+    assert ocr_contents.led_to(words, ()) == words
 
 
 def test_a_page_of_leaders_is_read_as_one_block_and_another_as_a_page():
@@ -299,15 +299,15 @@ def test_a_page_of_leaders_is_read_as_one_block_and_another_as_a_page():
             b"", tuple((x, 100 + 40 * k, 103) for k, x in enumerate(ends)), 1700
         )
 
-    ocr_missed.read_led(read, unled([1450] * 4), b"", psm="3")  # four leaders
-    ocr_missed.read_led(read, unled([700, 1450] * 3), b"", psm="3")  # two columns of three
-    ocr_missed.read_led(read, None, b"", psm="3")  # no leaders
-    ocr_missed.read_led(read, unled([1450] * 5), b"", psm="6")  # a leftover block stays one
+    ocr_contents.read_led(read, unled([1450] * 4), b"", psm="3")  # four leaders
+    ocr_contents.read_led(read, unled([700, 1450] * 3), b"", psm="3")  # two columns of three
+    ocr_contents.read_led(read, None, b"", psm="3")  # no leaders
+    ocr_contents.read_led(read, unled([1450] * 5), b"", psm="6")  # a leftover block stays one
     assert asked == ["3", "3", "3", "6"]
     asked.clear()
     # a contents page: one block, then its strip of page numbers as digits (its image is
     # not a picture here: the strip fails and the block stands, with a warning)
-    got = ocr_missed.read_led(read, unled([1450] * 5), b"", psm="3")
+    got = ocr_contents.read_led(read, unled([1450] * 5), b"", psm="3")
     assert asked == ["6"] and [w["text"] for w in got] == ["Scope"]
 
 
@@ -338,7 +338,7 @@ def test_a_contents_pages_numbers_are_read_again_from_their_strip_as_digits():
             ]
         return [_word("37", [1480 - left, 100, 1500 - left, 120], [1, 1, 1], conf=96.0)]
 
-    got = ocr_missed.read_led(read, unled, buf.getvalue(), psm="3", left_s=lambda: 12.5)
+    got = ocr_contents.read_led(read, unled, buf.getvalue(), psm="3", left_s=lambda: 12.5)
     assert asked == [("6", False, None), ("6", True, 12.5)]  # in what is left of the time
     assert [w["text"] for w in got] == ["1.", "Scope", "37"]
     assert got[-1]["box"] == [1480, 100, 1500, 120] and got[-1]["line"] == [1, 1, 1]
@@ -348,8 +348,41 @@ def test_a_contents_pages_numbers_are_read_again_from_their_strip_as_digits():
             return ocr._tesseract_tsv("tesseract", "", image, 1, psm, digits=True, **kw)
         return read(image, psm, **kw)
 
-    got = ocr_missed.read_led(out_of_time, unled, buf.getvalue(), psm="3", left_s=lambda: 0.0)
+    strip: dict = {}
+    got = ocr_contents.read_led(
+        out_of_time, unled, buf.getvalue(), psm="3", left_s=lambda: 0.0, strip=strip
+    )
     assert [w["text"] for w in got] == ["1.", "Scope", "aT:"]  # the block stands
+    assert strip == {"column": [], "failed": False}  # out of time: may be cached
+
+
+def test_a_contents_pages_strip_is_read_once_and_a_failure_other_than_time_is_said():
+    leaders = tuple((1450, 100 + 40 * k + 14, 100 + 40 * k + 17) for k in range(5))
+    page = np.full((400, 1700), 255, dtype=np.uint8)
+    buf = io.BytesIO()
+    Image.fromarray(page).save(buf, format="PPM")
+    asked = []
+
+    def read(image, psm, digits=False, **kw):
+        asked.append(digits)
+        if digits:
+            x = 1480 - ocr_leaders.number_column(unled)[1]  # in the strip's pixels
+            return [_word("37", [x, 100, x + 20, 120], [1, 1, 1], conf=96.0)]
+        return [
+            _word("Scope", [90, 100, 160, 120], [1, 1, 1]),
+            _word("aT:", [1480, 100, 1510, 120], [1, 1, 1], conf=30.0),
+        ]
+
+    strip: dict = {}
+    unled = ocr_leaders.Unled(buf.getvalue(), leaders, 1700)
+    for _ in range(2):  # as read, then darkened: the strip is read the first time only
+        got = ocr_contents.read_led(read, unled, b"", psm="3", strip=strip)
+        assert [w["text"] for w in got] == ["Scope", "37"]
+    assert asked == [False, True, False] and "failed" not in strip
+    broken = ocr_leaders.Unled(b"not an image", leaders, 1700)
+    strip = {}
+    got = ocr_contents.read_led(read, broken, b"", psm="3", strip=strip)
+    assert [w["text"] for w in got] == ["Scope", "aT:"] and strip["failed"]
 
 
 def _contents(*lines: tuple[str, str, float]) -> list[dict]:
@@ -382,8 +415,14 @@ def test_a_page_number_read_as_digits_replaces_a_misreading_only():
         ("Index", "8x", 11.0),
         ("Annex", "", 0.0),  # nothing read after its leader
         ("Term", "12", 97.0),  # the same number
+        ("Zoo", "ZOO", 97.0),  # sure letters: stay
+        ("Fee", "1,250", 60.0),  # the same digits with other marks
+        ("Forms", "A-1", 90.0),
+        ("Rates", "41", 39.0),  # two unsure numbers: the block's
+        ("Audit", "ll", 62.0),  # unsure letters ("ll" is no numeral)
+        ("Foreword", "xli", 90.0),
     )
-    leaders = [_leader(k) for k in range(8)]
+    leaders = [_leader(k) for k in range(14)]
     column = [
         _number("37", 0, 0.0),
         _number("27", 1, 96.0),
@@ -393,8 +432,14 @@ def test_a_page_number_read_as_digits_replaces_a_misreading_only():
         _number("3", 5, 50.0),
         _number("41", 6, 40.0),
         _number("12", 7, 97.0),
+        _number("200", 8, 0.0),
+        _number("1250", 9, 97.0),
+        _number("1", 10, 97.0),
+        _number("4", 11, 49.0),
+        _number("11", 12, 76.0),
+        _number("11", 13, 0.0),
     ]
-    got = ocr_missed.page_numbers(words, leaders, column)
+    got = ocr_contents.page_numbers(words, leaders, column)
     by_line = {}
     for w in got:
         by_line.setdefault(w["line"][2], []).append(w["text"])
@@ -407,8 +452,14 @@ def test_a_page_number_read_as_digits_replaces_a_misreading_only():
         5: ["Index", "8x"],
         6: ["Annex", "41"],
         7: ["Term", "12"],
+        8: ["Zoo", "ZOO"],
+        9: ["Fee", "1,250"],
+        10: ["Forms", "A-1"],
+        11: ["Rates", "41"],
+        12: ["Audit", "11"],
+        13: ["Foreword", "xli"],
     }
-    assert ocr_missed.page_numbers(words, leaders, []) == words
+    assert ocr_contents.page_numbers(words, leaders, []) == words
 
 
 def test_a_number_without_leader_counts_set_apart_in_the_column_of_numbers_and_sure():
@@ -418,30 +469,51 @@ def test_a_number_without_leader_counts_set_apart_in_the_column_of_numbers_and_s
         ("2 The Archive", "uh", 23.0),  # a chapter's line: no leader
         ("Fees", "5", 96.0),
         ("Annex", "ab", 23.0),  # no leader, unsure reading: stays
+        ("Chapter 9", "", 0.0),  # no leader: a number out of the column stays out
+        ("Notes", "ab", 23.0),  # a leader, and the heading's digits read far from it
     )
-    words.append(_word("Lorem", [60, 300, 1440, 320], [1, 1, 5]))  # a line to the strip
-    words.append(_word("ipsum", [1450, 300, 1510, 320], [1, 1, 5]))
-    leaders = [_leader(0), _leader(1), _leader(3)]
+    words.append(_word("Lorem", [60, 380, 1440, 400], [1, 1, 7]))  # a line to the strip
+    words.append(_word("ipsum", [1450, 380, 1510, 400], [1, 1, 7]))
+    leaders = [_leader(0), _leader(1), _leader(3), _leader(6)]
     column = [
         _number("3", 0, 96.0),
         _number("4", 1, 96.0),
         _number("7", 2, 82.0),
         _number("5", 3, 96.0),
         _number("9", 4, 60.0),
-        _number("1", 5, 97.0),  # "ipsum" read as digits: not set apart
-        _number("8", 0, 99.0, x=1300),  # left of its line's leader: its heading's
+        _number("1", 7, 97.0),  # "ipsum" read as digits: not set apart
+        _number("9", 5, 97.0, x=1300),  # set apart, but not in the column
+        _number("8", 6, 99.0, x=1300),  # far left of its line's leader: its heading's
     ]
-    got = ocr_missed.page_numbers(words, leaders, column)
+    got = ocr_contents.page_numbers(words, leaders, column)
     assert [w["text"] for w in got] == [
         *("Scope", "3", "Terms", "4", "2 The Archive", "7", "Fees", "5", "Annex", "ab"),
-        *("Lorem", "ipsum"),
+        *("Chapter 9", "Notes", "ab", "Lorem", "ipsum"),
     ]
+
+
+def test_on_a_row_of_two_columns_only_the_leader_just_left_of_a_number_leads_to_it():
+    """A right-hand column's heading read as digits ("ZOO" as 200) is not a page number
+    of the left column's leader: only a leader ending within two leader gaps left of a
+    number leads to it."""
+    words = [
+        _word("Scope", [60, 100, 400, 120], [1, 1, 0]),
+        _word("12", [720, 100, 745, 120], [1, 1, 0]),
+        _word("ZOO", [900, 100, 960, 120], [1, 1, 0], conf=30.0),
+        _word("ab", [1480, 100, 1510, 120], [1, 1, 0], conf=30.0),
+    ]
+    leaders = [(700, 114, 117), (1450, 114, 117)]
+    column = [_number("200", 0, 0.0, x=900)]
+    assert ocr_contents.page_numbers(words, leaders, column) == words
+    column.append(_number("7", 0, 90.0))  # the right column's number: read, not 200
+    got = ocr_contents.page_numbers(words, leaders, column)
+    assert [w["text"] for w in got] == ["Scope", "12", "ZOO", "7"]
 
 
 def test_two_numbers_on_one_line_replace_nothing():
     words = _contents(("Scope", "aT:", 30.0))
-    column = [_number("3", 0, 96.0), _number("7", 0, 96.0, x=1520)]
-    assert ocr_missed.page_numbers(words, [_leader(0)], column) == words
+    column = [_number("3", 0, 96.0), _number("7", 0, 96.0, x=1505)]
+    assert ocr_contents.page_numbers(words, [_leader(0)], column) == words
 
 
 def test_a_word_read_down_across_lines_is_dropped_so_its_ink_is_read_again():
@@ -539,7 +611,7 @@ def test_a_contents_pages_numbers_read_again_as_digits_end_more_lines_right(tmp_
     _needs_tesseract()
     want: Counter[str] = Counter()
     found = {True: 0, False: 0}
-    page_numbers = ocr_missed.page_numbers
+    page_numbers = ocr_contents.page_numbers
     for k, (manual, page) in enumerate([(FHS, 3), (FHS, 4), (POLICY, 3)]):
         contents = tmp_path / f"contents{k}.pdf"
         with pymupdf.open(_testdata(manual)) as doc, pymupdf.open() as out:
@@ -551,13 +623,42 @@ def test_a_contents_pages_numbers_read_again_as_digits_end_more_lines_right(tmp_
         for again in (True, False):
             monkeypatch.setenv("LATESEG_HOME", str(tmp_path / f"home-{again}"))
             monkeypatch.setattr(
-                ocr_missed, "page_numbers", page_numbers if again else lambda w, _, __: w
+                ocr_contents, "page_numbers", page_numbers if again else lambda w, _, __: w
             )
             got = _page_numbers(read_pdf_layout(scanned)[0])
             found[again] += sum(min(c, got[n]) for n, c in truth.items())
     assert sum(want.values()) >= 150
     assert found[True] > found[False]
     assert found[True] >= 0.95 * sum(want.values())
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("failure", "cached"),
+    [(MemoryError("16 GB asked"), False), (IngestError("page 1: no time left"), True)],
+)
+def test_a_contents_page_whose_strip_fails_keeps_its_block(tmp_path, monkeypatch, failure, cached):
+    """FHS 3.0's second contents page, scanned: where reading its strip of page numbers
+    fails, the page keeps its block reading; cached when the time ran out, not when
+    something else failed (a later ingest reads the strip)."""
+    _needs_tesseract()
+    pytest.importorskip("scipy")
+    home = tmp_path / "home"
+    monkeypatch.setenv("LATESEG_HOME", str(home))
+    contents = tmp_path / "contents.pdf"
+    with pymupdf.open(_testdata(FHS)) as doc, pymupdf.open() as out:
+        out.insert_pdf(doc, from_page=4, to_page=4)
+        out.save(contents)
+    scanned = _noisy_scan(contents, tmp_path / "scan.pdf")
+
+    def failing(unled):
+        raise failure
+
+    with monkeypatch.context() as m:
+        m.setattr(ocr_contents, "number_column", failing)
+        text, _, meta, _ = read_pdf_layout(scanned)
+    assert meta["ocr_pages"] == [1] and sum(_page_numbers(text).values()) >= 40
+    assert len(list(home.rglob("*.json"))) == int(cached)
 
 
 @pytest.mark.slow

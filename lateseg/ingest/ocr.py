@@ -55,7 +55,7 @@ from pathlib import Path
 from typing import Any
 
 from lateseg.errors import ConfigError, IngestError
-from lateseg.ingest import ocr_cache, ocr_missed
+from lateseg.ingest import ocr_cache, ocr_contents, ocr_missed
 from lateseg.ingest.ocr_tables import Grid, find_grids, table_lines
 from lateseg.ingest.ocr_words import mapped, parse_tsv, word_lines
 from lateseg.ingest.pdf_layout import Line
@@ -389,10 +389,12 @@ def _run(
     def left_s() -> float:
         return PAGE_TIMEOUT - (time.monotonic() - started)
 
-    unled, whole = ocr_missed.unled(image, number)
+    unled, whole = ocr_contents.unled(image, number)
     raw, image = image, unled.image if unled is not None else image
-    page = functools.partial(ocr_missed.read_led, read, unled, left_s=left_s)
-    words = page(image, psm="3")
+    strip: dict[str, Any] = {}  # a contents page's page numbers, read once
+    page = functools.partial(ocr_contents.read_led, read, unled, left_s=left_s, strip=strip)
+    words = page(image, psm="3", timeout=left_s())
+    whole = whole and not strip.get("failed")  # a contents page's strip failed: read again
     try:
         if _psm(tessdata) != "3" and _mean_confidence(words) < REREAD_CONFIDENCE:
             # as scanned: on a turned page, leaders run down it and a column of decimal

@@ -38,7 +38,7 @@ SPARSE = 2.0
 MAX_DARK = 0.3
 #: A page with this many dot leaders or more ending in one band (:data:`BAND` of the
 #: page's width) is a contents page or an index: read as one block of lines
-#: (:func:`.ocr_missed.read_led`). Leaders ending in two bands are two columns.
+#: (:func:`.ocr_contents.read_led`). Leaders ending in two bands are two columns.
 LED_LINES = 5
 BAND = 0.05
 #: A contents page's page numbers are read again from the strip of the page that starts
@@ -93,7 +93,7 @@ def without_leaders(image: bytes) -> Unled | None:
     scan)."""
     import numpy as np
     from PIL import Image
-    from scipy import ndimage  # ocr_missed.unled asks available() first
+    from scipy import ndimage  # ocr_contents.unled asks available() first
 
     with Image.open(io.BytesIO(image)) as im:
         grey = np.array(im.convert("L"))

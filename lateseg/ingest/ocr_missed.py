@@ -3,9 +3,9 @@ a copy of the page image with every word read, every rule, dot leader and speck 
 out (:func:`leftover`).
 
 * **Dot leaders first** (:mod:`.ocr_leaders`): before the page is read, each run of
-  evenly set dots is whited out (a contents page is then read as one block of lines,
-  :func:`read_led`); on another page, a line a leader led to joins its heading again
-  (:func:`led_to`).
+  evenly set dots is whited out (a contents page is then read as one block of lines and
+  its page numbers again as digits; on another page, a line a leader led to joins its
+  heading again: :mod:`.ocr_contents`).
 
 * **Lines lost** (:data:`LOST_TEXT` dark pixels or more left): Tesseract's page threshold
   drops light grey print beside black, and the Policy Manual's code blocks (syntax
@@ -31,20 +31,14 @@ from __future__ import annotations
 import functools
 import io
 import logging
-import re
-from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from lateseg.ingest.ocr_leaders import (
     INK_LEVEL,
-    LEADER_GAP,
     MAX_LABELLED,
-    Unled,
     dots_of,
     leader_runs,
-    number_column,
-    without_leaders,
 )
 
 log = logging.getLogger(__name__)
@@ -193,166 +187,6 @@ def _marks(dark: Any) -> Any | None:
     return keep[labels]
 
 
-def led_to(
-    words: list[dict[str, Any]], leaders: Sequence[tuple[int, int, int]]
-) -> list[dict[str, Any]]:
-    """``words`` (a reading of a page whose ``leaders`` were whited out) with each line
-    that starts where a leader ended (within twice :data:`LEADER_GAP` right of its end, the
-    leader's dots at the line's height) joined to the line it sits on (:func:`merge`): read
-    without their leaders, a contents page's page numbers come out as a column of their
-    own, after every heading."""
-    if not leaders:
-        return words
-    lines: dict[tuple[int, ...], list[dict[str, Any]]] = {}
-    for w in words:
-        lines.setdefault(tuple(w["line"]), []).append(w)
-    led: set[tuple[int, ...]] = set()
-    for key, line in lines.items():
-        x0, top, _, bottom = _bounds(line)
-        slack = (bottom - top) // 4  # a leader's dots sit on the baseline
-        if any(
-            0 <= x0 - end <= 2 * LEADER_GAP and top <= (y0 + y1) // 2 <= bottom + slack
-            for end, y0, y1 in leaders
-        ):
-            led.add(key)
-    if not led or len(led) == len(lines):
-        return words
-    rest = [w for w in words if tuple(w["line"]) not in led]
-    return merge(rest, [w for w in words if tuple(w["line"]) in led])
-
-
-def unled(image: bytes, number: int) -> tuple[Unled | None, bool]:
-    """Page ``image`` with its dot leaders whited out (:func:`.ocr_leaders.without_leaders`:
-    Tesseract reads a contents page's leaders as letters and its numbers with them), or
-    None (none, or SciPy missing); False when looking failed (memory, say), so that the
-    reading is not cached."""
-    if not available():
-        return None, True
-    try:
-        return without_leaders(image), True
-    except Exception:
-        log.warning("page %d: dot leaders were not looked for", number, exc_info=True)
-        return None, False
-
-
-def read_led(
-    read: Callable[..., list[dict[str, Any]]],
-    unled: Unled | None,
-    image: bytes,
-    psm: str,
-    left_s: Callable[[], float] | None = None,
-    **kw: Any,
-) -> list[dict[str, Any]]:
-    """``read`` of a page whose leaders were whited out (``unled``; None: it had none). A
-    contents page or an index (:attr:`.ocr_leaders.Unled.contents`) is read as one block
-    of lines (``--psm 6`` for ``--psm 3``): read as a page, its section numbers, titles
-    and page numbers came out as three columns (the Policy Manual's second contents page:
-    51 of its 106 numbers; as a block, 101). On another page the lines the leaders lead
-    to join their headings (:func:`led_to`). A block of leftover ink (``--psm 6``) is
-    read as it is. A contents page's strip of page numbers is read again as digits
-    (:func:`page_numbers`) in what ``left_s()`` says is left of the page's time."""
-    if psm == "6" or unled is None:
-        return read(image, psm=psm, **kw)
-    if unled.contents:
-        words = read(image, psm="6", **kw)
-        try:
-            strip, left = number_column(unled)
-            if left_s is not None:
-                kw = dict(kw, timeout=left_s())
-            column = read(strip, psm="6", digits=True, **kw)
-            for w in column:
-                w["box"] = [w["box"][0] + left, w["box"][1], w["box"][2] + left, w["box"][3]]
-            return page_numbers(words, unled.leaders, column)
-        except Exception:  # the block as Tesseract read it
-            log.warning("a contents page's numbers were not read again", exc_info=True)
-            return words
-    words = read(image, psm=psm, **kw)
-    try:
-        return led_to(words, unled.leaders)
-    except Exception:  # the lines as Tesseract gave them
-        log.warning("the lines led to were not joined", exc_info=True)
-        return words
-
-
-def page_numbers(
-    words: list[dict[str, Any]],
-    leaders: Sequence[tuple[int, int, int]],
-    column: list[dict[str, Any]],
-) -> list[dict[str, Any]]:
-    """``words`` (a contents page read as one block, its ``leaders`` whited out) with the
-    page numbers that ``column`` read (the strip of page numbers read again as digits
-    only, :func:`.ocr_leaders.number_column`; boxes in the page's pixels) where the block
-    read other glyphs or none: among the words of a whole page, Tesseract took the Policy
-    Manual's "27" for "74", "35" for "55", "37" for "aT:" and "7" for "uh"; alone as
-    digits, it read them right. A number of the column counts where it is the only one on
-    its line, and that line has a leader ending left of it, or none and the number stands
-    apart from the line's words in the column of the others (a chapter's line, without
-    leader). It replaces what the block read there (the words starting from a leader's
-    gap left of it):
-
-    * another number, where it is surer than that number's words;
-    * a word with digits ("7x)"), where it is sure (:data:`MISSED_CONFIDENCE`);
-    * letters or nothing, after a leader whatever its confidence (a leader leads to a
-      number); on a line without leader where it is sure.
-
-    Roman numerals (a front matter's "iv", which a digits-only reading cannot give) stay."""
-    lines: dict[tuple[int, ...], list[dict[str, Any]]] = {}
-    for w in words:
-        lines.setdefault(tuple(w["line"]), []).append(w)
-    bounds = {key: _bounds(line) for key, line in lines.items()}
-    led: dict[tuple[int, ...], list[dict[str, Any]]] = {}  # numbers a leader leads to
-    apart: dict[tuple[int, ...], list[dict[str, Any]]] = {}  # and others on lines read
-    for number in column:
-        if not number["text"].isdigit():
-            continue
-        key = _line_of(number, bounds)
-        if key is None:
-            continue
-        _, top, _, bottom = bounds[key]
-        slack = (bottom - top) // 4  # a leader's dots sit on the baseline
-        ends = [end for end, y0, y1 in leaders if top <= (y0 + y1) // 2 <= bottom + slack]
-        if any(end <= number["box"][0] for end in ends):
-            led.setdefault(key, []).append(number)
-        elif not ends:  # left of a leader's end, the digits are its heading's
-            apart.setdefault(key, []).append(number)
-    rights = sorted(n["box"][2] for got in led.values() for n in got)
-    right = rights[len(rights) // 2] if rights else None
-    dropped: set[int] = set()
-    numbers = []
-    for key, got in [*led.items(), *apart.items()]:
-        if len(got) != 1:
-            continue
-        number = got[0]
-        x0, x1 = number["box"][0], number["box"][2]
-        old = [w for w in lines[key] if x0 - LEADER_GAP <= w["box"][0] < x1]
-        rest = [w for w in lines[key] if not x0 - LEADER_GAP <= w["box"][0] < x1]
-        if key in apart and (
-            right is None
-            or abs(x1 - right) > LEADER_GAP  # not in the column of page numbers
-            or any(w["box"][2] > x0 - 2 * LEADER_GAP for w in rest)  # not set apart
-        ):
-            continue
-        text = "".join(w["text"] for w in old)
-        if text == number["text"] or _ROMAN.fullmatch(text):
-            continue
-        if text.isdigit():  # two readings of a number: the surer one
-            better = number["conf"] > min(w["conf"] for w in old)
-        elif any(c.isdigit() for c in text) or key in apart:
-            better = number["conf"] >= MISSED_CONFIDENCE
-        else:  # letters (or nothing) where a leader leads: any number is nearer
-            better = True
-        if not better:
-            continue
-        dropped.update(id(w) for w in old)
-        numbers.append(dict(number, line=list(key)))
-    if not numbers:
-        return words
-    return merge([w for w in words if id(w) not in dropped], numbers)
-
-
-_ROMAN = re.compile(r"[ivx]+", re.IGNORECASE)
-
-
 def in_lines(words: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """``words`` (an upright reading) without those read down across lines: unsure
     (under :data:`MISSED_CONFIDENCE`), of two or more characters, taller than wide and
@@ -397,17 +231,17 @@ def merge(words: list[dict[str, Any]], extra: list[dict[str, Any]]) -> list[dict
     lines: dict[tuple[int, ...], list[dict[str, Any]]] = {}
     for w in words:
         lines.setdefault(tuple(w["line"]), []).append(w)
-    bounds = {key: _bounds(ws) for key, ws in lines.items()}
+    bounds = {key: line_bounds(ws) for key, ws in lines.items()}
     added: dict[tuple[int, ...], list[dict[str, Any]]] = {}
     alone: list[list[dict[str, Any]]] = []  # lines of their own, top to bottom
     for w in sorted(extra, key=lambda w: (w["box"][1], w["box"][0])):
-        key = _line_of(w, bounds)
+        key = line_of(w, bounds)
         if key is not None:
             added.setdefault(key, []).append(dict(w, line=list(key)))
             continue
         tall = max(w["box"][3] - w["box"][1], 1)
         for line in alone:
-            box = _bounds(line)
+            box = line_bounds(line)
             if (
                 _overlap(w["box"], (box[1], box[3])) >= 0.5
                 and _gap(w["box"], box) <= ALONE_GAP * tall
@@ -427,7 +261,7 @@ def merge(words: list[dict[str, Any]], extra: list[dict[str, Any]]) -> list[dict
         done.add(key)
         x0, top, x1, _ = bounds[key]
         for line in list(pending):
-            lx0, ltop, lx1, _ = _bounds(line)
+            lx0, ltop, lx1, _ = line_bounds(line)
             if ltop < top and lx0 < x1 and x0 < lx1:  # above, in this column
                 out += [dict(v, line=[free, 0, 0]) for v in line]
                 free += 1
@@ -442,7 +276,7 @@ def merge(words: list[dict[str, Any]], extra: list[dict[str, Any]]) -> list[dict
     return out
 
 
-def _bounds(line: list[dict[str, Any]]) -> tuple[int, int, int, int]:
+def line_bounds(line: list[dict[str, Any]]) -> tuple[int, int, int, int]:
     """The box around the words of ``line``."""
     return (
         min(w["box"][0] for w in line),
@@ -463,7 +297,7 @@ def _overlap(box: list[int], span: tuple[int, int]) -> float:
     return max(inside, 0) / max(box[3] - box[1], 1)
 
 
-def _line_of(
+def line_of(
     word: dict[str, Any], bounds: dict[tuple[int, ...], tuple[int, int, int, int]]
 ) -> tuple[int, ...] | None:
     """The line of the first reading that ``word`` sits on (half its height inside the
