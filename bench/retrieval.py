@@ -229,10 +229,10 @@ def available_sets(names: Sequence[str]) -> Iterator[tuple[str, EvalSet]]:
             log(f"skip {name}: {path} missing")
             continue
         try:
-            es = build(path)
-        except FileNotFoundError as e:
-            es = EvalSet(name, [], [], [str(e)])
-        if not es.docs:
+            es: EvalSet | None = build(path)
+        except FileNotFoundError:  # a corpus folder that is not there
+            es = None
+        if es is None or not es.docs:
             how = f"; make it with `{MAKE[name]}`" if name in MAKE else ""
             log(f"skip {name}: its corpus is missing{how}")
             continue

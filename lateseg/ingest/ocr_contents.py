@@ -16,6 +16,7 @@ from lateseg.ingest.ocr_leaders import LEADER_GAP, Unled, number_column, without
 from lateseg.ingest.ocr_missed import (
     MISSED_CONFIDENCE,
     available,
+    by_line,
     line_bounds,
     line_of,
     merge,
@@ -34,22 +35,29 @@ def led_to(
     own, after every heading."""
     if not leaders:
         return words
-    lines: dict[tuple[int, ...], list[dict[str, Any]]] = {}
-    for w in words:
-        lines.setdefault(tuple(w["line"]), []).append(w)
+    lines = by_line(words)
     led: set[tuple[int, ...]] = set()
     for key, line in lines.items():
-        x0, top, _, bottom = line_bounds(line)
-        slack = (bottom - top) // 4  # a leader's dots sit on the baseline
-        if any(
-            0 <= x0 - end <= 2 * LEADER_GAP and top <= (y0 + y1) // 2 <= bottom + slack
-            for end, y0, y1 in leaders
-        ):
+        box = line_bounds(line)
+        if any(_leads_to(box[0], end) for end in _ends_at(box, leaders)):
             led.add(key)
     if not led or len(led) == len(lines):
         return words
     rest = [w for w in words if tuple(w["line"]) not in led]
     return merge(rest, [w for w in words if tuple(w["line"]) in led])
+
+
+def _ends_at(box: tuple[int, int, int, int], leaders: Sequence[tuple[int, int, int]]) -> list[int]:
+    """Where the ``leaders`` at the height of a line (``box``) end."""
+    _, top, _, bottom = box
+    slack = (bottom - top) // 4  # a leader's dots sit on the baseline
+    return [end for end, y0, y1 in leaders if top <= (y0 + y1) // 2 <= bottom + slack]
+
+
+def _leads_to(x: int, end: int) -> bool:
+    """Whether a leader ending at ``end`` leads to what starts at ``x``: at most twice
+    :data:`LEADER_GAP` right of it."""
+    return 0 <= x - end <= 2 * LEADER_GAP
 
 
 def unled(image: bytes, number: int) -> tuple[Unled | None, bool]:
@@ -150,9 +158,7 @@ def page_numbers(
 
     What stays: sure letters ("ZOO"), the same digits with other marks ("1,250", "A-1",
     "13,"), roman numerals (a front matter's "xiv", which digits cannot read)."""
-    lines: dict[tuple[int, ...], list[dict[str, Any]]] = {}
-    for w in words:
-        lines.setdefault(tuple(w["line"]), []).append(w)
+    lines = by_line(words)
     bounds = {key: line_bounds(line) for key, line in lines.items()}
     led: dict[tuple[int, ...], list[tuple[dict[str, Any], int]]] = {}  # and the leader's end
     apart: dict[tuple[int, ...], list[dict[str, Any]]] = {}  # on a line without leader
@@ -162,10 +168,8 @@ def page_numbers(
         key = line_of(number, bounds)
         if key is None:
             continue
-        _, top, _, bottom = bounds[key]
-        slack = (bottom - top) // 4  # a leader's dots sit on the baseline
-        ends = [end for end, y0, y1 in leaders if top <= (y0 + y1) // 2 <= bottom + slack]
-        near = [end for end in ends if 0 <= number["box"][0] - end <= 2 * LEADER_GAP]
+        ends = _ends_at(bounds[key], leaders)
+        near = [end for end in ends if _leads_to(number["box"][0], end)]
         if near:
             led.setdefault(key, []).append((number, max(near)))
         elif not ends:  # (digits far from a leader's end: a heading's, another column's)
@@ -201,12 +205,11 @@ def _replaces(number: dict[str, Any], old: list[dict[str, Any]], led: bool) -> b
     """Whether ``number`` (read as digits) replaces ``old`` (the block's words where it
     stands; ``led``: right of a leader's end): see :func:`page_numbers`."""
     text = "".join(w["text"] for w in old)
+    digits = "".join(c for c in text if c.isdigit())
     held = min((w["conf"] for w in old), default=-1.0)  # nothing read: unsure
-    if (_ROMAN.fullmatch(text) and text != "l") or "".join(
-        c for c in text if c.isdigit()
-    ) == number["text"]:
+    if (_ROMAN.fullmatch(text) and text != "l") or digits == number["text"]:
         return False  # roman, or the same digits with other marks ("1,250", "A-1", "13,")
-    if led and held < MISSED_CONFIDENCE and not any(c.isdigit() for c in text):
+    if led and held < MISSED_CONFIDENCE and not digits:
         return True  # unsure letters, or nothing, where a leader leads: a number is nearer
     return number["conf"] >= MISSED_CONFIDENCE and number["conf"] > held
 

@@ -228,9 +228,7 @@ def merge(words: list[dict[str, Any]], extra: list[dict[str, Any]]) -> list[dict
     naming its line."""
     if not extra:
         return words
-    lines: dict[tuple[int, ...], list[dict[str, Any]]] = {}
-    for w in words:
-        lines.setdefault(tuple(w["line"]), []).append(w)
+    lines = by_line(words)
     bounds = {key: line_bounds(ws) for key, ws in lines.items()}
     added: dict[tuple[int, ...], list[dict[str, Any]]] = {}
     alone: list[list[dict[str, Any]]] = []  # lines of their own, top to bottom
@@ -274,6 +272,14 @@ def merge(words: list[dict[str, Any]], extra: list[dict[str, Any]]) -> list[dict
         out += [dict(v, line=[free, 0, 0]) for v in line]
         free += 1
     return out
+
+
+def by_line(words: list[dict[str, Any]]) -> dict[tuple[int, ...], list[dict[str, Any]]]:
+    """``words`` grouped by their ``line`` key, lines and words in reading order."""
+    lines: dict[tuple[int, ...], list[dict[str, Any]]] = {}
+    for w in words:
+        lines.setdefault(tuple(w["line"]), []).append(w)
+    return lines
 
 
 def line_bounds(line: list[dict[str, Any]]) -> tuple[int, int, int, int]:
