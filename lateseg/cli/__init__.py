@@ -22,6 +22,7 @@ from collections.abc import Iterator, Sequence
 from lateseg import __version__
 from lateseg import config as settings
 from lateseg.cli import config_cmd, index, ingest, phase, query, serve
+from lateseg.cli import eval as evaluation
 from lateseg.cli.options import (
     EXIT_BROKEN_PIPE,
     EXIT_ERROR,
@@ -55,6 +56,7 @@ RUNS = {
     "serve": serve.run,
     "mcp": serve.run,
     "config": config_cmd.run,
+    "eval": evaluation.run,
 }
 
 
@@ -105,6 +107,7 @@ def _parser(config: settings.Config | None = None) -> argparse.ArgumentParser:
     query.add_search(sub)
     index.add(sub)
     query.add_ask(sub)
+    evaluation.add(sub)
     phase.add(sub)
     serve.add(sub)
     config_cmd.add(sub)

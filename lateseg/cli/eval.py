@@ -1,0 +1,155 @@
+"""``lateseg eval``: measure an index on your own questions (:mod:`lateseg.eval`)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from lateseg.cli.options import EXIT_ERROR, EXIT_OK, UsageError, common, count
+from lateseg.index.retrieval import SEARCH_MODES
+
+_FORMAT = """\
+QUESTIONS is JSONL, one JSON object a line:
+
+  {"question": "What is the notice period?", "answers": ["30 days", "thirty (30) days"],
+   "source": "contracts/msa.pdf", "gold_text": "upon thirty (30) days' written notice"}
+  {"question": "Who pays for the moon landing?", "unanswerable": true}
+
+with any of: answers (accepted values; a string or a list), source (the document that
+answers: a path, its end such as contracts/msa.pdf, or a glob), gold_text (the words that
+answer it, whitespace-insensitive) or start/end (their character offsets in the
+document's text), unanswerable, id. Or LegalBench-RAG's benchmark JSON as published
+({"tests": [{"query", "snippets": [{"file_path", "span"}]}]}) with --corpus, the folder
+its file_path values are relative to.
+
+Figures (per variant; precise definitions: lateseg.eval.metrics):
+
+  hit@k        share of questions with a top-k passage covering >= 50% of a gold span
+  MRR@10       mean 1/rank of the first such passage (0 when none in the top 10)
+  P_char@k     characters of the top-k passages inside a gold span / theirs (LegalBench-RAG)
+  R_char@k     gold characters inside the top-k passages / the gold's (LegalBench-RAG)
+  wrong doc    share whose top passage is from no gold document
+  right        an accepted value in the answer shown, cited from a gold document
+  wrong shown  an answer shown with no accepted value, or citing no gold document
+  abstained    answered 'not sure' (a quote rated below --min-confidence)
+  ECE          expected calibration error of the quotes' confidence (10 bins)
+  s/q          seconds to search and answer one question
+  failed       questions that could not be graded, each listed with its reason
+
+--report DIR also draws the reliability diagram and the precision-coverage curve over
+min_confidence, and lists every question with its answer, confidence, gold and citation.
+
+Exit codes: 0 done (and every --fail-under bound held), 1 a bound broken or an error,
+2 bad usage."""
+
+
+def add(sub: argparse._SubParsersAction) -> None:
+    about = "measure search and answers on your own questions (judge-free, exact)"
+    sp = sub.add_parser("eval", help=about, description=about[:1].upper() + about[1:] + ".\n\n" + _FORMAT)
+    sp.epilog = (
+        "Examples:\n\n"
+        "  lateseg eval questions.jsonl --index idx\n"
+        "  lateseg eval questions.jsonl --index idx --compare mode=hybrid --compare mode=lexical\n"
+        "  lateseg eval cuad.json --corpus legalbench/corpus --index idx --answer none -k 8\n"
+        "  lateseg eval questions.jsonl --index idx --report out/ --fail-under hit_at_5=0.8 "
+        "--fail-over wrong_shown=0.05"
+    )
+    sp.add_argument("questions", metavar="QUESTIONS", help="the questions: JSONL or LegalBench-RAG JSON")
+    common(sp)
+    sp.add_argument("-k", type=count, default=5, help="passages searched and answered from (default 5)")
+    sp.add_argument("--mode", choices=SEARCH_MODES, default="dense", help="search mode (default dense)")
+    sp.add_argument(
+        "--answer",
+        choices=("quote", "copy", "generate", "none"),
+        default="quote",
+        help="how answers are made (default quote, ask's default); none: retrieval only",
+    )
+    sp.add_argument(
+        "--min-confidence", type=float, default=None, metavar="P",
+        help="a quote rated below P is 'not sure' (default: ask's)",
+    )  # fmt: skip
+    sp.add_argument(
+        "--compare",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE[,KEY=VALUE]",
+        help="also run this variant over the same questions, one row each (repeatable): "
+        "keys index (a second index, e.g. one made with --profile fast), k, mode, answer, "
+        "min_confidence, rerank",
+    )
+    sp.add_argument("--corpus", metavar="DIR", default=None, help="the folder a LegalBench-RAG file's paths are under")
+    sp.add_argument("--limit", type=count, default=None, help="the first N questions only")
+    sp.add_argument("--report", metavar="DIR", default=None, help="write report.md, report.html and report.json here")
+    sp.add_argument(
+        "--viewer", metavar="URL", default=None,
+        help="with --report: link citations to `lateseg serve` at URL (e.g. http://127.0.0.1:8000)",
+    )  # fmt: skip
+    sp.add_argument(
+        "--fail-under", action="append", default=[], metavar="FIGURE=X",
+        help="exit 1 when FIGURE (e.g. hit_at_5, mrr_at_10, right) is below X in any variant",
+    )  # fmt: skip
+    sp.add_argument(
+        "--fail-over", action="append", default=[], metavar="FIGURE=X",
+        help="exit 1 when FIGURE (e.g. wrong_shown, ece, failed) is above X in any variant",
+    )  # fmt: skip
+    sp.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
+def _bounds(args: argparse.Namespace) -> dict[str, float]:
+    out: dict[str, float] = {}
+    for side, given in (("min", args.fail_under), ("max", args.fail_over)):
+        for text in given:
+            name, eq, value = text.partition("=")
+            if not eq:
+                raise UsageError(f"--fail-under/--fail-over {text!r}: give FIGURE=NUMBER")
+            try:
+                out[f"{side}_{name.strip()}"] = float(value)
+            except ValueError:
+                raise UsageError(f"--fail-under/--fail-over {text!r}: give FIGURE=NUMBER") from None
+    return out
+
+
+def run(args: argparse.Namespace) -> int:
+    from lateseg.errors import ConfigError
+    from lateseg.eval import evaluate, quality_failures, read_questions
+    from lateseg.eval.html import write_report
+    from lateseg.eval.variant import Variant
+    from lateseg.pipeline import Pipeline
+
+    try:
+        base = Variant("default", None, args.k, args.mode, args.answer, args.min_confidence)
+        variants = [base, *(Variant.parse(text, base) for text in args.compare)]
+        questions = read_questions(args.questions)
+    except ConfigError as e:
+        raise UsageError(str(e)) from None
+    bounds = _bounds(args)
+    if args.viewer and not args.report:
+        raise UsageError("--viewer links the report's citations; give --report DIR too")
+    opening = {"device": args.device, "backend": args.backend, "cache_dir": args.cache_dir,
+               "trust_remote_code": args.trust_remote_code}  # fmt: skip
+    with Pipeline.open(args.index, create=False, readonly=True, **opening) as pipe:
+        if not pipe.sources():
+            raise ConfigError(f"the index {args.index} is empty; run `lateseg ingest` first")
+        report = evaluate(
+            questions, pipe, variants, corpus=args.corpus, limit=args.limit,
+            progress=None if not args.no_progress else False, open_options=opening,
+        )  # fmt: skip
+    try:
+        broken = quality_failures(report, **bounds)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+    if args.json:
+        payload = report.to_dict()
+        payload["broken"] = broken
+        print(json.dumps(payload, indent=1, default=str))
+    else:
+        print(report.table())
+    if args.report:
+        for path in write_report(report, args.report, args.viewer):
+            print(f"wrote {path}", file=sys.stderr)
+    if broken:
+        print("lateseg eval: quality bounds broken:\n  " + "\n  ".join(broken), file=sys.stderr)
+        return EXIT_ERROR
+    return EXIT_OK
+

@@ -1,0 +1,320 @@
+"""Run an evaluation: every question of a file against one index or several variants.
+
+:func:`evaluate` resolves each question's gold against the index (its document and span),
+searches and answers it as each :class:`Variant` says, and grades what came back with
+:mod:`lateseg.eval.metrics`. A question that cannot be graded (its source is not in the
+index, its span lies outside its document, the search or the answer raised) is a failure:
+counted, listed with its reason, never dropped silently.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import fnmatch
+import logging
+import os
+import re
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import ExitStack
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from lateseg.errors import ConfigError, LatesegError
+from lateseg.eval import metrics
+from lateseg.eval.questions import Question, QuestionFile, read_questions
+from lateseg.eval.report import EvalReport, VariantResult, summarise
+from lateseg.eval.variant import NO_ANSWER, Variant
+
+if TYPE_CHECKING:
+    from lateseg.pipeline import Pipeline
+    from lateseg.types import Answer, Document, Hit
+
+log = logging.getLogger(__name__)
+_GLOB = re.compile(r"[*?\[]")
+
+class Sources:
+    """Maps the sources a question file names to the index's documents: an absolute
+    path as it is; a path under ``corpus`` (LegalBench-RAG's ``file_path``); a relative
+    path from here; else the documents whose path ends with it (``contracts/msa.pdf``,
+    ``BSD``); a glob against whole paths and their ends."""
+
+    def __init__(self, sources: Sequence[str], corpus: Path | None = None) -> None:
+        self.sources = list(sources)
+        self.known = set(self.sources)
+        self.corpus = corpus
+        self._cache: dict[str, list[str]] = {}
+
+    def match(self, name: str) -> list[str]:
+        if name not in self._cache:
+            self._cache[name] = self._match(name)
+        return self._cache[name]
+
+    def _match(self, name: str) -> list[str]:
+        if _GLOB.search(name):
+            pattern = name.replace("\\", "/")
+            return [
+                s
+                for s in self.sources
+                if fnmatch.fnmatchcase(s, pattern) or fnmatch.fnmatchcase(s, "*/" + pattern)
+            ]
+        for base in ([self.corpus] if self.corpus else []) + [Path.cwd()]:
+            candidate = str((base / name).resolve()) if not os.path.isabs(name) else name
+            if candidate in self.known:
+                return [candidate]
+        tail = "/" + name.replace("\\", "/").lstrip("/")
+        return [s for s in self.sources if s.replace(os.sep, "/").endswith(tail)]
+
+
+class Located:
+    """A question's gold resolved against an index: its spans (None where the question
+    gives none) and the documents it is in."""
+
+    def __init__(self, spans: list[metrics.Span] | None, sources: set[str]) -> None:
+        self.spans = spans
+        self.sources = sources
+
+
+def _squashed(text: str, words: str) -> tuple[int, int] | None:
+    """The span of ``words`` in ``text``, whitespace runs matching any whitespace (the
+    first occurrence)."""
+    parts = words.split()
+    if not parts:
+        return None
+    m = re.search(r"\s+".join(map(re.escape, parts)), text)
+    return (m.start(), m.end()) if m else None
+
+
+def locate(q: Question, sources: Sources, document: Callable[[str], Document]) -> Located:
+    """Where ``q`` is answered in the index (:class:`Located`); a :class:`ConfigError`
+    saying what is wrong where its gold cannot be placed."""
+    spans: list[metrics.Span] = []
+    docs: set[str] = set()
+    has_span = False
+    for gold in q.golds:
+        found = sources.match(gold.source)
+        if not found:
+            raise ConfigError(f"source {gold.source!r} is not in the index")
+        if gold.start is None and gold.text is None:
+            docs.update(found)
+            continue
+        has_span = True
+        if len(found) > 1:
+            raise ConfigError(
+                f"source {gold.source!r} matches {len(found)} documents; a gold span needs "
+                "one (give more of its path)"
+            )
+        text = document(found[0]).text
+        if gold.start is not None and gold.end is not None:
+            if gold.end > len(text):
+                raise ConfigError(
+                    f"gold span [{gold.start}, {gold.end}) lies outside {gold.source} "
+                    f"({len(text):,} characters)"
+                )
+            span = (gold.start, gold.end)
+            if gold.text is not None and " ".join(text[gold.start : gold.end].split()) != " ".join(
+                gold.text.split()
+            ):
+                raise ConfigError(f"the text at [{gold.start}, {gold.end}) of {gold.source} is not gold_text")
+        else:
+            assert gold.text is not None
+            got = _squashed(text, gold.text)
+            if got is None:
+                raise ConfigError(f"gold_text is not in {gold.source}'s text")
+            span = got
+        docs.add(found[0])
+        spans.append(metrics.Span(found[0], *span))
+    return Located(spans if has_span else None, docs)
+
+
+@dataclass
+class _Open:
+    """The pipelines of one evaluation, one per index named, opened read-only."""
+
+    default: Pipeline
+    stack: ExitStack
+    options: dict[str, Any]
+    others: dict[str, Pipeline] = field(default_factory=dict)
+
+    def of(self, v: Variant) -> Pipeline:
+        if v.index is None:
+            return self.default
+        if v.index not in self.others:
+            from lateseg.pipeline import Pipeline
+
+            self.others[v.index] = self.stack.enter_context(
+                Pipeline.open(v.index, create=False, readonly=True, **self.options)
+            )
+        return self.others[v.index]
+
+
+def shown(answer: Answer) -> str | None:
+    """What ``answer`` presents as the answer: its phrase (quoted or copied; none when
+    the quote says the passages do not state it), or its generated text."""
+    if answer.mode == "generate":
+        return answer.text
+    return answer.phrase.text if answer.phrase is not None else None
+
+
+def grade(answer: Answer, q: Question, where: Located) -> dict[str, Any]:
+    """One answer's row, graded as shown."""
+    cited = [h.source for h in answer.citations]
+    g = metrics.grade_answer(answer.text, shown(answer), answer.unsure, cited, q.answers, where.sources)
+    return {
+        "text": answer.text,
+        "shown": shown(answer),
+        "confidence": answer.confidence,
+        "unsure": answer.unsure,
+        "mode": answer.mode,
+        "missing": answer.scope.missing if answer.scope is not None else None,
+        "citations": [_cite(h) for h in answer.citations],
+        **dataclasses.asdict(g),
+    }
+
+
+def _cite(h: Hit) -> dict[str, Any]:
+    return {
+        "source": h.source, "start": h.start, "end": h.end, "page": h.page,
+        "section": h.section, "line": h.line, "doc_id": h.doc_id,
+    }  # fmt: skip
+
+
+def _answer_row(got: Answer, q: Question, where: Located, least: float | None) -> dict[str, Any]:
+    """``got`` graded as shown (a quote rated below ``least`` doubted, as ``ask``
+    does) and, under ``raw``, as if always given (what the confidence is judged by)."""
+    from lateseg.generate.confidence import doubted
+
+    as_shown = doubted(got, least) if got.mode == "quote" else got
+    row = grade(as_shown, q, where)
+    raw = metrics.grade_answer(
+        got.text, shown(got), False, [h.source for h in got.citations], q.answers, where.sources
+    )
+    row["raw"] = {"right": raw.right, "wrong_shown": raw.wrong_shown}
+    row["confidence"] = got.confidence
+    if q.unanswerable:
+        row["abstained"] = bool(as_shown.unsure or row["shown"] is None or row["missing"])
+    return row
+
+
+def _ask(pipe: Pipeline, v: Variant, q: Question, where: Located) -> dict[str, Any]:
+    got = pipe.ask(q.question, **v.ask_options())
+    return _answer_row(got, q, where, v.min_confidence)
+
+
+def _search(pipe: Pipeline, v: Variant, q: Question, where: Located) -> dict[str, Any]:
+    hits = pipe.search(q.question, k=max(v.k, metrics.MRR_K), mode=v.mode, rerank=v.rerank)
+    ranked = [metrics.Span(h.source, h.start, h.end) for h in hits]
+    assert where.spans is not None
+    g = metrics.grade_retrieval(ranked, where.spans, v.k)
+    return {**dataclasses.asdict(g), "top": _cite(hits[0]) if hits else None}
+
+
+def _questions(questions: str | Path | QuestionFile | Sequence[Question]) -> QuestionFile:
+    if isinstance(questions, QuestionFile):
+        return questions
+    if isinstance(questions, str | os.PathLike):
+        return read_questions(questions)
+    out = QuestionFile(Path("<questions>"), "list", list(questions))
+    if not out.questions:
+        raise ConfigError("no questions to evaluate")
+    return out
+
+
+def _progress(total: int, enabled: bool | None) -> Any:
+    from tqdm import tqdm
+
+    return tqdm(total=total, unit="question", desc="eval", disable=not enabled if enabled is not None else None)
+
+
+def evaluate(
+    questions: str | Path | QuestionFile | Sequence[Question],
+    index: str | os.PathLike[str] | Pipeline,
+    variants: Sequence[Variant] | None = None,
+    *,
+    corpus: str | os.PathLike[str] | None = None,
+    progress: bool | None = False,
+    limit: int | None = None,
+    open_options: dict[str, Any] | None = None,
+) -> EvalReport:
+    """Evaluate ``index`` (a folder, a ``postgresql://`` URL or an open
+    :class:`~lateseg.pipeline.Pipeline`) on ``questions`` (a file path, a read
+    :class:`QuestionFile` or :class:`Question` objects), once per variant (default:
+    ``Variant()``: ask's defaults). ``corpus``: the folder a LegalBench-RAG file's
+    ``file_path`` is relative to; ``limit``: the first questions only; ``open_options``:
+``Pipeline.open``'s keywords for each index opened here (device, backend …). Returns an :class:`~lateseg.eval.report.EvalReport`;
+    the figures are defined in :mod:`lateseg.eval.metrics`."""
+    qf = _questions(questions)
+    asked = qf.questions[:limit] if limit else qf.questions
+    variants = list(variants) if variants else [Variant()]
+    if len({v.name for v in variants}) != len(variants):
+        raise ConfigError("two variants have the same name; name each once")
+    with ExitStack() as stack:
+        if isinstance(index, str | os.PathLike):
+            from lateseg.pipeline import Pipeline
+
+            pipe = stack.enter_context(
+                Pipeline.open(index, create=False, readonly=True, **(open_options or {}))
+            )
+        else:
+            pipe = index
+        opened = _Open(pipe, stack, open_options or {})
+        where = Sources(pipe.sources(), Path(corpus).resolve() if corpus else None)
+        located: dict[str, Located | str] = {}
+        for q in asked:
+            try:
+                located[q.qid] = locate(q, where, pipe.document)
+            except LatesegError as e:
+                located[q.qid] = str(e)
+        results = []
+        bar = _progress(len(asked) * len(variants), progress)
+        try:
+            for v in variants:
+                results.append(_run_variant(opened.of(v), v, asked, located, bar))
+        finally:
+            bar.close()
+    report = EvalReport(str(qf.path), qf.format, len(qf.questions) + len(qf.problems), results)
+    report.problems = [{"line": p.line, "reason": p.message} for p in qf.problems]
+    return report
+
+
+def _run_variant(
+    pipe: Pipeline,
+    v: Variant,
+    asked: Sequence[Question],
+    located: dict[str, Located | str],
+    bar: Any,
+) -> VariantResult:
+    rows: list[dict[str, Any]] = []
+    failed: list[dict[str, Any]] = []
+    for q in asked:
+        bar.update(1)
+        where = located[q.qid]
+        if isinstance(where, str):
+            failed.append({"id": q.qid, "line": q.line, "question": q.question, "reason": where})
+            continue
+        row: dict[str, Any] = {"id": q.qid, "line": q.line, "question": q.question}
+        row["answers"] = list(q.answers)
+        row["unanswerable"] = q.unanswerable
+        row["gold"] = [s._asdict() for s in where.spans or []] or sorted(where.sources)
+        t0 = time.perf_counter()
+        try:
+            if where.spans is not None:
+                row["retrieval"] = _search(pipe, v, q, where)
+            if v.answer != NO_ANSWER and (q.answers or q.unanswerable or q.golds):
+                row["answer"] = _ask(pipe, v, q, where)
+        except (LatesegError, RuntimeError, ValueError, OSError) as e:
+            log.debug("question %s failed", q.qid, exc_info=True)
+            failed.append({"id": q.qid, "line": q.line, "question": q.question,
+                           "reason": f"{type(e).__name__}: {e}"})  # fmt: skip
+            continue
+        row["seconds"] = time.perf_counter() - t0
+        rows.append(row)
+    return VariantResult(v, rows, failed, summarise(v, rows, failed))
+
+
+def iter_rows(report: EvalReport) -> Iterator[tuple[str, dict[str, Any]]]:
+    """Every graded row of every variant, with its variant's name."""
+    for r in report.variants:
+        for row in r.rows:
+            yield r.variant.name, row
