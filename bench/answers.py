@@ -30,13 +30,19 @@ Modes (``Pipeline.ask(answer=...)``):
 
 Metrics per set and mode, over the questions with a gold ``answer`` value:
 
+Right and wrong shown are graded by :func:`lateseg.eval.metrics.grade_answer`, as
+``lateseg eval`` grades a user's questions (one implementation: the published figures and
+a user's cannot drift):
+
 * **accuracy**: the answer's text (what the reader sees) holds one of the gold's forms,
-  both normalised (:func:`normalise`);
+  both normalised (:func:`normalise`), it is not wrong shown, and it cites the gold's
+  document (a right value from another document is not right: none so far);
 * **phrase**: the answer phrase (the value shown first) holds one;
 * **wrong shown**: an answer is presented and is wrong: the phrase shown first (quoted and
   copied answers; a quote that says the passages do not state the value presents none),
-  or the generated text (generated answers) lacks the gold value. Stricter than the
-  bench's earlier definition, which counted generated text only;
+  or the generated text (generated answers) lacks the gold value, or it cites none of
+  the gold's document. Stricter than the bench's earlier definition, which counted
+  generated text only;
 * **cites gold**: a cited passage covers at least half of the gold span;
 * **top cite named**: the top citation is from the document the question names (scoped
   set); **missing said**: a question naming a document the index lacks is told so;
@@ -68,7 +74,6 @@ import dataclasses
 import functools
 import json
 import os
-import re
 import sys
 import tempfile
 import time
@@ -84,12 +89,11 @@ DATA = ROOT / "data"
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(DATA / "eval"))
 
-from check_sample_qa import normalise_answer  # noqa: E402
-
 from bench.cold_start import cpu  # noqa: E402
 from bench.context_strategies import WINDOW_TOKENS  # noqa: E402
 from bench.retrieval import find_squashed  # noqa: E402
 from bench.served import CONTEXTS, Served, load_tokenizer, served_smollm2  # noqa: E402
+from lateseg.eval import metrics  # noqa: E402
 
 OUT = ROOT / "bench" / "results" / "answers.md"
 LICENSES = Path("/usr/share/common-licenses")
@@ -145,33 +149,27 @@ def set_inputs(name: str) -> tuple[list[Path], list[dict[str, Any]], dict[str, P
     return paths, records, files
 
 
-def normalise(text: str) -> str:
-    """Lowercase, whitespace collapsed, quotes and dashes as ASCII (the eval sets' rule)."""
-    return normalise_answer(text)
-
-
 def forms(answer: str | list[str] | None) -> list[str]:
     if answer is None:
         return []
     return [answer] if isinstance(answer, str) else list(answer)
 
 
+def normalise(text: str) -> str:
+    """Lowercase, whitespace collapsed, quotes and dashes as ASCII (the eval sets' rule)."""
+    return metrics.normalise_answer(text)
+
+
 def correct(text: str | None, answer: str | list[str] | None) -> bool | None:
-    """Whether ``text`` holds a form of the gold ``answer`` (None: no gold value)."""
-    alts = forms(answer)
-    if not alts:
-        return None
-    if not text:
-        return False
-    flat = normalise(text)
-    # a numeral form must stand alone: "60 days" is not in "160 days"
-    return any(re.search(r"(?<![\w$.])" + re.escape(normalise(a)), flat) for a in alts)
+    """Whether ``text`` holds a form of the gold ``answer`` (None: no gold value; a
+    numeral form must stand alone: "60 days" is not in "160 days")."""
+    return metrics.holds_answer(text, forms(answer))
 
 
 def covers(hit: Any, source: str, span: tuple[int, int] | None) -> bool:
-    if span is None or hit.source != source:
+    if span is None:
         return False
-    return min(hit.end, span[1]) - max(hit.start, span[0]) >= 0.5 * (span[1] - span[0])
+    return metrics.covers(metrics.Span(hit.source, hit.start, hit.end), metrics.Span(source, *span))
 
 
 def presented(answer: Any) -> str | None:
@@ -187,16 +185,20 @@ def judge(
 ) -> dict:
     """One answer's grades (an unsure answer is graded as not right: not answered)."""
     cites = [covers(h, source, span) for h in answer.citations] if source else []
-    shown = presented(answer)
-    right = correct(answer.text, rec.get("answer"))
-    if right and answer.unsure:
-        right = False
+    accepted = forms(rec.get("answer"))
+    # right, wrong shown: as `lateseg eval` grades them (lateseg.eval.metrics)
+    graded = metrics.grade_answer(
+        answer.text, presented(answer), answer.unsure, [h.source for h in answer.citations],
+        accepted, [source] if source else [],
+    )  # fmt: skip
     return {
         "text": answer.text,
         "phrase": None if answer.phrase is None else answer.phrase.text,
-        "correct": right,
-        "phrase_correct": correct(answer.phrase.text if answer.phrase else None, rec.get("answer")),
-        "wrong_shown": shown is not None and correct(shown, rec.get("answer")) is False,
+        "correct": graded.right,
+        "phrase_correct": metrics.holds_answer(
+            answer.phrase.text if answer.phrase else None, accepted
+        ),
+        "wrong_shown": graded.wrong_shown,
         "cites": len(cites),
         "cites_gold": any(cites),
         "gold_cites": sum(cites),

@@ -33,6 +33,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from lateseg.eval import metrics  # noqa: E402
 from lateseg.generate.confidence import MIN_CONFIDENCE, Signals  # noqa: E402
 
 FEATURES = tuple(Signals.__dataclass_fields__)
@@ -111,16 +112,10 @@ def outcomes(report: dict[str, Any], name: str) -> tuple[np.ndarray, np.ndarray]
 
 
 def at(conf: np.ndarray, right: np.ndarray, wrong: np.ndarray, t: float) -> dict[str, float]:
-    """The outcome of threshold ``t``: answers below it are unsure (not answered)."""
-    given = conf >= t
-    n = max(len(conf), 1)
-    return {
-        "coverage": given.sum() / n,
-        "accuracy": (right & given).sum() / given.sum() if given.any() else float("nan"),
-        "right": (right & given).sum() / n,
-        "wrong_shown": (wrong & given).sum() / n,
-        "unsure": (~given).sum() / n,
-    }
+    """The outcome of threshold ``t``: answers below it are unsure (not answered), as
+    ``lateseg eval`` computes its precision–coverage curve."""
+    got = metrics.at_threshold(conf.tolist(), right.tolist(), wrong.tolist(), t)
+    return {k: float(v) for k, v in got._asdict().items() if k != "threshold"}
 
 
 def pct(v: float) -> str:
@@ -191,15 +186,11 @@ def reliability(p: np.ndarray, y: np.ndarray, bins: int = 10) -> list[str]:
         "| predicted | answers | mean predicted | share right | |",
         "| --- | ---: | ---: | ---: | --- |",
     ]
-    which = np.minimum((p * bins).astype(int), bins - 1)
-    for b in range(bins):
-        m = which == b
-        if not m.any():
-            continue
-        bar = "#" * round(20 * y[m].mean())
+    for b in metrics.reliability(p.tolist(), y.astype(bool).tolist(), bins):
+        bar = "#" * round(20 * b.right)
         lines.append(
-            f"| {b / bins:.1f}–{(b + 1) / bins:.1f} | {m.sum()} | {p[m].mean():.2f} "
-            f"| {y[m].mean():.2f} | `{bar:<20}` |"
+            f"| {b.low:.1f}–{b.high:.1f} | {b.answers} | {b.confidence:.2f} "
+            f"| {b.right:.2f} | `{bar:<20}` |"
         )
     brier = float(((p - y) ** 2).mean())
     base = float(((y.mean() - y) ** 2).mean())

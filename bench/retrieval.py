@@ -69,6 +69,7 @@ from lateseg.encode.config import EncoderConfig
 from lateseg.encode.fields import unit_fields, units_at_middle
 from lateseg.encode.late import LateEncoder, TokenEmbeddings
 from lateseg.encode.profiles import PROFILES, apply_profile, with_profile_windows
+from lateseg.eval import metrics
 from lateseg.generate.rerank import RERANK_TOP, likelihoods, zmix
 from lateseg.ingest import load_document
 from lateseg.segment import DynamicChunker, FixedChunker
@@ -84,7 +85,7 @@ STDLIB_HOLDOUT = ROOT / ".cache" / "eval" / "stdlib_holdout_nodoc"
 BUDGETS = (500, 1000, 2000, 4000)
 # Hand-written notes after this line of a results file survive its rewriting.
 NOTES = "<!-- notes: what follows is kept when bench/retrieval.py rewrites this file -->"
-HIT_K, MRR_K, COVER = 5, 10, 0.5
+HIT_K, MRR_K = 5, metrics.MRR_K
 
 
 def log(msg: str) -> None:
@@ -515,14 +516,6 @@ def chonkie_semantic(model_dir: str) -> Callable[[str], list[tuple[str, int]]]:
 # -- metrics ---------------------------------------------------------------------------
 
 
-def gold_overlap(ch: Chunked, rows: np.ndarray, q: Query) -> np.ndarray:
-    """Gold characters inside each chunk of ``rows``."""
-    same = ch.doc[rows] == q.doc
-    lo = np.maximum(ch.start[rows], q.start)
-    hi = np.minimum(ch.end[rows], q.end)
-    return np.where(same, np.maximum(hi - lo, 0), 0)
-
-
 def budget_recall(ch: Chunked, order: np.ndarray, q: Query, budget: int) -> float:
     if ch.parents is not None:
         return passage_recall(ch, order, q, budget)
@@ -584,12 +577,12 @@ def score_query(ch: Chunked, qvec: np.ndarray, q: Query, i: int = 0) -> dict[str
     if ch.rescore is not None:
         scores = ch.rescore(i, scores)
     order = np.argsort(-scores, kind="stable")
-    top = order[:MRR_K]
-    good = gold_overlap(ch, top, q) >= COVER * (q.end - q.start)
-    first = int(np.argmax(good)) if good.any() else -1
+    # hit@5 and MRR@10 as `lateseg eval` computes them (lateseg.eval.metrics)
+    ranked = [metrics.Span(str(ch.doc[r]), int(ch.start[r]), int(ch.end[r])) for r in order[:MRR_K]]
+    graded = metrics.grade_retrieval(ranked, [metrics.Span(str(q.doc), q.start, q.end)], HIT_K)
     row = {f"recall@{b}": budget_recall(ch, order, q, b) for b in BUDGETS}
-    row[f"hit@{HIT_K}"] = float(0 <= first < HIT_K)
-    row[f"MRR@{MRR_K}"] = 1.0 / (first + 1) if first >= 0 else 0.0
+    row[f"hit@{HIT_K}"] = float(graded.hit)
+    row[f"MRR@{MRR_K}"] = graded.reciprocal_rank
     return row
 
 

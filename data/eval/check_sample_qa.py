@@ -33,9 +33,10 @@ numbers must stay comparable, so its questions stay as they are).
 contract, and at least 40 with an answer value. Problems are printed and the
 exit status is 1 if there are any.
 
-:func:`normalise_answer` and :func:`answer_problems` are also used by
-``tests/test_eval_sets.py`` (for ``licenses_qa.jsonl``) and by
-``bench/answers.py``; this module needs PyMuPDF only when it reads a PDF.
+:func:`normalise_answer` (``lateseg.eval.metrics``: the rule ``lateseg eval`` and
+``bench/answers.py`` compare answers by) and :func:`answer_problems` are also used by
+``tests/test_eval_sets.py`` (for ``licenses_qa.jsonl``); this module needs PyMuPDF only
+when it reads a PDF.
 """
 
 from __future__ import annotations
@@ -45,6 +46,8 @@ import sys
 from collections import Counter
 from pathlib import Path
 from typing import Any
+
+from lateseg.eval.metrics import normalise_answer
 
 DATA_DIR = Path(__file__).resolve().parent.parent
 QA_PATH = DATA_DIR / "eval" / "sample_qa.jsonl"
@@ -56,26 +59,10 @@ MIN_GOLD, MAX_GOLD = 30, 200
 # contracts_qa.jsonl: at least this many questions, per contract, and with an answer value
 MIN_NEW, MIN_NEW_PER_CONTRACT, MIN_NEW_ANSWERS = 45, 10, 40
 
-# Curly quotes, primes and apostrophes become ASCII quotes; hyphen and dash
-# variants (and the minus sign) become "-".
-_ASCII = str.maketrans(
-    {
-        **dict.fromkeys("\u2018\u2019\u201a\u201b\u2032\u0060\u00b4", "'"),
-        **dict.fromkeys("\u201c\u201d\u201e\u201f\u2033\u00ab\u00bb", '"'),
-        **dict.fromkeys("\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d", "-"),
-    }
-)
-
 
 def collapse(text: str) -> str:
     """Collapse every run of whitespace to a single space."""
     return " ".join(text.split())
-
-
-def normalise_answer(text: str) -> str:
-    """Text as answers are compared: curly quotes, apostrophes and dashes as ASCII,
-    whitespace collapsed to single spaces, lowercase."""
-    return collapse(text.translate(_ASCII)).lower()
 
 
 def answer_forms(answer: str | list[str] | None) -> list[str]:

@@ -46,7 +46,9 @@ Exit codes: 0 done (and every --fail-under bound held), 1 a bound broken or an e
 
 def add(sub: argparse._SubParsersAction) -> None:
     about = "measure search and answers on your own questions (judge-free, exact)"
-    sp = sub.add_parser("eval", help=about, description=about[:1].upper() + about[1:] + ".\n\n" + _FORMAT)
+    sp = sub.add_parser(
+        "eval", help=about, description=about[:1].upper() + about[1:] + ".\n\n" + _FORMAT
+    )
     sp.epilog = (
         "Examples:\n\n"
         "  lateseg eval questions.jsonl --index idx\n"
@@ -55,10 +57,16 @@ def add(sub: argparse._SubParsersAction) -> None:
         "  lateseg eval questions.jsonl --index idx --report out/ --fail-under hit_at_5=0.8 "
         "--fail-over wrong_shown=0.05"
     )
-    sp.add_argument("questions", metavar="QUESTIONS", help="the questions: JSONL or LegalBench-RAG JSON")
+    sp.add_argument(
+        "questions", metavar="QUESTIONS", help="the questions: JSONL or LegalBench-RAG JSON"
+    )
     common(sp)
-    sp.add_argument("-k", type=count, default=5, help="passages searched and answered from (default 5)")
-    sp.add_argument("--mode", choices=SEARCH_MODES, default="dense", help="search mode (default dense)")
+    sp.add_argument(
+        "-k", type=count, default=5, help="passages searched and answered from (default 5)"
+    )
+    sp.add_argument(
+        "--mode", choices=SEARCH_MODES, default="dense", help="search mode (default dense)"
+    )
     sp.add_argument(
         "--answer",
         choices=("quote", "copy", "generate", "none"),
@@ -78,9 +86,19 @@ def add(sub: argparse._SubParsersAction) -> None:
         "keys index (a second index, e.g. one made with --profile fast), k, mode, answer, "
         "min_confidence, rerank",
     )
-    sp.add_argument("--corpus", metavar="DIR", default=None, help="the folder a LegalBench-RAG file's paths are under")
+    sp.add_argument(
+        "--corpus",
+        metavar="DIR",
+        default=None,
+        help="the folder a LegalBench-RAG file's paths are under",
+    )
     sp.add_argument("--limit", type=count, default=None, help="the first N questions only")
-    sp.add_argument("--report", metavar="DIR", default=None, help="write report.md, report.html and report.json here")
+    sp.add_argument(
+        "--report",
+        metavar="DIR",
+        default=None,
+        help="write report.md, report.html and report.json here",
+    )
     sp.add_argument(
         "--viewer", metavar="URL", default=None,
         help="with --report: link citations to `lateseg serve` at URL (e.g. http://127.0.0.1:8000)",
@@ -152,4 +170,3 @@ def run(args: argparse.Namespace) -> int:
         print("lateseg eval: quality bounds broken:\n  " + "\n  ".join(broken), file=sys.stderr)
         return EXIT_ERROR
     return EXIT_OK
-

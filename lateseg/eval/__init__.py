@@ -65,4 +65,6 @@ def assert_quality(report: EvalReport, **bounds: float) -> None:
     fell short and by how much."""
     broken = quality_failures(report, **bounds)
     if broken:
-        raise AssertionError("quality bounds broken:\n  " + "\n  ".join(broken) + "\n\n" + report.table())
+        raise AssertionError(
+            "quality bounds broken:\n  " + "\n  ".join(broken) + "\n\n" + report.table()
+        )

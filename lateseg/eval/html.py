@@ -26,16 +26,24 @@ def _xy(x: float, y: float) -> str:
 
 def _axes(title: str, xlabel: str, ylabel: str) -> list[str]:
     out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" role="img" aria-label="{_e(title)}">',
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" role="img" '
+        f'aria-label="{_e(title)}">',
         f'<text x="{W / 2}" y="14" text-anchor="middle" font-size="13">{_e(title)}</text>',
         f'<polyline fill="none" stroke="#444" points="{_xy(0, 1)} {_xy(0, 0)} {_xy(1, 0)}"/>',
     ]
     for t in (0, 0.5, 1):
         x0, y0 = _xy(t, 0).split(",")
-        out.append(f'<text x="{x0}" y="{float(y0) + 14}" text-anchor="middle" font-size="10">{t:g}</text>')
+        out.append(
+            f'<text x="{x0}" y="{float(y0) + 14}" text-anchor="middle" font-size="10">{t:g}</text>'
+        )
         x1, y1 = _xy(0, t).split(",")
-        out.append(f'<text x="{float(x1) - 4}" y="{float(y1) + 3}" text-anchor="end" font-size="10">{t:g}</text>')
-    out.append(f'<text x="{W / 2}" y="{H - 6}" text-anchor="middle" font-size="11">{_e(xlabel)}</text>')
+        out.append(
+            f'<text x="{float(x1) - 4}" y="{float(y1) + 3}" text-anchor="end" '
+            f'font-size="10">{t:g}</text>'
+        )
+    out.append(
+        f'<text x="{W / 2}" y="{H - 6}" text-anchor="middle" font-size="11">{_e(xlabel)}</text>'
+    )
     out.append(
         f'<text x="10" y="{H / 2}" text-anchor="middle" font-size="11" '
         f'transform="rotate(-90 10 {H / 2})">{_e(ylabel)}</text>'
@@ -47,7 +55,10 @@ def reliability_svg(report: EvalReport) -> str:
     """Share right against mean confidence per bin, one line per variant, the diagonal
     dotted (a calibrated confidence lies on it)."""
     out = _axes("Reliability", "confidence", "share right")
-    out.append(f'<polyline fill="none" stroke="#999" stroke-dasharray="3,3" points="{_xy(0, 0)} {_xy(1, 1)}"/>')
+    out.append(
+        f'<polyline fill="none" stroke="#999" stroke-dasharray="3,3" '
+        f'points="{_xy(0, 0)} {_xy(1, 1)}"/>'
+    )
     for i, r in enumerate(report.variants):
         bins = r.summary["reliability"]
         if not bins:
@@ -57,7 +68,10 @@ def reliability_svg(report: EvalReport) -> str:
         out.append(f'<polyline fill="none" stroke="{colour}" points="{pts}"/>')
         for b in bins:
             x, y = _xy(b["confidence"], b["right"]).split(",")
-            out.append(f'<circle cx="{x}" cy="{y}" r="3" fill="{colour}"><title>{b["count"]} answers</title></circle>')
+            out.append(
+                f'<circle cx="{x}" cy="{y}" r="3" fill="{colour}">'
+                f"<title>{b['answers']} answers</title></circle>"
+            )
     return "\n".join([*out, "</svg>"])
 
 
@@ -65,12 +79,17 @@ def coverage_svg(report: EvalReport) -> str:
     """Accuracy of the answers given against the share given, over ``min_confidence``."""
     out = _axes("Precision–coverage", "coverage (share answered)", "accuracy of answers given")
     for i, r in enumerate(report.variants):
-        pts = [c for c in r.summary["coverage_curve"] if c["accuracy"] is not None and c["coverage"] > 0]
+        pts = [
+            c
+            for c in r.summary["coverage_curve"]
+            if c["accuracy"] is not None and c["coverage"] > 0
+        ]
         if not pts:
             continue
         colour = COLOURS[i % len(COLOURS)]
         out.append(
-            f'<polyline fill="none" stroke="{colour}" points="{" ".join(_xy(c["coverage"], c["accuracy"]) for c in pts)}"/>'
+            f'<polyline fill="none" stroke="{colour}" '
+            f'points="{" ".join(_xy(c["coverage"], c["accuracy"]) for c in pts)}"/>'
         )
     return "\n".join([*out, "</svg>"])
 
@@ -86,9 +105,13 @@ def _link(viewer: str | None, c: dict[str, Any], label: str) -> str:
     return f'<a href="{_e(url)}">{_e(label)}</a>'
 
 
+#: A row's class by its answer's grade.
+_GRADES = (("right", "right"), ("wrong", "wrong_shown"), ("abst", "unsure"))
+
 _STYLE = """
 body{font:14px/1.4 system-ui,sans-serif;margin:2em;color:#222;max-width:1200px}
-table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:3px 6px;vertical-align:top}
+table{border-collapse:collapse;margin:1em 0}
+td,th{border:1px solid #ccc;padding:3px 6px;vertical-align:top}
 th{background:#f3f3f3}td.n{text-align:right;white-space:nowrap}.right{background:#e8f5e9}
 .wrong{background:#fdecea}.abst{background:#fff8e1}.plots{display:flex;gap:2em;flex-wrap:wrap}
 dt{font-family:monospace}.legend span{margin-right:1.5em}
@@ -106,7 +129,11 @@ def page(report: EvalReport, viewer: str | None = None) -> str:
         "<table id=summary><tr>" + "".join(f"<th>{_e(h)}</th>" for h in head) + "</tr>",
     ]
     for row in body:
-        parts.append("<tr>" + "".join(f'<td{" class=n" if i else ""}>{_e(c)}</td>' for i, c in enumerate(row)) + "</tr>")
+        parts.append(
+            "<tr>"
+            + "".join(f"<td{' class=n' if i else ''}>{_e(c)}</td>" for i, c in enumerate(row))
+            + "</tr>"
+        )
     parts.append("</table>")
     legend = "".join(
         f'<span style="color:{COLOURS[i % len(COLOURS)]}">&#9632; {_e(r.variant.name)}</span>'
@@ -123,17 +150,20 @@ def page(report: EvalReport, viewer: str | None = None) -> str:
         parts += [f"<li>{_e(f)}</li>" for f in fails[1:]]
         parts.append("</ul>")
     for r in report.variants:
-        parts += [f"<h2>{_e(r.variant.name)}</h2>", "<table class=rows><tr><th>id</th><th>question</th>"
-                  "<th>answer shown</th><th>confidence</th><th>gold</th><th>citation</th><th>grade</th></tr>"]  # fmt: skip
-        for row in r.rows:
-            c = _cells(row)
-            a = row.get("answer") or {}
-            cls = "right" if a.get("right") else "wrong" if a.get("wrong_shown") else "abst" if a.get("unsure") else ""
-            cites = a.get("citations") or ([row["retrieval"]["top"]] if (row.get("retrieval") or {}).get("top") else [])
+        heads = ("id", "question", "answer shown", "confidence", "gold", "citation", "grade")
+        parts += [f"<h2>{_e(r.variant.name)}</h2>", "<table class=rows><tr>"]
+        parts[-1] += "".join(f"<th>{h}</th>" for h in heads) + "</tr>"
+        for graded in r.rows:
+            c = _cells(graded)
+            a = graded.get("answer") or {}
+            cls = next((n for n, key in _GRADES if a.get(key)), "")
+            top = (graded.get("retrieval") or {}).get("top")
+            cites = a.get("citations") or ([top] if top else [])
             cite = _link(viewer, cites[0], c["citation"]) if cites else ""
             parts.append(
-                f'<tr class="{cls}"><td>{_e(c["id"])}</td><td>{_e(c["question"])}</td><td>{_e(c["shown"])}</td>'
-                f'<td class=n>{_e(c["confidence"])}</td><td>{_e(c["gold"])}</td><td>{cite}</td><td>{_e(c["grade"])}</td></tr>'
+                f'<tr class="{cls}"><td>{_e(c["id"])}</td><td>{_e(c["question"])}</td>'
+                f"<td>{_e(c['shown'])}</td><td class=n>{_e(c['confidence'])}</td>"
+                f"<td>{_e(c['gold'])}</td><td>{cite}</td><td>{_e(c['grade'])}</td></tr>"
             )
         parts.append("</table>")
     parts.append("</body></html>")

@@ -16,10 +16,11 @@ exclusive). Definitions (also in ``lateseg eval --help`` and the README):
   ``k`` passages, the share inside a gold span; of the gold spans' characters, the share
   inside one of the top ``k`` passages;
 * **wrong document (top hit)**: the top passage is from none of the gold's documents;
-* **right**: an accepted value is in the answer shown (not unsure), cited from a gold
-  document where the question gives one; **wrong shown**: an answer is presented (its
-  phrase, or a generated text) that holds no accepted value or cites no gold document;
-  **abstained**: the answer says it is not sure;
+* **right**: an accepted value is in the answer's text, it is not unsure, it is not
+  wrong shown, and it cites a gold document where the question gives one; **wrong
+  shown**: an answer is presented (its phrase first, or a generated text) that holds no
+  accepted value or cites no gold document; **abstained**: the answer says it is not
+  sure. Right, wrong shown and abstained exclude each other;
 * **expected calibration error**: over bins of confidence (:data:`BINS` equal widths),
   the answers' share in the bin times the gap between their mean confidence and their
   share right, summed.
@@ -39,6 +40,8 @@ COVER = 0.5
 MRR_K = 10
 #: Bins of the reliability diagram and the expected calibration error.
 BINS = 10
+#: The ``min_confidence`` values of the precision–coverage curve.
+THRESHOLDS = tuple(i / 20 for i in range(20))
 
 # Curly quotes, primes and apostrophes become ASCII quotes; hyphen and dash variants (and
 # the minus sign) become "-".
@@ -171,12 +174,16 @@ def grade_answer(
     golds = set(gold_sources)
     cited_gold = bool(golds & set(cited)) if golds else None
     value = holds_answer(text, answers)
-    right = None if value is None else bool(value and not unsure and cited_gold is not False)
     wrong = (
         shown is not None
         and not unsure
         and value is not None
         and (not holds_answer(shown, answers) or cited_gold is False)
+    )
+    right = (
+        None
+        if value is None
+        else bool(value and not unsure and not wrong and cited_gold is not False)
     )
     return AnswerGrade(value, right, wrong, unsure, cited_gold)
 
@@ -189,18 +196,16 @@ def mean(values: Iterable[float | bool]) -> float | None:
 
 class Bin(NamedTuple):
     """One bin of a reliability diagram: confidences in ``[low, high)`` (the last bin
-    holds 1.0 too), how many answers, their mean confidence and share right."""
+    holds 1.0 too), how many ``answers``, their mean confidence and share right."""
 
     low: float
     high: float
-    count: int
+    answers: int
     confidence: float
     right: float
 
 
-def reliability(
-    confidence: Sequence[float], right: Sequence[bool], bins: int = BINS
-) -> list[Bin]:
+def reliability(confidence: Sequence[float], right: Sequence[bool], bins: int = BINS) -> list[Bin]:
     """The non-empty bins of the reliability diagram of ``confidence`` against ``right``."""
     out = []
     which = [min(int(c * bins), bins - 1) for c in confidence]
@@ -228,7 +233,9 @@ def expected_calibration_error(
     n = len(confidence)
     if not n:
         return None
-    return sum(b.count / n * abs(b.confidence - b.right) for b in reliability(confidence, right, bins))
+    return sum(
+        b.answers / n * abs(b.confidence - b.right) for b in reliability(confidence, right, bins)
+    )
 
 
 class Coverage(NamedTuple):
@@ -268,7 +275,7 @@ def precision_coverage(
     confidence: Sequence[float],
     right: Sequence[bool],
     wrong: Sequence[bool],
-    thresholds: Sequence[float] = tuple(i / 20 for i in range(20)),
+    thresholds: Sequence[float] = THRESHOLDS,
 ) -> list[Coverage]:
     """:func:`at_threshold` at each of ``thresholds`` (the precision–coverage curve)."""
     return [at_threshold(confidence, right, wrong, t) for t in thresholds]

@@ -154,7 +154,9 @@ def _legalbench(data: dict[str, Any], out: QuestionFile) -> None:
                 raise ValueError("snippets must be a non-empty list")
             golds = []
             for s in snippets:
-                path, span = (s.get("file_path"), s.get("span")) if isinstance(s, dict) else (None, None)
+                path, span = (
+                    (s.get("file_path"), s.get("span")) if isinstance(s, dict) else (None, None)
+                )
                 if not isinstance(path, str) or not path.strip():
                     raise ValueError("a snippet's file_path must be a non-empty string")
                 if (
@@ -163,7 +165,9 @@ def _legalbench(data: dict[str, Any], out: QuestionFile) -> None:
                     or not all(isinstance(v, int) and not isinstance(v, bool) for v in span)
                     or not 0 <= span[0] < span[1]
                 ):
-                    raise ValueError(f"a snippet's span must be [start, end], 0 <= start < end: {span!r}")
+                    raise ValueError(
+                        f"a snippet's span must be [start, end], 0 <= start < end: {span!r}"
+                    )
                 golds.append(Gold(path, span[0], span[1]))
             out.questions.append(Question(f"t{n}", query, (), tuple(golds), False, n))
         except ValueError as e:
@@ -194,7 +198,9 @@ def read_questions(path: str | Path, max_bytes: int = MAX_BYTES) -> QuestionFile
     except OSError as e:
         raise ConfigError(f"cannot read the questions {path}: {e.strerror or e}") from e
     except UnicodeDecodeError as e:
-        raise ConfigError(f"the questions {path} are not UTF-8 text ({e.reason} at byte {e.start})") from e
+        raise ConfigError(
+            f"the questions {path} are not UTF-8 text ({e.reason} at byte {e.start})"
+        ) from e
     if not text.strip():
         raise ConfigError(f"the questions {path} are empty; give one JSON object a line")
     stripped = text.lstrip()

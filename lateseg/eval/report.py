@@ -28,11 +28,13 @@ FIGURES = {
     "mrr_at_10": "mean of 1/rank of the first passage covering >= 50% of a gold span (0 past 10)",
     "char_precision_at_{k}": "characters of the top-k passages inside a gold span, over theirs "
     "(LegalBench-RAG)",
-    "char_recall_at_{k}": "gold characters inside the top-k passages, over the gold's (LegalBench-RAG)",
+    "char_recall_at_{k}": "gold characters inside the top-k passages, over the gold's "
+    "(LegalBench-RAG)",
     "wrong_document": "share whose top passage is from no gold document",
     "answers_graded": "questions with accepted answers, graded for the answer",
     "right": "share with an accepted value in the answer shown, cited from a gold document",
-    "wrong_shown": "share with an answer shown that holds no accepted value or cites no gold document",
+    "wrong_shown": "share with an answer shown that holds no accepted value or cites no gold "
+    "document",
     "abstained": "share answered 'not sure' (below min_confidence)",
     "accuracy": "right among the answers given (not abstained)",
     "unanswerable": "questions marked unanswerable",
@@ -70,7 +72,9 @@ class EvalReport:
         for r in self.variants:
             if variant is None or r.variant.name == variant:
                 return r.summary
-        raise KeyError(f"no variant {variant!r}; the variants are {[r.variant.name for r in self.variants]}")
+        raise KeyError(
+            f"no variant {variant!r}; the variants are {[r.variant.name for r in self.variants]}"
+        )
 
     def to_dict(self) -> dict[str, Any]:
         from dataclasses import asdict
@@ -80,7 +84,12 @@ class EvalReport:
             "format": self.format,
             "problems": self.problems,
             "variants": [
-                {"variant": asdict(r.variant), "summary": r.summary, "failed": r.failed, "rows": r.rows}
+                {
+                    "variant": asdict(r.variant),
+                    "summary": r.summary,
+                    "failed": r.failed,
+                    "rows": r.rows,
+                }
                 for r in self.variants
             ],
         }
@@ -89,7 +98,9 @@ class EvalReport:
         return table(self)
 
 
-def summarise(v: Variant, rows: list[dict[str, Any]], failed: list[dict[str, Any]]) -> dict[str, Any]:
+def summarise(
+    v: Variant, rows: list[dict[str, Any]], failed: list[dict[str, Any]]
+) -> dict[str, Any]:
     """The figures (:data:`FIGURES`) of one variant's rows."""
     k = v.k
     ret = [r["retrieval"] for r in rows if "retrieval" in r]
@@ -120,7 +131,10 @@ def summarise(v: Variant, rows: list[dict[str, Any]], failed: list[dict[str, Any
         "seconds_per_question": metrics.mean(r["seconds"] for r in rows),
         "reliability": [b._asdict() for b in metrics.reliability(conf, raw_right)],
         "coverage_curve": [
-            {key: (None if isinstance(x, float) and math.isnan(x) else x) for key, x in c._asdict().items()}
+            {
+                key: (None if isinstance(x, float) and math.isnan(x) else x)
+                for key, x in c._asdict().items()
+            }
             for c in metrics.precision_coverage(conf, raw_right, raw_wrong)
         ],
     }
@@ -168,7 +182,12 @@ def rows_of(report: EvalReport) -> tuple[list[str], list[list[str]]]:
     head = ["variant", *(c[0].format(k=k if k is not None else "k") for c in _COLUMNS)]
     body = []
     for r in report.variants:
-        body.append([r.variant.name, *(_fmt(r.summary.get(c[1].format(k=r.variant.k)), c[2]) for c in _COLUMNS)])
+        body.append(
+            [
+                r.variant.name,
+                *(_fmt(r.summary.get(c[1].format(k=r.variant.k)), c[2]) for c in _COLUMNS),
+            ]
+        )
     return head, body
 
 
@@ -177,7 +196,10 @@ def table(report: EvalReport) -> str:
     head, body = rows_of(report)
     widths = [max(len(row[i]) for row in [head, *body]) for i in range(len(head))]
     lines = [
-        "  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths, strict=True)))
+        "  ".join(
+            c.ljust(w) if i == 0 else c.rjust(w)
+            for i, (c, w) in enumerate(zip(row, widths, strict=True))
+        )
         for row in [head, *body]
     ]
     lines.insert(1, "  ".join("-" * w for w in widths))
@@ -205,7 +227,7 @@ def failures(report: EvalReport) -> list[str]:
             name = f" [{r.variant.name}]" if len(report.variants) > 1 else ""
             out.append(f"failed {f['id']}{where}{name}: {f['reason']}")
     out += [f"left out line {p['line']}: {p['reason']}" for p in report.problems]
-    return ([f"\n{len(out)} failed:"] + out) if out else []
+    return [f"\n{len(out)} failed:", *out] if out else []
 
 
 def markdown(report: EvalReport) -> str:
@@ -223,19 +245,26 @@ def markdown(report: EvalReport) -> str:
             lines += ["Reliability (rated answers, as if always given):", "",
                       "| confidence | answers | mean confidence | share right |",
                       "| --- | ---: | ---: | ---: |"]  # fmt: skip
-            lines += [f"| {b['low']:.1f}–{b['high']:.1f} | {b['count']} | {b['confidence']:.2f} "
+            lines += [f"| {b['low']:.1f}–{b['high']:.1f} | {b['answers']} | {b['confidence']:.2f} "
                       f"| {b['right']:.2f} |" for b in rel]  # fmt: skip
             lines += ["", "| min_confidence | coverage | accuracy | right | wrong shown |",
                       "| ---: | ---: | ---: | ---: | ---: |"]  # fmt: skip
-            lines += [f"| {c['threshold']:.2f} | {_fmt(c['coverage'], 'pct')} | {_fmt(c['accuracy'], 'pct')} "
-                      f"| {_fmt(c['right'], 'pct')} | {_fmt(c['wrong_shown'], 'pct')} |"
-                      for c in r.summary["coverage_curve"]]  # fmt: skip
+            lines += [
+                "| " + " | ".join([f"{c['threshold']:.2f}", *(_fmt(c[key], "pct") for key in
+                                   ("coverage", "accuracy", "right", "wrong_shown"))]) + " |"
+                for c in r.summary["coverage_curve"]
+            ]  # fmt: skip
             lines.append("")
         lines += ["| id | question | answer shown | confidence | gold | citation | grade |",
                   "| --- | --- | --- | ---: | --- | --- | --- |"]  # fmt: skip
         for row in r.rows:
-            cells = [_cells(row)[key] for key in ("id", "question", "shown", "confidence", "gold", "citation", "grade")]
-            lines.append("| " + " | ".join(c.replace("|", "\\|").replace("\n", " ") for c in cells) + " |")
+            cells = [
+                _cells(row)[key]
+                for key in ("id", "question", "shown", "confidence", "gold", "citation", "grade")
+            ]
+            lines.append(
+                "| " + " | ".join(c.replace("|", "\\|").replace("\n", " ") for c in cells) + " |"
+            )
     fails = failures(report)
     if fails:
         lines += ["", "## Failed", ""] + [f"* {f}" for f in fails[1:]]
@@ -258,8 +287,11 @@ def _cells(row: dict[str, Any]) -> dict[str, str]:
     a = row.get("answer") or {}
     r = row.get("retrieval") or {}
     gold = row.get("gold") or []
-    golds = [f"{Path(g['source']).name} [{g['start']}, {g['end']})" if isinstance(g, dict) else Path(g).name
-             for g in gold]  # fmt: skip
+    golds = [
+        f"{Path(g['source']).name} [{g['start']}, {g['end']})" if isinstance(g, dict)
+        else Path(g).name
+        for g in gold
+    ]  # fmt: skip
     accepted = " / ".join(row.get("answers") or [])
     grade = []
     if r:
@@ -275,7 +307,8 @@ def _cells(row: dict[str, Any]) -> dict[str, str]:
         "question": row["question"],
         "shown": (a.get("shown") or (a.get("text") or "")[:200]) if a else "",
         "confidence": "-" if a.get("confidence") is None else f"{a['confidence']:.2f}",
-        "gold": "; ".join(filter(None, [accepted, *golds])) or ("unanswerable" if row.get("unanswerable") else ""),
+        "gold": "; ".join(filter(None, [accepted, *golds]))
+        or ("unanswerable" if row.get("unanswerable") else ""),
         "citation": _place(cite[0]) if cite else (_place(r["top"]) if r.get("top") else ""),
         "grade": ", ".join(grade),
     }

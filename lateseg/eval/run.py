@@ -34,6 +34,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 _GLOB = re.compile(r"[*?\[]")
 
+
 class Sources:
     """Maps the sources a question file names to the index's documents: an absolute
     path as it is; a path under ``corpus`` (LegalBench-RAG's ``file_path``); a relative
@@ -116,7 +117,9 @@ def locate(q: Question, sources: Sources, document: Callable[[str], Document]) -
             if gold.text is not None and " ".join(text[gold.start : gold.end].split()) != " ".join(
                 gold.text.split()
             ):
-                raise ConfigError(f"the text at [{gold.start}, {gold.end}) of {gold.source} is not gold_text")
+                raise ConfigError(
+                    f"the text at [{gold.start}, {gold.end}) of {gold.source} is not gold_text"
+                )
         else:
             assert gold.text is not None
             got = _squashed(text, gold.text)
@@ -160,7 +163,9 @@ def shown(answer: Answer) -> str | None:
 def grade(answer: Answer, q: Question, where: Located) -> dict[str, Any]:
     """One answer's row, graded as shown."""
     cited = [h.source for h in answer.citations]
-    g = metrics.grade_answer(answer.text, shown(answer), answer.unsure, cited, q.answers, where.sources)
+    g = metrics.grade_answer(
+        answer.text, shown(answer), answer.unsure, cited, q.answers, where.sources
+    )
     return {
         "text": answer.text,
         "shown": shown(answer),
@@ -224,7 +229,12 @@ def _questions(questions: str | Path | QuestionFile | Sequence[Question]) -> Que
 def _progress(total: int, enabled: bool | None) -> Any:
     from tqdm import tqdm
 
-    return tqdm(total=total, unit="question", desc="eval", disable=not enabled if enabled is not None else None)
+    return tqdm(
+        total=total,
+        unit="question",
+        desc="eval",
+        disable=not enabled if enabled is not None else None,
+    )
 
 
 def evaluate(
@@ -242,8 +252,9 @@ def evaluate(
     :class:`QuestionFile` or :class:`Question` objects), once per variant (default:
     ``Variant()``: ask's defaults). ``corpus``: the folder a LegalBench-RAG file's
     ``file_path`` is relative to; ``limit``: the first questions only; ``open_options``:
-``Pipeline.open``'s keywords for each index opened here (device, backend …). Returns an :class:`~lateseg.eval.report.EvalReport`;
-    the figures are defined in :mod:`lateseg.eval.metrics`."""
+    ``Pipeline.open``'s keywords for each index opened here (device, backend …). Returns
+    an :class:`~lateseg.eval.report.EvalReport`; the figures are defined in
+    :mod:`lateseg.eval.metrics`."""
     qf = _questions(questions)
     asked = qf.questions[:limit] if limit else qf.questions
     variants = list(variants) if variants else [Variant()]
@@ -301,7 +312,7 @@ def _run_variant(
         try:
             if where.spans is not None:
                 row["retrieval"] = _search(pipe, v, q, where)
-            if v.answer != NO_ANSWER and (q.answers or q.unanswerable or q.golds):
+            if v.answer != NO_ANSWER and (q.answers or q.unanswerable):
                 row["answer"] = _ask(pipe, v, q, where)
         except (LatesegError, RuntimeError, ValueError, OSError) as e:
             log.debug("question %s failed", q.qid, exc_info=True)

@@ -62,7 +62,9 @@ class Variant:
                 elif key == "min_confidence":
                     given[key] = float(value)
                 else:
-                    given[key] = None if value.lower() in ("", "none") and key == "rerank" else value
+                    given[key] = (
+                        None if value.lower() in ("", "none") and key == "rerank" else value
+                    )
             except ValueError:
                 raise ConfigError(f"--compare {text!r}: {key}={value!r} is not a number") from None
         if not given:
