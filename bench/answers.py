@@ -277,11 +277,13 @@ def run_set(
     least: float,
     served: Any = None,
     keep_checks: Any = None,
+    pipe: Any = None,
 ) -> dict:
     """One set's rows for ``modes``, and with ``served`` (:class:`bench.served.Served`)
     the served model's rows, one per context, from the same retrieved passages; with
     ``keep_checks`` (an open text file) each generated answer's support check inputs are
-    written to it (``--keep-checks``)."""
+    written to it (``--keep-checks``). ``pipe``: a Pipeline whose index holds the set's
+    documents already (None: a fresh index is built and the set ingested)."""
     from lateseg.pipeline import Pipeline
 
     paths, records, files = set_inputs(name)
@@ -295,11 +297,11 @@ def run_set(
     seconds: dict[str, float] = {}
     seen = recording_signals()
     checks = recording_checks()
-    with (
-        tempfile.TemporaryDirectory() as tmp,
-        Pipeline.open(Path(tmp) / "index", generator=generator) as pipe,
-    ):
-        pipe.ingest(paths, progress=False)
+    with contextlib.ExitStack() as stack:
+        if pipe is None:
+            tmp = stack.enter_context(tempfile.TemporaryDirectory())
+            pipe = stack.enter_context(Pipeline.open(Path(tmp) / "index", generator=generator))
+            pipe.ingest(paths, progress=False)
         texts = {src: pipe.document(str(f.resolve())) for src, f in files.items()}
         for n, rec in enumerate(records, 1):
             doc = texts.get(rec.get("source") or "")

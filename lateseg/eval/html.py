@@ -11,8 +11,8 @@ from urllib.parse import quote
 
 from lateseg.eval.report import FIGURES, EvalReport, _cells, failures, markdown, rows_of, to_json
 
-#: Plot size in pixels, and its margin for the axes' labels.
-W, H, M = 320, 240, 40
+#: Plot size in pixels, its margin for the axes' labels, and its top margin for the title.
+W, H, M, TOP = 320, 250, 40, 28
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b")
 
 
@@ -21,7 +21,7 @@ def _e(text: Any) -> str:
 
 
 def _xy(x: float, y: float) -> str:
-    return f"{M + x * (W - M - 10):.1f},{H - M - y * (H - M - 10):.1f}"
+    return f"{M + x * (W - M - 10):.1f},{H - M - y * (H - M - TOP):.1f}"
 
 
 def _axes(title: str, xlabel: str, ylabel: str) -> list[str]:
@@ -91,6 +91,12 @@ def coverage_svg(report: EvalReport) -> str:
             f'<polyline fill="none" stroke="{colour}" '
             f'points="{" ".join(_xy(c["coverage"], c["accuracy"]) for c in pts)}"/>'
         )
+        for c in {(c["coverage"], c["accuracy"]): c for c in pts}.values():  # one per point
+            x, y = _xy(c["coverage"], c["accuracy"]).split(",")
+            out.append(
+                f'<circle cx="{x}" cy="{y}" r="2.5" fill="{colour}">'
+                f"<title>min_confidence {c['threshold']:.2f}</title></circle>"
+            )
     return "\n".join([*out, "</svg>"])
 
 

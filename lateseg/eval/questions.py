@@ -134,7 +134,7 @@ def question_of(rec: Any, line: int) -> Question:
     if (start is not None or text) and not source:
         raise ValueError("a gold span needs the source it is in")
     golds = (Gold(source or "", start, end, text),) if source else ()
-    qid = rec.get("id", f"q{line}")
+    qid = rec.get("id", f"line-{line}")
     return Question(str(qid), question, answers, golds, unanswerable, line)
 
 

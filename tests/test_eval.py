@@ -1,0 +1,311 @@
+"""``lateseg eval``: the figures by hand, question files good and hostile, runs over the
+sample index (through the library and the command line), the LegalBench-RAG format, and
+the bench scripts' figures reproduced to the last digit."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import DATA, ROOT
+
+from lateseg.errors import ConfigError
+from lateseg.eval import assert_quality, evaluate, quality_failures, read_questions
+from lateseg.eval import metrics as m
+from lateseg.eval.variant import Variant
+
+sys.path.insert(0, str(ROOT))
+
+# -- the figures, by hand ------------------------------------------------------------
+
+
+def test_legalbench_character_precision_and_recall_by_hand():
+    """Two gold snippets of a.txt, three retrieved: 50 + 0 + 10 common characters, of
+    150 + 50 + 20 retrieved and 100 + 20 gold."""
+    golds = [m.Span("a.txt", 100, 200), m.Span("a.txt", 500, 520)]
+    got = [m.Span("a.txt", 150, 300), m.Span("b.txt", 100, 150), m.Span("a.txt", 510, 530)]
+    precision, recall = m.char_precision_recall(got, golds)
+    assert precision == pytest.approx(60 / 220)
+    assert recall == pytest.approx(60 / 120)
+    assert m.char_precision_recall([], golds) == (0.0, 0.0)
+
+
+def test_hit_and_reciprocal_rank_count_a_passage_covering_half_the_gold():
+    gold = [m.Span("a", 100, 200)]
+    ranked = [
+        m.Span("b", 100, 200),  # another document
+        m.Span("a", 0, 149),  # 49 of 100 gold characters: not half
+        m.Span("a", 150, 400),  # 50 of 100: a hit, rank 3
+    ]
+    g = m.grade_retrieval(ranked, gold, k=2)
+    assert (g.hit, g.reciprocal_rank, g.wrong_document) == (False, 1 / 3, True)
+    assert m.grade_retrieval(ranked, gold, k=3).hit
+    assert m.grade_retrieval(ranked[::-1], gold, k=1) == m.RetrievalGrade(
+        True, 1.0, 50 / 250, 0.5, False
+    )
+    far = [m.Span("b", 0, 1)] * 10 + [m.Span("a", 100, 200)]  # rank 11: past MRR@10
+    assert m.grade_retrieval(far, gold, k=20).reciprocal_rank == 0.0
+
+
+def test_an_answer_is_right_wrong_shown_or_abstained_never_two():
+    forms = ["60 days", "sixty (60) days"]
+    right = m.grade_answer("Within sixty (60) days.", "sixty (60) days", False, ["a"], forms, ["a"])
+    assert (right.right, right.wrong_shown, right.abstained) == (True, False, False)
+    # "60 days" is not in "160 days"
+    wrong = m.grade_answer("Within 160 days.", "160 days", False, ["a"], forms, ["a"])
+    assert (wrong.right, wrong.wrong_shown) == (False, True)
+    # the right value from another document is not right, and it is shown
+    other = m.grade_answer("sixty (60) days", "sixty (60) days", False, ["b"], forms, ["a"])
+    assert (other.right, other.wrong_shown, other.cited_gold) == (False, True, False)
+    unsure = m.grade_answer("Not sure ... 60 days", None, True, ["a"], forms, ["a"])
+    assert (unsure.right, unsure.wrong_shown, unsure.abstained, unsure.value) == (
+        False,
+        False,
+        True,
+        True,
+    )
+    assert m.grade_answer("anything", "x", False, [], [], []).right is None
+
+
+def test_calibration_error_and_the_coverage_curve_by_hand():
+    conf, right = [0.95, 0.95, 0.15, 0.15], [True, False, False, False]
+    # bin 0.9-1.0: mean 0.95, share right 0.5; bin 0.1-0.2: 0.15 and 0: (0.45 + 0.15) / 2
+    assert m.expected_calibration_error(conf, right) == pytest.approx(0.3)
+    bins = m.reliability(conf, right)
+    assert [(b.low, b.answers, b.right) for b in bins] == [(0.1, 2, 0.0), (0.9, 2, 0.5)]
+    wrong = [False, True, True, True]
+    at = m.at_threshold(conf, right, wrong, 0.5)
+    assert (at.coverage, at.accuracy, at.right, at.wrong_shown, at.unsure) == (
+        0.5,
+        0.5,
+        0.25,
+        0.25,
+        0.5,
+    )
+    assert m.expected_calibration_error([], []) is None
+
+
+# -- question files -----------------------------------------------------------------
+
+
+def test_a_malformed_line_is_reported_with_its_number_and_the_rest_is_read(tmp_path):
+    lines = [
+        '{"question": "What is the notice period?", "answers": "30 days", "source": "x.pdf"}',
+        "{not json",
+        '{"answers": ["a"]}',
+        '{"question": "q", "source": "x.pdf", "start": 5}',
+        '{"question": "q", "answers": [1, 2]}',
+        "",
+        '["a list"]',
+        '{"question": "Is it?", "unanswerable": true, "answers": "yes"}',
+        '{"id": "q1", "question": "Who signs?", "answers": ["Ann"]}',
+        '{"question": "q", "source": "x.pdf", "start": 9, "end": 3}',
+    ]
+    path = tmp_path / "q.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    qf = read_questions(path)
+    assert [q.line for q in qf.questions] == [1, 9]
+    assert qf.questions[0].answers == ("30 days",)
+    assert qf.questions[1].qid == "q1"
+    assert [p.line for p in qf.problems] == [2, 3, 4, 5, 7, 8, 10]
+    said = {p.line: p.message for p in qf.problems}
+    assert "question must be a non-empty string" in said[3]
+    assert "start and end" in said[4]
+    assert "end (3) must be after start (9)" in said[10]
+
+
+@pytest.mark.parametrize(
+    ("content", "says"),
+    [
+        (b"", "empty"),
+        (b"\n\n  \n", "empty"),
+        (b"\xff\xfe\x00broken", "not UTF-8"),
+        (b'{"tests": "no"}\n', "no question could be read"),
+        (b"{bad\n{worse\n", "q.jsonl (line 1: Expecting property name"),
+    ],
+)
+def test_a_file_with_no_question_is_one_clear_error(tmp_path, content, says):
+    path = tmp_path / "q.jsonl"
+    path.write_bytes(content)
+    with pytest.raises(ConfigError, match=re.escape(says)):
+        read_questions(path)
+
+
+def test_a_file_over_the_bound_is_refused_before_it_is_read(tmp_path):
+    path = tmp_path / "big.jsonl"
+    with path.open("wb") as f:  # sparse: 100 MB that cost nothing to write
+        f.truncate(100 * 2**20)
+    with pytest.raises(ConfigError, match="are 100 MB; at most 64 MB"):
+        read_questions(path)
+    with pytest.raises(ConfigError, match="cannot read"):
+        read_questions(tmp_path / "absent.jsonl")
+
+
+def test_legalbench_format_is_read_as_published(tmp_path):
+    data = {
+        "tests": [
+            {"query": "Q1?", "snippets": [{"file_path": "cuad/a.txt", "span": [10, 20]}]},
+            {"query": "Q2?", "snippets": [{"file_path": "cuad/a.txt", "span": [20, 10]}]},
+            {"query": "Q3?", "snippets": [], "tags": ["x"]},
+        ]
+    }
+    path = tmp_path / "b.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    qf = read_questions(path)
+    assert qf.format == "legalbench"
+    assert [(q.question, q.golds[0].source, q.golds[0].start) for q in qf.questions] == [
+        ("Q1?", "cuad/a.txt", 10)
+    ]
+    assert [p.line for p in qf.problems] == [2, 3]
+
+
+# -- runs over the sample index ------------------------------------------------------
+
+
+def _write(tmp_path: Path, records: list[dict]) -> Path:
+    path = tmp_path / "q.jsonl"
+    path.write_text("\n".join(json.dumps(r) for r in records) + "\n", encoding="utf-8")
+    return path
+
+
+def test_every_question_that_cannot_be_graded_is_counted_and_listed(sample_index, tmp_path):
+    msa = sample_index.document(str(DATA / "contracts" / "msa.pdf"))
+    gold = "Client may terminate this Agreement"
+    at = msa.text.index(gold)
+    records = [
+        {"id": "good", "question": "May the client terminate for convenience?",
+         "source": "contracts/msa.pdf", "start": at, "end": at + len(gold)},
+        {"id": "outside", "question": "Where?", "source": "contracts/msa.pdf",
+         "start": len(msa.text), "end": len(msa.text) + 10},
+        {"id": "unknown", "question": "What?", "source": "contracts/absent.pdf",
+         "gold_text": "x y"},
+        {"id": "ambiguous", "question": "Which?", "source": "*.pdf", "gold_text": "the"},
+        {"id": "not there", "question": "Who?", "source": "msa.pdf",
+         "gold_text": "words the agreement never says"},
+    ]  # fmt: skip
+    report = evaluate(_write(tmp_path, records), sample_index, [Variant(answer="none")])
+    s = report.summary()
+    assert (s["questions"], s["failed"], s["retrieval_graded"]) == (5, 4, 1)
+    reasons = {f["id"]: f["reason"] for f in report.variants[0].failed}
+    assert "lies outside contracts/msa.pdf" in reasons["outside"]
+    assert "is not in the index" in reasons["unknown"]
+    assert "matches 4 documents" in reasons["ambiguous"]
+    assert "gold_text is not in msa.pdf" in reasons["not there"]
+    table = report.table()
+    assert "4 failed:" in table and "failed outside (line 2)" in table
+
+
+def test_legalbench_sample_runs_in_its_format_and_its_figures_are_the_spans(tmp_path, encoder):
+    """The sample in LegalBench-RAG's format over the contracts' Markdown sources: each
+    question's character precision and recall are the overlap of the top-k passages
+    with its snippet, counted here character by character."""
+    from lateseg.pipeline import Pipeline
+
+    pipe = Pipeline.open(tmp_path / "idx")
+    pipe.encoder = encoder
+    try:
+        pipe.ingest([DATA / "sources" / "contracts"], progress=False)
+        bench = DATA / "eval" / "legalbench_sample.json"
+        report = evaluate(
+            bench, pipe, [Variant(answer="none", k=3)], corpus=DATA / "sources", limit=12
+        )
+        tests = json.loads(bench.read_text(encoding="utf-8"))["tests"][:12]
+        rows = report.variants[0].rows
+        assert report.format == "legalbench" and len(rows) == 12 and not report.variants[0].failed
+        for test, row in zip(tests, rows, strict=True):
+            (snippet,) = test["snippets"]
+            source = str((DATA / "sources" / snippet["file_path"]).resolve())
+            gold = {(source, i) for i in range(*snippet["span"])}
+            hits = pipe.search(test["query"], k=3)
+            got = [(h.source, i) for h in hits for i in range(h.start, h.end)]
+            common = sum(c in gold for c in got)
+            assert row["retrieval"]["precision"] == pytest.approx(common / len(got))
+            assert row["retrieval"]["recall"] == pytest.approx(common / len(gold))
+        s = report.summary()
+        assert s["char_recall_at_3"] == pytest.approx(
+            sum(r["retrieval"]["recall"] for r in rows) / 12
+        )
+        assert s["char_recall_at_3"] > 0.5  # the sample's contracts are found
+    finally:
+        pipe.close()
+
+
+def test_the_command_compares_search_modes_in_one_table_and_gates_ci(sample_index, tmp_path):
+    from lateseg.cli import main
+
+    lines = (DATA / "eval" / "sample_qa.jsonl").read_text(encoding="utf-8").splitlines()[:6]
+    questions = tmp_path / "six.jsonl"
+    questions.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out = tmp_path / "report"
+    argv = ["eval", str(questions), "--index", str(sample_index.folder), "--no-progress"]
+    code = main([*argv, "--compare", "mode=hybrid", "--compare", "mode=lexical,k=3",
+                 "--report", str(out), "--fail-under", "hit_at_5=1.01"])  # fmt: skip
+    assert code == 1  # no variant finds more than every question
+    html = (out / "report.html").read_text(encoding="utf-8")
+    assert html.count("<svg") == 2 and "mode=lexical,k=3" in html
+    saved = json.loads((out / "report.json").read_text(encoding="utf-8"))
+    assert [v["variant"]["name"] for v in saved["variants"]] == [
+        "default",
+        "mode=hybrid",
+        "mode=lexical,k=3",
+    ]
+    assert [v["variant"]["mode"] for v in saved["variants"]] == ["dense", "hybrid", "lexical"]
+    assert "hit_at_3" in saved["variants"][2]["summary"]
+    assert "| id | question | answer shown |" in (out / "report.md").read_text(encoding="utf-8")
+    assert main([*argv, "--answer", "none", "--fail-over", "wrong_document=1"]) == 0
+    assert main([*argv, "--compare", "kk=3"]) == 2
+    assert main([*argv, "--fail-under", "hit_at_9=0.5"]) == 2  # no such figure at k=5
+
+
+def test_assert_quality_fails_a_test_with_the_table(sample_index, tmp_path):
+    records = [json.loads(x) for x in (DATA / "eval" / "sample_qa.jsonl").read_text().splitlines()]
+    report = evaluate(_write(tmp_path, records[:4]), sample_index)
+    assert_quality(report, min_hit_at_5=0.0, max_failed=0)
+    assert quality_failures(report, min_right=1.01) == [
+        f"default: right = {report.summary()['right']:.4g}, below 1.01"
+    ]
+    with pytest.raises(AssertionError, match=r"(?s)below 1.01.*variant\s+hit@5"):
+        assert_quality(report, min_right=1.01)
+    with pytest.raises(ValueError, match="no figure 'hit_at_3'"):
+        assert_quality(report, min_hit_at_3=0.5)
+
+
+# -- the bench's figures, reproduced ---------------------------------------------------
+
+
+def test_eval_reproduces_bench_retrieval_on_sample_qa(sample_index, encoder):
+    """``bench/retrieval.py``'s default row on sample_qa (its own chunking, vectors and
+    exact search in numpy) and ``lateseg eval`` over the index, to the last digit."""
+    from bench import retrieval as R
+
+    es = R.sample_qa_set(DATA / "eval" / "sample_qa.jsonl")
+    systems = R.LatesegSystems(encoder).run(es.docs)
+    qvecs = encoder.embed_queries([q.question for q in es.queries])
+    bench = R.evaluate(systems["lateseg late+dynamic (default)"], qvecs, es, 1)["summary"]
+    report = evaluate(DATA / "eval" / "sample_qa.jsonl", sample_index, [Variant(answer="none")])
+    s = report.summary()
+    assert s["retrieval_graded"] == len(es.queries) and not s["failed"]
+    assert (s["hit_at_5"], s["mrr_at_10"]) == (bench["hit@5"], bench["MRR@10"])
+
+
+def test_eval_reproduces_bench_answers_on_the_contracts_set(sample_index, tmp_path):
+    """``bench/answers.py``'s quote row on its contracts set and ``lateseg eval`` over
+    the same index and questions, to the last digit."""
+    from bench import answers as A
+    from lateseg.generate.confidence import MIN_CONFIDENCE
+
+    bench = A.run_set("contracts", ["quote"], 5, None, None, MIN_CONFIDENCE, pipe=sample_index)
+    b = bench["summary"]["quote"]
+    records = A.contract_records()
+    report = evaluate(_write(tmp_path, records), sample_index)
+    s = report.summary()
+    assert s["answers_graded"] == b["graded"] and not s["failed"]
+    assert (s["right"], s["wrong_shown"], s["abstained"], s["accuracy"]) == (
+        b["right"],
+        b["wrong_shown"],
+        b["unsure"],
+        b["accuracy"],
+    )
