@@ -33,6 +33,10 @@ RRF_K = 60  # reciprocal rank fusion: score = sum of weight / (RRF_K + rank)
 RRF_POOL = 50  # candidates taken from each ranking before fusing
 
 
+def _rank_key(h: Hit) -> tuple[float, str, int]:
+    return (-h.score, h.source, h.start)
+
+
 class Retriever:
     """Search, expand and look up over ``index``; ``embed_query`` maps a query's text to
     its ``[1, d]`` vector (the encoder's query embedding)."""
@@ -100,7 +104,10 @@ class Retriever:
             want = k if where is None else max(4 * k, 32)
             while True:  # asks for more until k hits are left once the filters took theirs
                 found, more = self._ranked(query, q, mode, want, source, kind, weights)
-                hits = self._hits(found, include_toc)
+                # equal scores (the same paragraph in two licences) in the order of
+                # their documents and places, not of their ingest: an index built in
+                # another order ranks the same
+                hits = sorted(self._hits(found, include_toc), key=_rank_key)
                 if where is not None:
                     hits = where(hits)
                 if len(hits) >= k or not more:
