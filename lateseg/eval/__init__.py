@@ -38,9 +38,9 @@ __all__ = [
 def quality_failures(report: EvalReport, **bounds: float) -> list[str]:
     """The bounds ``report`` breaks, one line each: ``min_NAME=x`` asks figure ``NAME``
     (:data:`~lateseg.eval.report.FIGURES`, with a variant's ``k``: ``hit_at_5``) to be
-    at least ``x`` in every variant that has it, ``max_NAME=x`` at most ``x``. A figure a variant did
-    not measure (None: no question graded for it) breaks a bound. An unknown name is a
-    ``ValueError`` listing the known ones."""
+    at least ``x`` in every variant that has it, ``max_NAME=x`` at most ``x``. A figure a
+    variant did not measure (None: no question graded for it) breaks a bound. An unknown
+    name is a ``ValueError`` listing the known ones."""
     out = []
     for key, limit in bounds.items():
         side, _, name = key.partition("_")
