@@ -179,13 +179,16 @@ def rows_of(report: EvalReport) -> tuple[list[str], list[list[str]]]:
     """The summary table's header and one row per variant."""
     ks = {r.variant.k for r in report.variants}
     k = ks.pop() if len(ks) == 1 else None
-    head = ["variant", *(c[0].format(k=k if k is not None else "k") for c in _COLUMNS)]
+    columns = list(_COLUMNS)
+    if any(r.summary["unanswerable"] for r in report.variants):  # after "abstained"
+        columns.insert(8, ("unanswerable abstained", "unanswerable_abstained", "pct"))
+    head = ["variant", *(c[0].format(k=k if k is not None else "k") for c in columns)]
     body = []
     for r in report.variants:
         body.append(
             [
                 r.variant.name,
-                *(_fmt(r.summary.get(c[1].format(k=r.variant.k)), c[2]) for c in _COLUMNS),
+                *(_fmt(r.summary.get(c[1].format(k=r.variant.k)), c[2]) for c in columns),
             ]
         )
     return head, body
