@@ -198,10 +198,14 @@ def test_every_question_that_cannot_be_graded_is_counted_and_listed(sample_index
     assert "4 failed:" in table and "failed outside (line 2)" in table
 
 
-def test_legalbench_sample_runs_in_its_format_and_its_figures_are_the_spans(tmp_path, encoder):
+def test_legalbench_sample_runs_in_its_format_and_its_figures_are_the_spans(
+    tmp_path, encoder, sample_index
+):
     """The sample in LegalBench-RAG's format over the contracts' Markdown sources: each
     question's character precision and recall are the overlap of the top-k passages
-    with its snippet, counted here character by character."""
+    with its snippet, counted here character by character. A variant over another index
+    (the sample's PDFs, which hold no Markdown file) places the gold in that index: there
+    every question fails, listed."""
     from lateseg.pipeline import Pipeline
 
     pipe = Pipeline.open(tmp_path / "idx")
@@ -209,9 +213,12 @@ def test_legalbench_sample_runs_in_its_format_and_its_figures_are_the_spans(tmp_
     try:
         pipe.ingest([DATA / "sources" / "contracts"], progress=False)
         bench = DATA / "eval" / "legalbench_sample.json"
+        other = Variant("pdfs", index=str(sample_index.folder), answer="none", k=3)
         report = evaluate(
-            bench, pipe, [Variant(answer="none", k=3)], corpus=DATA / "sources", limit=12
+            bench, pipe, [Variant(answer="none", k=3), other], corpus=DATA / "sources", limit=12
         )
+        assert report.summary("pdfs")["failed"] == 12
+        assert all("is not in the index" in f["reason"] for f in report.variants[1].failed)
         tests = json.loads(bench.read_text(encoding="utf-8"))["tests"][:12]
         rows = report.variants[0].rows
         assert report.format == "legalbench" and len(rows) == 12 and not report.variants[0].failed

@@ -270,23 +270,35 @@ def evaluate(
         else:
             pipe = index
         opened = _Open(pipe, stack, open_options or {})
-        where = Sources(pipe.sources(), Path(corpus).resolve() if corpus else None)
-        located: dict[str, Located | str] = {}
-        for q in asked:
-            try:
-                located[q.qid] = locate(q, where, pipe.document)
-            except LatesegError as e:
-                located[q.qid] = str(e)
+        folder = Path(corpus).resolve() if corpus else None
+        golds: dict[int, dict[str, Located | str]] = {}  # per index: its sources and texts
         results = []
         bar = _progress(len(asked) * len(variants), progress)
         try:
             for v in variants:
-                results.append(_run_variant(opened.of(v), v, asked, located, bar))
+                used = opened.of(v)
+                if id(used) not in golds:
+                    golds[id(used)] = _locate_all(asked, used, folder)
+                results.append(_run_variant(used, v, asked, golds[id(used)], bar))
         finally:
             bar.close()
     report = EvalReport(str(qf.path), qf.format, len(qf.questions) + len(qf.problems), results)
     report.problems = [{"line": p.line, "reason": p.message} for p in qf.problems]
     return report
+
+
+def _locate_all(
+    asked: Sequence[Question], pipe: Pipeline, corpus: Path | None
+) -> dict[str, Located | str]:
+    """Each question's gold in ``pipe``'s index, or why it cannot be placed there."""
+    where = Sources(pipe.sources(), corpus)
+    located: dict[str, Located | str] = {}
+    for q in asked:
+        try:
+            located[q.qid] = locate(q, where, pipe.document)
+        except LatesegError as e:
+            located[q.qid] = str(e)
+    return located
 
 
 def _run_variant(
