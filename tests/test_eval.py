@@ -117,6 +117,77 @@ def test_a_malformed_line_is_reported_with_its_number_and_the_rest_is_read(tmp_p
     assert "end (3) must be after start (9)" in said[10]
 
 
+def test_hostile_strings_are_left_out_with_their_line_and_lines_end_at_newlines_only(tmp_path):
+    lines = [
+        "[" * 100_000,  # nested past the parser's depth
+        json.dumps({"question": "Is a\u2028b one line?", "answers": "yes\x0cno"}),
+        '{"question": "q", "source": "a\\u0000b"}',
+        '{"question": "q\\ud800"}',
+        '{"question": "q", "id": null}',
+        '{"question": "q", "id": 7}',
+        '{"question": "q", "answers": "a", "gold_text": "x"}',
+    ]
+    path = tmp_path / "q.jsonl"
+    path.write_text("\r\n".join(lines), encoding="utf-8")
+    qf = read_questions(path)
+    assert [(q.line, q.qid) for q in qf.questions] == [(2, "line-2"), (6, "7")]
+    said = {p.line: p.message for p in qf.problems}
+    assert said[1] == "nested too deeply to read"
+    assert "NUL or an unpaired surrogate" in said[3] and "NUL or an unpaired" in said[4]
+    assert "id must be" in said[5] and "needs the source" in said[7]
+    deep = tmp_path / "deep.json"
+    deep.write_text('{"a": ' * 100_000, encoding="utf-8")
+    with pytest.raises(ConfigError, match="nested too deeply"):
+        read_questions(deep)
+
+
+def test_a_number_form_ends_where_the_number_ends():
+    assert m.holds_answer("within 5 days", ["5"])
+    assert not m.holds_answer("within 50 days", ["5"])
+    assert not m.holds_answer("section 12(a)", ["section 1"])
+    assert m.holds_answer("section 1(a)", ["section 1"])
+
+
+def test_overlapping_passages_count_their_characters_once():
+    gold = [m.Span("a", 0, 100)]
+    assert m.char_precision_recall([m.Span("a", 0, 100), m.Span("a", 50, 150)], gold) == (
+        100 / 150,
+        1.0,
+    )
+
+
+def test_a_name_with_glob_characters_is_a_name_first():
+    from lateseg.eval.run import Sources
+
+    where = Sources(["/d/a [1].txt", "/d/a1.txt", "/d/b.txt"])
+    assert where.match("a [1].txt") == ["/d/a [1].txt"]
+    assert where.match("a?.txt") == ["/d/a1.txt"]
+    assert where.match("*.txt") == ["/d/a [1].txt", "/d/a1.txt", "/d/b.txt"]
+    assert where.match("/d/b.txt") == ["/d/b.txt"]
+    assert where.match("../../etc/passwd") == []
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["--fail-under", "hitt_at_5=0.5"], "no figure 'hitt_at_5'"),
+        (["--fail-under", "hit_at_5=nan"], "a finite number"),
+        (["--fail-under", "wrong_shown=0.1"], "lower wrong_shown is better; use --fail-over"),
+        (["--fail-over", "right=0.1"], "higher right is better; use --fail-under"),
+        (["--report", "r", "--viewer", "javascript:alert(1)"], "http(s) URL"),
+    ],
+)
+def test_a_bad_bound_or_viewer_is_refused_before_any_work(tmp_path, capsys, args, says):
+    from lateseg.cli import main
+
+    questions = tmp_path / "q.jsonl"
+    questions.write_text('{"question": "q", "answers": "a"}\n', encoding="utf-8")
+    absent = tmp_path / "no-index"  # never opened: the options are checked first
+    assert main(["eval", str(questions), "--index", str(absent), *args]) == 2
+    assert says in capsys.readouterr().err
+    assert not absent.exists()
+
+
 @pytest.mark.parametrize(
     ("content", "says"),
     [
@@ -185,17 +256,26 @@ def test_every_question_that_cannot_be_graded_is_counted_and_listed(sample_index
         {"id": "ambiguous", "question": "Which?", "source": "*.pdf", "gold_text": "the"},
         {"id": "not there", "question": "Who?", "source": "msa.pdf",
          "gold_text": "words the agreement never says"},
+        {"id": "twice", "question": "Which?", "source": "msa.pdf", "gold_text": "Provider"},
+        {"id": "nothing", "question": "Is anything to grade here?"},
     ]  # fmt: skip
-    report = evaluate(_write(tmp_path, records), sample_index, [Variant(answer="none")])
+    path = _write(tmp_path, records)
+    with path.open("a", encoding="utf-8") as f:
+        f.write('{"question": "broken\n')
+    report = evaluate(path, sample_index, [Variant(answer="none")])
     s = report.summary()
-    assert (s["questions"], s["failed"], s["retrieval_graded"]) == (5, 4, 1)
+    # the line left out is a failure too; the question with no gold is counted apart
+    assert (s["questions"], s["failed"], s["retrieval_graded"], s["ungraded"]) == (8, 6, 1, 1)
     reasons = {f["id"]: f["reason"] for f in report.variants[0].failed}
     assert "lies outside contracts/msa.pdf" in reasons["outside"]
     assert "is not in the index" in reasons["unknown"]
     assert "matches 4 documents" in reasons["ambiguous"]
     assert "gold_text is not in msa.pdf" in reasons["not there"]
+    assert "occurs more than once in msa.pdf" in reasons["twice"]
     table = report.table()
-    assert "4 failed:" in table and "failed outside (line 2)" in table
+    assert "6 failed:" in table and "failed outside (line 2)" in table
+    assert "left out line 8: Unterminated string" in table
+    assert "1 with nothing to grade" in table
 
 
 def test_legalbench_sample_runs_in_its_format_and_its_figures_are_the_spans(

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
+from urllib.parse import urlsplit
 
 from lateseg.cli.options import EXIT_ERROR, EXIT_OK, UsageError, common, count
 from lateseg.index.retrieval import SEARCH_MODES
@@ -30,12 +32,13 @@ Figures (per variant; precise definitions: lateseg.eval.metrics):
   P_char@k     characters of the top-k passages inside a gold span / theirs (LegalBench-RAG)
   R_char@k     gold characters inside the top-k passages / the gold's (LegalBench-RAG)
   wrong doc    share whose top passage is from no gold document
-  right        an accepted value in the answer shown, cited from a gold document
+  right        the answer shown (phrase first, or generated text) holds an accepted value
+               and cites a gold document
   wrong shown  an answer shown with no accepted value, or citing no gold document
   abstained    answered 'not sure' (a quote rated below --min-confidence)
   ECE          expected calibration error of the quotes' confidence (10 bins)
-  s/q          seconds to search and answer one question
-  failed       questions that could not be graded, each listed with its reason
+  s/q          seconds to search and answer one graded question
+  failed       questions that could not be graded and lines left out, each listed
 
 --report DIR also draws the reliability diagram and the precision-coverage curve over
 min_confidence, and lists every question with its answer, confidence, gold and citation.
@@ -105,26 +108,43 @@ def add(sub: argparse._SubParsersAction) -> None:
     )  # fmt: skip
     sp.add_argument(
         "--fail-under", action="append", default=[], metavar="FIGURE=X",
-        help="exit 1 when FIGURE (e.g. hit_at_5, mrr_at_10, right) is below X in any variant",
+        help="exit 1 when FIGURE (higher is better: hit_at_5, mrr_at_10, right …) is below X in "
+        "any variant (checked before the run)",
     )  # fmt: skip
     sp.add_argument(
         "--fail-over", action="append", default=[], metavar="FIGURE=X",
-        help="exit 1 when FIGURE (e.g. wrong_shown, ece, failed) is above X in any variant",
+        help="exit 1 when FIGURE (lower is better: wrong_shown, ece, failed …) is above X in "
+        "any variant",
     )  # fmt: skip
     sp.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
-def _bounds(args: argparse.Namespace) -> dict[str, float]:
+def _bounds(args: argparse.Namespace, ks: set[int]) -> dict[str, float]:
+    """``--fail-under``/``--fail-over`` as ``assert_quality``'s bounds, checked before any
+    work (a misspelt figure must not cost a whole run): a figure of the table for some
+    variant's k, a finite number, and the side that can fail it."""
+    from lateseg.eval.report import LOWER_IS_BETTER, figure_names
+
+    known = {name for k in ks for name in figure_names(k)}
     out: dict[str, float] = {}
-    for side, given in (("min", args.fail_under), ("max", args.fail_over)):
+    for flag, side, given in (("--fail-under", "min", args.fail_under),
+                              ("--fail-over", "max", args.fail_over)):  # fmt: skip
         for text in given:
-            name, eq, value = text.partition("=")
-            if not eq:
-                raise UsageError(f"--fail-under/--fail-over {text!r}: give FIGURE=NUMBER")
+            name, eq, value = (part.strip() for part in text.partition("="))
             try:
-                out[f"{side}_{name.strip()}"] = float(value)
+                bound = float(value)
             except ValueError:
-                raise UsageError(f"--fail-under/--fail-over {text!r}: give FIGURE=NUMBER") from None
+                bound = math.nan
+            if not eq or not math.isfinite(bound):
+                raise UsageError(f"{flag} {text!r}: give FIGURE=NUMBER (a finite number)")
+            if name not in known:
+                raise UsageError(f"{flag} {text!r}: no figure {name!r}; the figures are "
+                                 f"{', '.join(sorted(known))}")  # fmt: skip
+            if (side == "min") == (name in LOWER_IS_BETTER):
+                other = "--fail-over" if side == "min" else "--fail-under"
+                better = "lower" if side == "min" else "higher"
+                raise UsageError(f"{flag} {text!r}: {better} {name} is better; use {other}")
+            out[f"{side}_{name}"] = bound
     return out
 
 
@@ -138,12 +158,19 @@ def run(args: argparse.Namespace) -> int:
     try:
         base = Variant("default", None, args.k, args.mode, args.answer, args.min_confidence)
         variants = [base, *(Variant.parse(text, base) for text in args.compare)]
+    except ConfigError as e:
+        raise UsageError(str(e)) from None
+    bounds = _bounds(args, {v.k for v in variants})
+    if args.viewer and not args.report:
+        raise UsageError("--viewer links the report's citations; give --report DIR too")
+    if args.viewer and urlsplit(args.viewer).scheme not in ("http", "https"):
+        raise UsageError(
+            f"--viewer {args.viewer!r}: give the http(s) URL `lateseg serve` answers at"
+        )
+    try:
         questions = read_questions(args.questions)
     except ConfigError as e:
         raise UsageError(str(e)) from None
-    bounds = _bounds(args)
-    if args.viewer and not args.report:
-        raise UsageError("--viewer links the report's citations; give --report DIR too")
     opening = {"device": args.device, "backend": args.backend, "cache_dir": args.cache_dir,
                "trust_remote_code": args.trust_remote_code}  # fmt: skip
     with Pipeline.open(args.index, create=False, readonly=True, **opening) as pipe:

@@ -14,13 +14,15 @@ exclusive). Definitions (also in ``lateseg eval --help`` and the README):
   none of the top 10 does;
 * **character precision@k / recall@k** (LegalBench-RAG's): of the characters of the top
   ``k`` passages, the share inside a gold span; of the gold spans' characters, the share
-  inside one of the top ``k`` passages;
+  inside one of the top ``k`` passages (overlapping passages count their characters
+  once);
 * **wrong document (top hit)**: the top passage is from none of the gold's documents;
-* **right**: an accepted value is in the answer's text, it is not unsure, it is not
-  wrong shown, and it cites a gold document where the question gives one; **wrong
-  shown**: an answer is presented (its phrase first, or a generated text) that holds no
-  accepted value or cites no gold document; **abstained**: the answer says it is not
-  sure. Right, wrong shown and abstained exclude each other;
+* **right**: an answer is presented (its phrase shown first, or a generated text), not
+  unsure, holding an accepted value, and citing a gold document where the question gives
+  one; **wrong shown**: an answer is presented that holds no accepted value or cites no
+  gold document; **abstained**: the answer says it is not sure. Right, wrong shown and
+  abstained exclude each other (an answer that presents nothing, "the passages do not
+  state it", is none of them);
 * **expected calibration error**: over bins of confidence (:data:`BINS` equal widths),
   the answers' share in the bin times the gap between their mean confidence and their
   share right, summed.
@@ -75,15 +77,21 @@ def normalise_answer(text: str) -> str:
 def holds_answer(text: str | None, answers: Sequence[str]) -> bool | None:
     """Whether ``text`` holds one of the accepted ``answers``, both normalised (None: no
     accepted value to look for). A form must not continue a longer number or word on its
-    left: "60 days" is not in "160 days"."""
+    left ("60 days" is not in "160 days"; nor "5,000" in "$5,000": the bench's rule, kept),
+    nor a number on its right ("5" is not in "50 days")."""
     if not answers:
         return None
     if not text:
         return False
     flat = normalise_answer(text)
-    return any(
-        re.search(r"(?<![\w$.])" + re.escape(normalise_answer(a)), flat) for a in answers if a
-    )
+    for a in answers:
+        form = normalise_answer(a)
+        if not form:
+            continue
+        tail = r"(?!\d)" if form[-1].isdigit() else ""
+        if re.search(r"(?<![\w$.])" + re.escape(form) + tail, flat):
+            return True
+    return False
 
 
 def overlap(a: Span, b: Span) -> int:
@@ -107,11 +115,26 @@ def first_cover(ranked: Sequence[Span], golds: Sequence[Span], limit: int = MRR_
     return -1
 
 
+def merged(spans: Sequence[Span]) -> list[Span]:
+    """``spans`` with those of one document that overlap or touch joined."""
+    out: list[Span] = []
+    for sp in sorted(spans):
+        last = out[-1] if out else None
+        if last is not None and last.source == sp.source and sp.start <= last.end:
+            out[-1] = Span(last.source, last.start, max(last.end, sp.end))
+        else:
+            out.append(sp)
+    return out
+
+
 def char_precision_recall(retrieved: Sequence[Span], golds: Sequence[Span]) -> tuple[float, float]:
     """LegalBench-RAG's character precision and recall of ``retrieved`` against
     ``golds`` (disjoint, as its benchmark guarantees): the characters of each retrieved
     span inside each gold span, over all retrieved characters and over all gold
-    characters. 0 where there is nothing to divide by."""
+    characters; overlapping retrieved spans are merged first (LegalBench-RAG would count
+    such a character twice, and its recall could pass 1). 0 where there is nothing to
+    divide by."""
+    retrieved = merged(retrieved)
     common = sum(overlap(r, g) for r in retrieved for g in golds)
     total = sum(r.length for r in retrieved)
     relevant = sum(g.length for g in golds)
@@ -174,17 +197,12 @@ def grade_answer(
     golds = set(gold_sources)
     cited_gold = bool(golds & set(cited)) if golds else None
     value = holds_answer(text, answers)
-    wrong = (
-        shown is not None
-        and not unsure
-        and value is not None
-        and (not holds_answer(shown, answers) or cited_gold is False)
-    )
-    right = (
-        None
-        if value is None
-        else bool(value and not unsure and not wrong and cited_gold is not False)
-    )
+    if value is None:
+        return AnswerGrade(None, None, False, unsure, cited_gold)
+    holds = bool(shown is not None and holds_answer(shown, answers))
+    given = shown is not None and not unsure
+    wrong = given and (not holds or cited_gold is False)
+    right = given and holds and cited_gold is not False
     return AnswerGrade(value, right, wrong, unsure, cited_gold)
 
 

@@ -20,6 +20,7 @@ and left out; the rest is read. The file is read up to :data:`MAX_BYTES`.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -80,6 +81,17 @@ class QuestionFile:
     problems: list[Problem] = field(default_factory=list)
 
 
+_UNSAFE = re.compile("[\x00\ud800-\udfff]")
+
+
+def _safe(value: str, key: str) -> str:
+    """``value``, or a ``ValueError`` where it holds a NUL or an unpaired surrogate (no
+    path, query or report could carry it)."""
+    if _UNSAFE.search(value):
+        raise ValueError(f"{key} holds a NUL or an unpaired surrogate (\\u0000, \\ud800 …)")
+    return value
+
+
 def _answers(value: Any) -> tuple[str, ...]:
     if value is None:
         return ()
@@ -87,7 +99,7 @@ def _answers(value: Any) -> tuple[str, ...]:
         value = [value]
     if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
         raise ValueError("answers must be a string or a list of non-empty strings")
-    return tuple(value)
+    return tuple(_safe(v, "answers") for v in value)
 
 
 def _offset(rec: dict[str, Any], key: str) -> int | None:
@@ -107,7 +119,7 @@ def _text(rec: dict[str, Any], key: str, required: bool = False) -> str | None:
         raise ValueError(f"{key} must be a non-empty string")
     if len(value) > MAX_QUESTION and key == "question":
         raise ValueError(f"question is {len(value):,} characters; at most {MAX_QUESTION:,}")
-    return value
+    return _safe(value, key)
 
 
 def question_of(rec: Any, line: int) -> Question:
@@ -120,6 +132,8 @@ def question_of(rec: Any, line: int) -> Question:
     source = rec.get("source")
     if source is not None and (not isinstance(source, str) or not source.strip()):
         raise ValueError("source must be a non-empty string (a path, a file name or a glob)")
+    if source is not None:
+        _safe(source, "source")
     start, end = _offset(rec, "start"), _offset(rec, "end")
     if (start is None) != (end is None):
         raise ValueError("give both start and end, or neither")
@@ -135,7 +149,9 @@ def question_of(rec: Any, line: int) -> Question:
         raise ValueError("a gold span needs the source it is in")
     golds = (Gold(source or "", start, end, text),) if source else ()
     qid = rec.get("id", f"line-{line}")
-    return Question(str(qid), question, answers, golds, unanswerable, line)
+    if isinstance(qid, bool) or not isinstance(qid, str | int) or not str(qid).strip():
+        raise ValueError(f"id must be a non-empty string or a whole number, not {qid!r}")
+    return Question(_safe(str(qid), "id"), question, answers, golds, unanswerable, line)
 
 
 def _legalbench(data: dict[str, Any], out: QuestionFile) -> None:
@@ -159,6 +175,7 @@ def _legalbench(data: dict[str, Any], out: QuestionFile) -> None:
                 )
                 if not isinstance(path, str) or not path.strip():
                     raise ValueError("a snippet's file_path must be a non-empty string")
+                _safe(path, "file_path")
                 if (
                     not isinstance(span, list)
                     or len(span) != 2
@@ -207,21 +224,26 @@ def read_questions(path: str | Path, max_bytes: int = MAX_BYTES) -> QuestionFile
     if stripped.startswith("{"):
         try:
             whole = json.loads(text)
-        except ValueError:
-            whole = None  # JSONL whose first line is an object
+        except (ValueError, RecursionError):
+            whole = None  # JSONL whose first line is an object (or nothing JSON reads)
         if isinstance(whole, dict) and "tests" in whole:
             out = QuestionFile(path, "legalbench")
             _legalbench(whole, out)
             return _checked(out)
     out = QuestionFile(path, "jsonl")
     seen: set[str] = set()
-    for n, line in enumerate(text.splitlines(), 1):
+    # lines end at "\n" only: JSON strings may hold U+2028, \x0c … that splitlines cuts at
+    for n, line in enumerate(text.split("\n"), 1):
+        line = line.removesuffix("\r")
         if not line.strip():
             continue
         try:
             q = question_of(json.loads(line), n)
         except ValueError as e:  # json.JSONDecodeError is one
             out.problems.append(Problem(n, str(e).splitlines()[0]))
+            continue
+        except RecursionError:
+            out.problems.append(Problem(n, "nested too deeply to read"))
             continue
         if q.qid in seen:
             out.problems.append(Problem(n, f"id {q.qid!r} is used by an earlier line"))

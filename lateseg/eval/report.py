@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 #: Every figure of a summary, with what it means (``{k}``: the variant's ``k``).
 FIGURES = {
     "questions": "questions asked (graded + failed)",
-    "failed": "questions that could not be graded (listed with their reasons)",
+    "failed": "questions that could not be graded and lines left out (listed with reasons)",
     "retrieval_graded": "questions with a gold span, graded for retrieval",
     "hit_at_{k}": "share with a top-k passage covering >= 50% of a gold span",
     "mrr_at_10": "mean of 1/rank of the first passage covering >= 50% of a gold span (0 past 10)",
@@ -40,10 +40,12 @@ FIGURES = {
     "unanswerable": "questions marked unanswerable",
     "unanswerable_abstained": "share of those answered 'not sure' or 'not stated'",
     "ece": "expected calibration error of the rated answers (10 bins, as if always given)",
-    "seconds_per_question": "mean seconds to search and answer one question",
+    "ungraded": "questions with nothing to grade (no gold span, no answers, not unanswerable)",
+    "seconds_per_question": "mean seconds to search and answer one graded question (the "
+    "search graded for retrieval and the one ask makes are both counted)",
 }
-#: Figures where lower is better (``--fail-under`` reads them as ceilings).
-LOWER_IS_BETTER = {"failed", "wrong_document", "wrong_shown", "abstained", "ece",
+#: Figures where lower is better: ``--fail-over`` bounds them (``--fail-under`` refuses them).
+LOWER_IS_BETTER = {"failed", "wrong_document", "wrong_shown", "abstained", "ece", "ungraded",
                    "seconds_per_question"}  # fmt: skip
 
 
@@ -128,7 +130,8 @@ def summarise(
         "unanswerable": len(nope),
         "unanswerable_abstained": metrics.mean(a["abstained"] for a in nope),
         "ece": metrics.expected_calibration_error(conf, raw_right),
-        "seconds_per_question": metrics.mean(r["seconds"] for r in rows),
+        "ungraded": sum("seconds" not in r for r in rows),
+        "seconds_per_question": metrics.mean(r["seconds"] for r in rows if "seconds" in r),
         "reliability": [b._asdict() for b in metrics.reliability(conf, raw_right)],
         "coverage_curve": [
             {
@@ -207,10 +210,11 @@ def table(report: EvalReport) -> str:
     ]
     lines.insert(1, "  ".join("-" * w for w in widths))
     first = report.variants[0].summary
+    nothing = f", {first['ungraded']} with nothing to grade" if first["ungraded"] else ""
     lines.append(
         f"\n{first['questions']} questions ({first['retrieval_graded']} graded for retrieval, "
-        f"{first['answers_graded']} for the answer, {first['unanswerable']} unanswerable) "
-        f"from {report.questions_file}"
+        f"{first['answers_graded']} for the answer, {first['unanswerable']} unanswerable"
+        f"{nothing}) from {report.questions_file}"
     )
     lines += failures(report)
     return "\n".join(lines)
@@ -238,7 +242,7 @@ def markdown(report: EvalReport) -> str:
     head, body = rows_of(report)
     lines = [f"# lateseg eval: {Path(report.questions_file).name}", ""]
     lines += ["| " + " | ".join(head) + " |", "|" + " --- |" + " ---: |" * (len(head) - 1)]
-    lines += ["| " + " | ".join(c.replace("|", "\\|") for c in row) + " |" for row in body]
+    lines += ["| " + " | ".join(_md(c) for c in row) + " |" for row in body]
     lines += ["", "## Figures", ""]
     lines += [f"* `{name}`: {what}" for name, what in FIGURES.items()]
     for r in report.variants:
@@ -265,13 +269,20 @@ def markdown(report: EvalReport) -> str:
                 _cells(row)[key]
                 for key in ("id", "question", "shown", "confidence", "gold", "citation", "grade")
             ]
-            lines.append(
-                "| " + " | ".join(c.replace("|", "\\|").replace("\n", " ") for c in cells) + " |"
-            )
+            lines.append("| " + " | ".join(_md(c) for c in cells) + " |")
     fails = failures(report)
     if fails:
         lines += ["", "## Failed", ""] + [f"* {f}" for f in fails[1:]]
     return "\n".join(lines) + "\n"
+
+
+def _md(text: str) -> str:
+    """A table cell of Markdown: one line, its pipes and angle brackets escaped (a
+    question's ``<script>`` stays text where the Markdown is rendered)."""
+    return (
+        text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+        .replace("|", "\\|").replace("\n", " ")
+    )  # fmt: skip
 
 
 def _place(c: dict[str, Any]) -> str:

@@ -39,7 +39,7 @@ class Sources:
     """Maps the sources a question file names to the index's documents: an absolute
     path as it is; a path under ``corpus`` (LegalBench-RAG's ``file_path``); a relative
     path from here; else the documents whose path ends with it (``contracts/msa.pdf``,
-    ``BSD``); a glob against whole paths and their ends."""
+    ``BSD``); and where none is named so, a glob against whole paths and their ends."""
 
     def __init__(self, sources: Sequence[str], corpus: Path | None = None) -> None:
         self.sources = list(sources)
@@ -53,19 +53,21 @@ class Sources:
         return self._cache[name]
 
     def _match(self, name: str) -> list[str]:
-        if _GLOB.search(name):
-            pattern = name.replace("\\", "/")
-            return [
-                s
-                for s in self.sources
-                if fnmatch.fnmatchcase(s, pattern) or fnmatch.fnmatchcase(s, "*/" + pattern)
-            ]
         for base in ([self.corpus] if self.corpus else []) + [Path.cwd()]:
             candidate = str((base / name).resolve()) if not os.path.isabs(name) else name
             if candidate in self.known:
                 return [candidate]
         tail = "/" + name.replace("\\", "/").lstrip("/")
-        return [s for s in self.sources if s.replace(os.sep, "/").endswith(tail)]
+        found = [s for s in self.sources if s.replace(os.sep, "/").endswith(tail)]
+        if found or not _GLOB.search(name):
+            return found
+        # a glob, where no file is named so ("a [1].txt" is a name first)
+        pattern = name.replace("\\", "/")
+        return [
+            s
+            for s in self.sources
+            if fnmatch.fnmatchcase(s, pattern) or fnmatch.fnmatchcase(s, "*/" + pattern)
+        ]
 
 
 class Located:
@@ -77,14 +79,14 @@ class Located:
         self.sources = sources
 
 
-def _squashed(text: str, words: str) -> tuple[int, int] | None:
-    """The span of ``words`` in ``text``, whitespace runs matching any whitespace (the
-    first occurrence)."""
+def _squashed(text: str, words: str) -> list[tuple[int, int]]:
+    """The spans of ``words`` in ``text``, whitespace runs matching any whitespace (the
+    first two at most: one is an answer, two are a question to ask again)."""
     parts = words.split()
     if not parts:
-        return None
-    m = re.search(r"\s+".join(map(re.escape, parts)), text)
-    return (m.start(), m.end()) if m else None
+        return []
+    found = re.finditer(r"\s+".join(map(re.escape, parts)), text)
+    return [(m.start(), m.end()) for _, m in zip(range(2), found, strict=False)]
 
 
 def locate(q: Question, sources: Sources, document: Callable[[str], Document]) -> Located:
@@ -123,9 +125,14 @@ def locate(q: Question, sources: Sources, document: Callable[[str], Document]) -
         else:
             assert gold.text is not None
             got = _squashed(text, gold.text)
-            if got is None:
+            if not got:
                 raise ConfigError(f"gold_text is not in {gold.source}'s text")
-            span = got
+            if len(got) > 1:
+                raise ConfigError(
+                    f"gold_text occurs more than once in {gold.source}; give start/end or "
+                    "more of its words"
+                )
+            span = got[0]
         docs.add(found[0])
         spans.append(metrics.Span(found[0], *span))
     return Located(spans if has_span else None, docs)
@@ -223,6 +230,10 @@ def _questions(questions: str | Path | QuestionFile | Sequence[Question]) -> Que
     out = QuestionFile(Path("<questions>"), "list", list(questions))
     if not out.questions:
         raise ConfigError("no questions to evaluate")
+    ids = [q.qid for q in out.questions]
+    if len(set(ids)) != len(ids):
+        twice = sorted({i for i in ids if ids.count(i) > 1})
+        raise ConfigError(f"question ids must differ; used twice: {', '.join(twice[:5])}")
     return out
 
 
@@ -284,6 +295,10 @@ def evaluate(
             bar.close()
     report = EvalReport(str(qf.path), qf.format, len(qf.questions) + len(qf.problems), results)
     report.problems = [{"line": p.line, "reason": p.message} for p in qf.problems]
+    if not limit:  # a line left out is a question that failed, in every variant
+        for r in results:
+            r.summary["questions"] += len(qf.problems)
+            r.summary["failed"] += len(qf.problems)
     return report
 
 
@@ -298,6 +313,8 @@ def _locate_all(
             located[q.qid] = locate(q, where, pipe.document)
         except LatesegError as e:
             located[q.qid] = str(e)
+        except (ValueError, OSError, RuntimeError) as e:  # a path no file system takes
+            located[q.qid] = f"source cannot be placed: {type(e).__name__}: {e}"
     return located
 
 
@@ -326,13 +343,14 @@ def _run_variant(
                 row["retrieval"] = _search(pipe, v, q, where)
             if v.answer != NO_ANSWER and (q.answers or q.unanswerable):
                 row["answer"] = _ask(pipe, v, q, where)
-        except (LatesegError, RuntimeError, ValueError, OSError) as e:
+        except Exception as e:  # listed with its type, never dropped; the rest runs
             log.debug("question %s failed", q.qid, exc_info=True)
             failed.append({"id": q.qid, "line": q.line, "question": q.question,
                            "reason": f"{type(e).__name__}: {e}"})  # fmt: skip
             continue
-        row["seconds"] = time.perf_counter() - t0
-        rows.append(row)
+        if "retrieval" in row or "answer" in row:
+            row["seconds"] = time.perf_counter() - t0
+        rows.append(row)  # one with nothing to grade is counted as such (``ungraded``)
     return VariantResult(v, rows, failed, summarise(v, rows, failed))
 
 

@@ -87,7 +87,7 @@ class Retriever:
                     weights=weights, include_toc=include_toc, where=where,
                 )
             ]  # fmt: skip
-            return sorted(merged, key=lambda h: -h.score)[:k]
+            return sorted(merged, key=_rank_key)[:k]
         if k < 1:
             raise ConfigError(f"k={k} must be at least 1")
         query = clean_text(query)
