@@ -1,7 +1,7 @@
 """The ``lateseg eval --report`` page in a real headless Chromium (Debian's ``chromium``,
 driven by Playwright): the summary table has a row per variant, both plots are drawn,
 every graded question has its row, and a citation link opens the cited page, with the
-span highlighted, from a running ``lateseg serve``.
+span highlighted, in a running ``lateseg serve``'s viewer.
 
 ``LATESEG_SCREENSHOTS=folder`` also saves the screenshot there
 (``bench/results/eval_report.png`` is made so).
@@ -78,13 +78,16 @@ def test_the_report_page_shows_tables_plots_rows_and_links_to_the_viewer(
                     shutil.copy(shot, Path(os.environ["LATESEG_SCREENSHOTS"]) / shot.name)
                 link = page.locator("table.rows a").first
                 href = link.get_attribute("href")
-                assert href is not None and href.startswith(url.rstrip("/") + "/api/documents/")
-                with page.expect_response(lambda r: "/pages/" in r.url) as got:
-                    link.click()
-                response = got.value
-                assert response.status == 200
-                assert response.headers["content-type"] == "image/png"
-                assert "highlight=" in response.url
+                assert href is not None and href.startswith(url.rstrip("/") + "/#open=")
+                cited = report.variants[0].rows[0]["answer"]["citations"][0]
+                link.click()  # serve's page opens the cited span in its viewer
+                page.wait_for_selector("#pagebox .hl", timeout=60_000)
+                assert page.locator("#pagebox").get_attribute("data-page") == str(cited["page"])
+                assert page.locator("#viewer-name").inner_text() == Path(cited["source"]).name
+                opened = tmp_path / "eval_viewer.png"
+                page.screenshot(path=str(opened))
+                if os.environ.get("LATESEG_SCREENSHOTS"):
+                    shutil.copy(opened, Path(os.environ["LATESEG_SCREENSHOTS"]) / opened.name)
             finally:
                 browser.close()
     finally:

@@ -104,7 +104,8 @@ def add(sub: argparse._SubParsersAction) -> None:
     )
     sp.add_argument(
         "--viewer", metavar="URL", default=None,
-        help="with --report: link citations to `lateseg serve` at URL (e.g. http://127.0.0.1:8000)",
+        help="with --report: link citations into the viewer of `lateseg serve` at URL (e.g. "
+        "http://127.0.0.1:8000): the cited span opens highlighted",
     )  # fmt: skip
     sp.add_argument(
         "--fail-under", action="append", default=[], metavar="FIGURE=X",

@@ -101,13 +101,13 @@ def coverage_svg(report: EvalReport) -> str:
 
 
 def _link(viewer: str | None, c: dict[str, Any], label: str) -> str:
+    """``label`` linked to the cited span in ``lateseg serve``'s viewer at ``viewer``
+    (its page's ``#open=DOC&start=S&end=E``: a PDF's page with the span highlighted, a
+    text or code file scrolled to it)."""
     if not viewer or not c.get("doc_id"):
         return _e(label)
-    base = viewer.rstrip("/") + "/api/documents/" + quote(str(c["doc_id"]), safe="")
-    if c.get("page"):
-        url = f"{base}/pages/{int(c['page'])}.png?highlight={int(c['start'])}-{int(c['end'])}"
-    else:
-        url = f"{base}/view?start={int(c['start'])}&end={int(c['end'])}"
+    doc = quote(str(c["doc_id"]), safe="")
+    url = f"{viewer.rstrip('/')}/#open={doc}&start={int(c['start'])}&end={int(c['end'])}"
     return f'<a href="{_e(url)}">{_e(label)}</a>'
 
 
