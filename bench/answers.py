@@ -94,6 +94,7 @@ from bench.context_strategies import WINDOW_TOKENS  # noqa: E402
 from bench.retrieval import find_squashed  # noqa: E402
 from bench.served import CONTEXTS, Served, load_tokenizer, served_smollm2  # noqa: E402
 from lateseg.eval import metrics  # noqa: E402
+from lateseg.eval.run import shown  # noqa: E402
 
 OUT = ROOT / "bench" / "results" / "answers.md"
 LICENSES = Path("/usr/share/common-licenses")
@@ -172,14 +173,6 @@ def covers(hit: Any, source: str, span: tuple[int, int] | None) -> bool:
     return metrics.covers(metrics.Span(hit.source, hit.start, hit.end), metrics.Span(source, *span))
 
 
-def presented(answer: Any) -> str | None:
-    """What an answer presents as the answer: its phrase (quoted or copied answers; none
-    when the quote says the passages do not state the value), or its generated text."""
-    if answer.mode == "generate":
-        return answer.text
-    return answer.phrase.text if answer.phrase is not None else None
-
-
 def judge(
     answer: Any, rec: dict[str, Any], source: str | None, span: tuple[int, int] | None
 ) -> dict:
@@ -188,7 +181,7 @@ def judge(
     accepted = forms(rec.get("answer"))
     # right, wrong shown: as `lateseg eval` grades them (lateseg.eval.metrics)
     graded = metrics.grade_answer(
-        answer.text, presented(answer), answer.unsure, [h.source for h in answer.citations],
+        answer.text, shown(answer), answer.unsure, [h.source for h in answer.citations],
         accepted, [source] if source else [],
     )  # fmt: skip
     return {

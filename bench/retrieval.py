@@ -70,6 +70,7 @@ from lateseg.encode.fields import unit_fields, units_at_middle
 from lateseg.encode.late import LateEncoder, TokenEmbeddings
 from lateseg.encode.profiles import PROFILES, apply_profile, with_profile_windows
 from lateseg.eval import metrics
+from lateseg.eval.run import find_words
 from lateseg.generate.rerank import RERANK_TOP, likelihoods, zmix
 from lateseg.ingest import load_document
 from lateseg.segment import DynamicChunker, FixedChunker
@@ -127,27 +128,11 @@ def load_corpus(paths: Sequence[Path], root: Path | None = None) -> list[Documen
     return docs
 
 
-def collapsed(text: str) -> tuple[str, list[int]]:
-    """``text`` with whitespace runs collapsed to one space, and each kept char's index."""
-    out: list[str] = []
-    where: list[int] = []
-    for m in re.finditer(r"\S+", text):
-        if out:
-            out.append(" ")
-            where.append(m.start() - 1)
-        out.append(m.group())
-        where.extend(range(m.start(), m.end()))
-    return "".join(out), where
-
-
 def find_squashed(text: str, gold: str) -> tuple[int, int] | None:
-    """Span of ``gold`` in ``text`` matching with whitespace collapsed (first occurrence)."""
-    flat, where = collapsed(text)
-    g = " ".join(gold.split())
-    i = flat.find(g)
-    if i < 0:
-        return None
-    return where[i], where[i + len(g) - 1] + 1
+    """Span of ``gold`` in ``text`` matching with whitespace collapsed (first occurrence),
+    as ``lateseg eval`` finds a ``gold_text`` (:func:`lateseg.eval.run.find_words`)."""
+    found = find_words(text, gold, most=1)
+    return found[0] if found else None
 
 
 def sample_qa_set(path: Path, name: str = "sample_qa") -> EvalSet:

@@ -124,9 +124,8 @@ def _bounds(args: argparse.Namespace, ks: set[int]) -> dict[str, float]:
     """``--fail-under``/``--fail-over`` as ``assert_quality``'s bounds, checked before any
     work (a misspelt figure must not cost a whole run): a figure of the table for some
     variant's k, a finite number, and the side that can fail it."""
-    from lateseg.eval.report import LOWER_IS_BETTER, figure_names
+    from lateseg.eval import LOWER_IS_BETTER, bound_of
 
-    known = {name for k in ks for name in figure_names(k)}
     out: dict[str, float] = {}
     for flag, side, given in (("--fail-under", "min", args.fail_under),
                               ("--fail-over", "max", args.fail_over)):  # fmt: skip
@@ -138,9 +137,10 @@ def _bounds(args: argparse.Namespace, ks: set[int]) -> dict[str, float]:
                 bound = math.nan
             if not eq or not math.isfinite(bound):
                 raise UsageError(f"{flag} {text!r}: give FIGURE=NUMBER (a finite number)")
-            if name not in known:
-                raise UsageError(f"{flag} {text!r}: no figure {name!r}; the figures are "
-                                 f"{', '.join(sorted(known))}")  # fmt: skip
+            try:
+                bound_of(f"{side}_{name}", ks)
+            except ValueError as e:
+                raise UsageError(f"{flag} {text!r}: {str(e).split(': ', 1)[1]}") from None
             if (side == "min") == (name in LOWER_IS_BETTER):
                 other = "--fail-over" if side == "min" else "--fail-under"
                 better = "lower" if side == "min" else "higher"

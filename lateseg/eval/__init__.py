@@ -14,8 +14,16 @@ the answer options and the confidence; nothing below the front ends imports it.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from lateseg.eval.questions import Gold, Question, QuestionFile, read_questions
-from lateseg.eval.report import FIGURES, LOWER_IS_BETTER, EvalReport, VariantResult
+from lateseg.eval.report import (
+    FIGURES,
+    LOWER_IS_BETTER,
+    EvalReport,
+    VariantResult,
+    figure_names,
+)
 from lateseg.eval.run import evaluate
 from lateseg.eval.variant import Variant
 
@@ -29,6 +37,7 @@ __all__ = [
     "Variant",
     "VariantResult",
     "assert_quality",
+    "bound_of",
     "evaluate",
     "quality_failures",
     "read_questions",
@@ -43,14 +52,9 @@ def quality_failures(report: EvalReport, **bounds: float) -> list[str]:
     name is a ``ValueError`` listing the known ones."""
     out = []
     for key, limit in bounds.items():
-        side, _, name = key.partition("_")
-        if side not in ("min", "max") or not name:
-            raise ValueError(f"{key}: give min_FIGURE or max_FIGURE")
-        known = {n.format(k=r.variant.k): None for r in report.variants for n in FIGURES}
-        if name not in known:
-            raise ValueError(f"{key}: no figure {name!r}; the figures are {', '.join(known)}")
+        side, name = bound_of(key, [r.variant.k for r in report.variants])
         for r in report.variants:
-            if name not in (n.format(k=r.variant.k) for n in FIGURES):
+            if name not in figure_names(r.variant.k):
                 continue  # hit_at_5 binds the variants of k=5
             got = r.summary.get(name)
             if got is None:
@@ -59,6 +63,18 @@ def quality_failures(report: EvalReport, **bounds: float) -> list[str]:
                 word = "below" if side == "min" else "above"
                 out.append(f"{r.variant.name}: {name} = {got:.4g}, {word} {limit}")
     return out
+
+
+def bound_of(key: str, ks: Iterable[int]) -> tuple[str, str]:
+    """``key`` (``min_NAME`` or ``max_NAME``) as (side, figure name), checked against the
+    figures of variants of ``ks`` passages; a ``ValueError`` naming the known ones."""
+    side, _, name = key.partition("_")
+    if side not in ("min", "max") or not name:
+        raise ValueError(f"{key}: give min_FIGURE or max_FIGURE")
+    known = list(dict.fromkeys(n for k in ks for n in figure_names(k)))
+    if name not in known:
+        raise ValueError(f"{key}: no figure {name!r}; the figures are {', '.join(known)}")
+    return side, name
 
 
 def assert_quality(report: EvalReport, **bounds: float) -> None:

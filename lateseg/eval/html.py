@@ -9,7 +9,15 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from lateseg.eval.report import FIGURES, EvalReport, _cells, failures, markdown, rows_of, to_json
+from lateseg.eval.report import (
+    FIGURES,
+    EvalReport,
+    failures,
+    markdown,
+    question_cells,
+    rows_of,
+    to_json,
+)
 
 #: Plot size in pixels, its margin for the axes' labels, and its top margin for the title.
 W, H, M, TOP = 320, 250, 40, 28
@@ -160,7 +168,7 @@ def page(report: EvalReport, viewer: str | None = None) -> str:
         parts += [f"<h2>{_e(r.variant.name)}</h2>", "<table class=rows><tr>"]
         parts[-1] += "".join(f"<th>{h}</th>" for h in heads) + "</tr>"
         for graded in r.rows:
-            c = _cells(graded)
+            c = question_cells(graded)
             a = graded.get("answer") or {}
             cls = next((n for n, key in _GRADES if a.get(key)), "")
             top = (graded.get("retrieval") or {}).get("top")

@@ -65,7 +65,6 @@ class EvalReport:
 
     questions_file: str
     format: str
-    lines: int
     variants: list[VariantResult]
     problems: list[dict[str, Any]] = field(default_factory=list)
 
@@ -266,7 +265,7 @@ def markdown(report: EvalReport) -> str:
                   "| --- | --- | --- | ---: | --- | --- | --- |"]  # fmt: skip
         for row in r.rows:
             cells = [
-                _cells(row)[key]
+                question_cells(row)[key]
                 for key in ("id", "question", "shown", "confidence", "gold", "citation", "grade")
             ]
             lines.append("| " + " | ".join(_md(c) for c in cells) + " |")
@@ -297,7 +296,8 @@ def _place(c: dict[str, Any]) -> str:
     return ", ".join(bits)
 
 
-def _cells(row: dict[str, Any]) -> dict[str, str]:
+def question_cells(row: dict[str, Any]) -> dict[str, str]:
+    """One question's row as a reader sees it (the Markdown and HTML reports')."""
     a = row.get("answer") or {}
     r = row.get("retrieval") or {}
     gold = row.get("gold") or []

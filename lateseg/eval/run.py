@@ -15,7 +15,7 @@ import logging
 import os
 import re
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -79,14 +79,15 @@ class Located:
         self.sources = sources
 
 
-def _squashed(text: str, words: str) -> list[tuple[int, int]]:
-    """The spans of ``words`` in ``text``, whitespace runs matching any whitespace (the
-    first two at most: one is an answer, two are a question to ask again)."""
+def find_words(text: str, words: str, most: int = 2) -> list[tuple[int, int]]:
+    """The first ``most`` spans of ``words`` in ``text``, any run of whitespace matching
+    any other (a gold text copied from a PDF's lines; ``bench/`` finds its golds so too).
+    Two are enough to tell a gold that is there once from one that is not."""
     parts = words.split()
     if not parts:
         return []
     found = re.finditer(r"\s+".join(map(re.escape, parts)), text)
-    return [(m.start(), m.end()) for _, m in zip(range(2), found, strict=False)]
+    return [(m.start(), m.end()) for _, m in zip(range(most), found, strict=False)]
 
 
 def locate(q: Question, sources: Sources, document: Callable[[str], Document]) -> Located:
@@ -124,7 +125,7 @@ def locate(q: Question, sources: Sources, document: Callable[[str], Document]) -
                 )
         else:
             assert gold.text is not None
-            got = _squashed(text, gold.text)
+            got = find_words(text, gold.text)
             if not got:
                 raise ConfigError(f"gold_text is not in {gold.source}'s text")
             if len(got) > 1:
@@ -203,7 +204,6 @@ def _answer_row(got: Answer, q: Question, where: Located, least: float | None) -
         got.text, shown(got), False, [h.source for h in got.citations], q.answers, where.sources
     )
     row["raw"] = {"right": raw.right, "wrong_shown": raw.wrong_shown}
-    row["confidence"] = got.confidence
     if q.unanswerable:
         row["abstained"] = bool(as_shown.unsure or row["shown"] is None or row["missing"])
     return row
@@ -293,7 +293,7 @@ def evaluate(
                 results.append(_run_variant(used, v, asked, golds[id(used)], bar))
         finally:
             bar.close()
-    report = EvalReport(str(qf.path), qf.format, len(qf.questions) + len(qf.problems), results)
+    report = EvalReport(str(qf.path), qf.format, results)
     report.problems = [{"line": p.line, "reason": p.message} for p in qf.problems]
     if not limit:  # a line left out is a question that failed, in every variant
         for r in results:
@@ -352,10 +352,3 @@ def _run_variant(
             row["seconds"] = time.perf_counter() - t0
         rows.append(row)  # one with nothing to grade is counted as such (``ungraded``)
     return VariantResult(v, rows, failed, summarise(v, rows, failed))
-
-
-def iter_rows(report: EvalReport) -> Iterator[tuple[str, dict[str, Any]]]:
-    """Every graded row of every variant, with its variant's name."""
-    for r in report.variants:
-        for row in r.rows:
-            yield r.variant.name, row
