@@ -25,6 +25,30 @@ DATA = ROOT / "data"
 LICENSES = Path("/usr/share/common-licenses")
 
 
+def cpu_kind() -> str:
+    """The CPU this run is on, as a speed or precision figure must name it: its model name
+    and the flags that choose OpenVINO's kernels (AVX2, AVX-512 bf16, AMX)."""
+    model, flags = "unknown CPU", set()
+    with contextlib.suppress(OSError):
+        for line in Path("/proc/cpuinfo").read_text("utf-8", "replace").splitlines():
+            key, _, value = line.partition(":")
+            if key.strip() == "model name":
+                model = value.strip()
+            elif key.strip() == "flags":
+                flags = set(value.split())
+                break
+    named = [f for f in ("avx2", "avx512f", "avx512_bf16", "amx_bf16") if f in flags]
+    return f"{model} ({', '.join(named) or 'no avx2'})"
+
+
+def pytest_report_header(config):
+    """Every run names its CPU and default embedding backend: vectors at bf16 differ by
+    CPU kind (issue 61), so a failure report says which one it came from."""
+    from lateseg.encode.backends import default_backend
+
+    return [f"lateseg: {cpu_kind()}; default CPU backend {default_backend('cpu')}"]
+
+
 def license_file(name: str) -> Path:
     """A license text of ``/usr/share/common-licenses`` (Debian/Ubuntu ``base-files``), or
     skip what needs it, saying why."""
