@@ -48,7 +48,7 @@ a user's cannot drift):
   set); **missing said**: a question naming a document the index lacks is told so;
 * **s/answer**: mean seconds per answer (retrieval included).
 
-For the generated modes, the **support check** (:mod:`lateseg.generate.support`) is graded
+For the generated modes, the **support check** (:mod:`lateseg.check.support`) is graded
 against the gold too: of the right answers, how many it refuses (no sentence supported:
 ``checked`` replaces them), and of the wrong ones, how many it passes (some sentence
 supported: kept); "all" counts an answer passed only when every sentence is.
@@ -216,7 +216,7 @@ def judge_quote(
     """A quote's grades as asked with ``min_confidence=least`` (:func:`doubted`, as
     ``ask`` applies it), with its grades when always answered (``raw``: what the
     confidence is fitted to) and its :class:`Signals` ``rated``."""
-    from lateseg.generate.confidence import doubted
+    from lateseg.answer.confidence import doubted
 
     raw = judge(answer, rec, source, span)
     out = judge(doubted(answer, least), rec, source, span)
@@ -226,10 +226,10 @@ def judge_quote(
 
 
 def recording_signals() -> list[Any]:
-    """The :class:`~lateseg.generate.confidence.Signals` of each quote made from now on,
+    """The :class:`~lateseg.answer.confidence.Signals` of each quote made from now on,
     in order: the quoting answerer's ``signals`` is wrapped to keep what it returns (the
     features the confidence is fitted to; an Answer carries only the rating)."""
-    from lateseg.generate import extractive
+    from lateseg.answer import extractive
 
     seen: list[Any] = []
     original = getattr(extractive.signals, "__wrapped__", extractive.signals)
@@ -366,7 +366,7 @@ def served_rows(
     generated answer (:meth:`Answerer.prepare`), with the tokens its prompt took; the
     in-process ``generate`` row, where run (its Answer in ``answers``), gets its prompt's
     tokens too. The labels."""
-    from lateseg.generate.options import AskOptions
+    from lateseg.ask.options import AskOptions
 
     prepared = pipe.answerer.prepare(rec["question"], AskOptions(k=k, answer="generate"))
     question = prepared.asked.question
@@ -655,9 +655,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def run(args: argparse.Namespace, url: str | None, model: str | None) -> int:
+    from lateseg.answer.confidence import check_min_confidence
+    from lateseg.ask.answering import DEFAULT_ANSWER
     from lateseg.encode.models import DEFAULT_GENERATOR
-    from lateseg.generate.answering import DEFAULT_ANSWER
-    from lateseg.generate.confidence import check_min_confidence
 
     least = check_min_confidence(args.min_confidence)
 
@@ -674,8 +674,8 @@ def run(args: argparse.Namespace, url: str | None, model: str | None) -> int:
     }
     served = None
     if url:
-        from lateseg.generate.remote import RemoteLLM
-        from lateseg.generate.remote_config import LLMConfig
+        from lateseg.generate.remote.client import RemoteLLM
+        from lateseg.generate.remote.config import LLMConfig
 
         writer = RemoteLLM(LLMConfig.from_env(url, model, timeout_s=900.0))
         served = Served(writer, list(dict.fromkeys(args.context)), args.context_tokens,

@@ -53,7 +53,7 @@ if what == "full":
     AutoTokenizer.from_pretrained(path); lap("load its tokenizer (transformers)")
     import openvino as ov; lap("import openvino")
     from pathlib import Path
-    from lateseg.encode.models import lateseg_home
+    from lateseg.home import lateseg_home
     graph = next((lateseg_home() / "onnx").glob("*/model.onnx"))
     ov.Core().compile_model(str(graph), "CPU", {"INFERENCE_PRECISION_HINT": "f32"})
     lap("OpenVINO compile, no cache")

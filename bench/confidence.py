@@ -3,7 +3,7 @@
     python bench/confidence.py [--from bench/results/answers.json] [--l2 1.0]
 
 Reads the quote answers that ``bench/answers.py`` graded (each with its
-:class:`~lateseg.generate.confidence.Signals` and whether it was right when always
+:class:`~lateseg.answer.confidence.Signals` and whether it was right when always
 answered: the gold value in its text and no wrong phrase shown) and fits a logistic
 regression of rightness on the signals, with numpy (Newton's method, an L2 penalty on
 the standardised weights). It prints the coefficients to paste into
@@ -33,8 +33,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from lateseg.answer.confidence import MIN_CONFIDENCE, Signals  # noqa: E402
 from lateseg.eval import metrics  # noqa: E402
-from lateseg.generate.confidence import MIN_CONFIDENCE, Signals  # noqa: E402
 
 FEATURES = tuple(Signals.__dataclass_fields__)
 THRESHOLDS = (0.0, 0.5, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9)

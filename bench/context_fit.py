@@ -64,7 +64,7 @@ class Estimate:
 
 def sent(served: Served, pipe: Any, prepared: Any, context: str) -> Any:
     """The ContextFit ``context`` sends for ``prepared``."""
-    from lateseg.generate.context import fit_context
+    from lateseg.generate.remote.context import fit_context
 
     if context == "chunks":
         return fit_context(prepared.hits, served.budget, served.writer.count_tokens)
@@ -73,7 +73,7 @@ def sent(served: Served, pipe: Any, prepared: Any, context: str) -> Any:
 
 
 def run_set(name: str, served: Served, k: int) -> dict[str, Any]:
-    from lateseg.generate.options import AskOptions
+    from lateseg.ask.options import AskOptions
     from lateseg.pipeline import Pipeline
     from lateseg.types import Answer
 

@@ -1,9 +1,9 @@
 """Three ways to spend one context budget on a model behind a URL, for
 ``bench/answers.py --llm URL --context ...`` (issue 45, point 3). Each returns a
-:class:`~lateseg.generate.context.ContextFit` whose ``tokens`` are counted as the prompt
+:class:`~lateseg.generate.remote.context.ContextFit` whose ``tokens`` are counted as the prompt
 shows the passages (number, provenance, text, separator), by the writer's own count:
 
-* ``chunks``: lateseg's own choice, :func:`~lateseg.generate.context.fit_context`: whole
+* ``chunks``: lateseg's own choice, :func:`~lateseg.generate.remote.context.fit_context`: whole
   content-defined chunks, best first while they fit, shown in document order;
 * ``topk``: the ranked hits in rank order, concatenated and cut at the budget: the hit
   that does not fit whole is cut mid-chunk to the tokens left, and nothing follows it
@@ -21,8 +21,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from lateseg.generate.citations import SEPARATOR, passage_block
-from lateseg.generate.context import ContextFit, fit_context
+from lateseg.answer.citations import SEPARATOR, passage_block
+from lateseg.generate.remote.context import ContextFit, fit_context
 from lateseg.types import Document, Hit
 
 STRATEGIES = ("chunks", "topk", "fixed")
@@ -130,5 +130,5 @@ def rank_windows(encoder: Any, question: str, windows: Sequence[Hit], vectors: A
 
 def fixed_context(ranked: Sequence[Hit], budget: int, count: Count) -> ContextFit:
     """The ranked fixed windows fitted as chunks are: whole, best first while they fit,
-    shown in document order (:func:`~lateseg.generate.context.fit_context`)."""
+    shown in document order (:func:`~lateseg.generate.remote.context.fit_context`)."""
     return fit_context(ranked, budget, count)

@@ -70,7 +70,7 @@ def python_rows(files: list[Path], repeat: int) -> list[dict]:
         warnings.simplefilter("ignore", DeprecationWarning)
         from langchain_community.document_loaders import TextLoader
 
-    from lateseg.ingest.code import code_units
+    from lateseg.ingest.code.units import code_units
     from lateseg.ingest.text import read_text
 
     size_mb = sum(p.stat().st_size for p in files) / 1e6
@@ -157,7 +157,7 @@ def tree_sitter_rows(repeat: int) -> list[dict]:
     sys.path.insert(0, str(ROOT / "tests"))
     from test_ingest_code import CASES
 
-    from lateseg.ingest.code import code_units
+    from lateseg.ingest.code.units import code_units
 
     rows = []
     for language, (snippet, _) in sorted(CASES.items()):

@@ -51,7 +51,7 @@ Extractor = Callable[[Path], list[str]]
 
 
 def lateseg_pages(path: Path) -> list[str]:
-    from lateseg.ingest.pdf import read_pdf
+    from lateseg.ingest.pdf.reader import read_pdf
 
     text, spans, _ = read_pdf(path)
     return [text[s.start : s.end] for s in spans if s.kind == "page"]

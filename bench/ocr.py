@@ -27,7 +27,7 @@ stored as an image-only page. Then it reports, scans against born-digital:
   ``5.2``, ``30%``), the share the scan's text holds exactly (a multiset, per page); and
   the same of the numbers in text, footnote markers left out (:func:`footnote_markers`);
 * **pages/s**: OCR'd pages per second of reading the scanned files with a cold OCR cache
-  (Tesseract processes: ``lateseg.ingest.ocr.workers()``), on this machine's cores, with
+  (Tesseract processes: ``lateseg.ingest.ocr.engine.workers()``), on this machine's cores, with
   the CPU flags;
 * **hit@5** and **quote accuracy**: ``contracts_qa`` (the 56 + the sample set's contract
   questions) and ``manuals_qa`` (the questions whose gold lies in the pages scanned),
@@ -159,7 +159,7 @@ def corpora(folder: Path, policy_pages: int) -> dict[str, Any]:
 
 
 def page_texts(path: Path) -> dict[int, str]:
-    from lateseg.ingest.pdf import read_pdf_layout
+    from lateseg.ingest.pdf.reader import read_pdf_layout
 
     text, spans, _, _ = read_pdf_layout(path)
     return {int(s.label): text[s.start : s.end] for s in spans if s.kind == "page"}
@@ -169,7 +169,7 @@ def reading(sets: dict[str, Any], home: Path) -> dict[str, Any]:
     """CER, numbers read and pages/s of the scanned pages, per set."""
     from rapidfuzz.distance import Levenshtein
 
-    from lateseg.ingest import ocr
+    from lateseg.ingest.ocr import engine as ocr
 
     os.environ["LATESEG_HOME"] = str(home)  # a cold OCR cache
     ocr._tesseract.cache_clear()
@@ -410,7 +410,7 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(
             f"--out names the report file (its .md; the .json beside it): {args.out} is a folder"
         )
-    from lateseg.ingest import ocr
+    from lateseg.ingest.ocr import engine as ocr
 
     why = ocr.available()
     if why:

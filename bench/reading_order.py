@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pymupdf
 
-from lateseg.ingest.pdf import read_pdf
+from lateseg.ingest.pdf.reader import read_pdf
 
 OUT = Path(__file__).resolve().parent / "results" / "reading_order.md"
 WORDS = [

@@ -37,7 +37,7 @@ def contains_gold(hits, gold: str) -> bool:
 
 
 def evaluate(pipe, questions, k: int, generate: bool) -> dict:
-    from lateseg.generate.extractive import extractive_answer
+    from lateseg.answer.extractive import extractive_answer
 
     rows = []
     for q in questions:

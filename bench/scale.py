@@ -218,7 +218,7 @@ def store_scale(location: Any, cache: Path, n_chunks: int, two_writers: bool) ->
 
     from lateseg import Pipeline
     from lateseg.index import VECTORS
-    from lateseg.index.retrieval import Retriever
+    from lateseg.retrieve.retriever import Retriever
 
     out: dict[str, Any] = {}
     n_docs = n_chunks // DOC_CHUNKS

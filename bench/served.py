@@ -27,7 +27,7 @@ from bench.context_strategies import (
     rank_windows,
     topk_context,
 )
-from lateseg.generate.remote_generator import Plan, RemoteGenerator
+from lateseg.generate.remote.generator import Plan, RemoteGenerator
 from lateseg.types import Hit
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -85,8 +85,8 @@ class Served:
     def answer(self, pipe: Any, prepared: Any, context: str) -> Any:
         """The served model's answer to ``prepared`` (the question as ``ask`` prepared it,
         and its hits) with ``context``'s passages, finished as ``ask`` finishes it."""
-        from lateseg.generate.options import AskOptions
-        from lateseg.generate.remote_generator import remote_answer
+        from lateseg.ask.options import AskOptions
+        from lateseg.generate.remote.generator import remote_answer
 
         answerer = pipe.answerer
         if context == "chunks":  # the shipped path itself
@@ -101,9 +101,9 @@ class Served:
         return answerer.finish(done, prepared, 0.0)
 
     def generator(self, pipe: Any, prepared: Any, context: str) -> Any:
-        from lateseg.generate.context import ContextFit
         from lateseg.generate.prompts import PROMPTS
-        from lateseg.generate.remote_generator import chat_messages
+        from lateseg.generate.remote.context import ContextFit
+        from lateseg.generate.remote.generator import chat_messages
 
         count = self.writer.count_tokens
         budget = self.budget
@@ -146,7 +146,7 @@ class Served:
     def prompt_tokens(self, question: str, answer: Any, context: str, local: Any) -> int | None:
         """The whole prompt's tokens (chat template applied) by the model's tokenizer."""
         from lateseg.generate.prompts import PROMPTS
-        from lateseg.generate.remote_generator import chat_messages
+        from lateseg.generate.remote.generator import chat_messages
 
         if self.tokenizer is None or not answer.context:
             return None
@@ -165,7 +165,7 @@ class Served:
 
 
 class Planned(RemoteGenerator):
-    """A :class:`~lateseg.generate.remote_generator.RemoteGenerator` that sends a plan
+    """A :class:`~lateseg.generate.remote.generator.RemoteGenerator` that sends a plan
     made beforehand (its passages chosen by a strategy), whatever hits it is given."""
 
     def __init__(self, writer: Any, plan: Plan, context_tokens: int = 3000, **kw: Any) -> None:

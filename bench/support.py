@@ -7,7 +7,7 @@
         bench/results/support_checks_more.jsonl                          # the results
 
 Two kinds of labelled inputs, each checked by
-:func:`~lateseg.generate.support.check_support` as ``Pipeline.ask`` checks a generated
+:func:`~lateseg.check.support.check_support` as ``Pipeline.ask`` checks a generated
 answer:
 
 * ``--claims``: ``data/eval/support_claims.jsonl`` (see ``data/eval/README.md``): one
@@ -23,11 +23,11 @@ answer:
   later that day as a check on sets the rules were not chosen on.
 
 ``check`` is the check as ``ask`` runs it: against the quoted answer from the same
-passages (:func:`~lateseg.generate.support.agrees`); ``unquoted`` is the check without
+passages (:func:`~lateseg.check.support.agrees`); ``unquoted`` is the check without
 it (the facts, same-thing and closeness tests alone). Beside them, ``quote`` is scored:
 a claim is passed when every value it states that the question does not is in the
 sentence the quoted answer
-(:func:`~lateseg.generate.extractive.extractive_answer`) picks from the same passages
+(:func:`~lateseg.answer.extractive.extractive_answer`) picks from the same passages
 (agreement with the quote answer; a claim with no value: passed).
 
 Per input and check: wrong passed (false positives), right refused (false negatives),
@@ -101,8 +101,8 @@ def kept_cases(path: Path) -> list[dict[str, Any]]:
 def by_check(encoder: Any, agree: bool = True) -> Callable[[dict[str, Any]], tuple[bool, str]]:
     """The check as ``ask`` runs it (``agree``: against the quoted answer from the same
     passages; else without it, the same-thing rule alone)."""
-    from lateseg.generate.extractive import extractive_answer
-    from lateseg.generate.support import check_support
+    from lateseg.answer.extractive import extractive_answer
+    from lateseg.check.support import check_support
 
     def judge(case: dict[str, Any]) -> tuple[bool, str]:
         quote = extractive_answer(case["question"], case["passages"], encoder) if agree else None
@@ -114,8 +114,8 @@ def by_check(encoder: Any, agree: bool = True) -> Callable[[dict[str, Any]], tup
 
 
 def by_quote(encoder: Any) -> Callable[[dict[str, Any]], tuple[bool, str]]:
-    from lateseg.generate.extractive import extractive_answer
-    from lateseg.generate.support import facts
+    from lateseg.answer.extractive import extractive_answer
+    from lateseg.check.support import facts
 
     def judge(case: dict[str, Any]) -> tuple[bool, str]:
         quote = extractive_answer(case["question"], case["passages"], encoder)

@@ -6,6 +6,7 @@ index is first used.
 
 from __future__ import annotations
 
+from lateseg import _moved
 from lateseg.errors import (
     ConfigError,
     IndexStoreError,
@@ -14,12 +15,14 @@ from lateseg.errors import (
     ModelError,
     OffsetError,
 )
-from lateseg.generate.remote_config import LLMConfig
+from lateseg.generate.remote.config import LLMConfig
 from lateseg.ingest.report import IngestReport
 from lateseg.pipeline import AskOptions, Pipeline, SearchOptions
 from lateseg.types import Answer, Chunk, Document, Hit, Span
 
 __version__ = "0.1.0"
+
+_moved.install()
 
 
 def release_models() -> None:
@@ -29,7 +32,7 @@ def release_models() -> None:
     long-lived processes between jobs."""
     import sys
 
-    modules = ("lateseg.encode.shared", "lateseg.generate.loading", "lateseg.generate.answering")
+    modules = ("lateseg.encode.shared", "lateseg.generate.loading", "lateseg.ask.answering")
     for name in modules:
         module = sys.modules.get(name)  # never loaded: nothing to forget, nothing imported
         if module is not None:

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from lateseg.errors import ConfigError
+from lateseg.home import lateseg_home as lateseg_home  # re-exported: the cache folder
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -96,8 +97,8 @@ class Setting:
 
 
 def _settings() -> tuple[Setting, ...]:
+    from lateseg.ask.options import ANSWER_MODES
     from lateseg.encode.backends import BACKENDS
-    from lateseg.generate.options import ANSWER_MODES
 
     serve = ("serve",)
     return (

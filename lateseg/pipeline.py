@@ -1,6 +1,6 @@
 """Pipeline: the one object users start from, a facade over the index folder
-(:mod:`lateseg.index.folder`), ingest (:mod:`lateseg.scale.ingest`), retrieval
-(:mod:`lateseg.index.retrieval`) and answering (:mod:`lateseg.generate.answering`).
+(:mod:`lateseg.open_index`), ingest (:mod:`lateseg.scale.ingest`), retrieval
+(:mod:`lateseg.retrieve.retriever`) and answering (:mod:`lateseg.ask.answering`).
 
 ``pipe = Pipeline.open("idx"); pipe.ingest(["contracts/"]); pipe.ask("Notice period?")``
 """
@@ -12,15 +12,15 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from lateseg.ask.answering import Answerer
+from lateseg.ask.options import AskOptions, SearchOptions, options_of
 from lateseg.encode.config import EncoderConfig
 from lateseg.encode.late import LateEncoder
 from lateseg.encode.models import DEFAULT_GENERATOR
-from lateseg.generate.answering import Answerer
-from lateseg.generate.options import AskOptions, SearchOptions, options_of
 from lateseg.index import Index
-from lateseg.index.folder import open_folder
-from lateseg.index.retrieval import SEARCH_MODES, Retriever
 from lateseg.ingest.report import IngestReport
+from lateseg.open_index import open_folder
+from lateseg.retrieve.retriever import SEARCH_MODES, Retriever
 from lateseg.scale.engines import ENGINES, Encoded, encode_document
 from lateseg.scale.ingest import add_documents, ingest_paths
 from lateseg.segment import Chunker, chunker_from_dict
@@ -83,7 +83,7 @@ class Pipeline:
         cache_dir: str | os.PathLike[str] | None = None,
         profile: str | None = None,
     ) -> Pipeline:
-        """Create or open the index at ``folder`` (policy: :mod:`lateseg.index.folder`): a
+        """Create or open the index at ``folder`` (policy: :mod:`lateseg.open_index`): a
         folder, or a ``postgresql://`` URL (a shared index; ``cache_dir`` is this machine's
         folder for its vector cache, by default under the lateseg home).
 
@@ -163,7 +163,7 @@ class Pipeline:
     ) -> list[Hit]:
         """The best chunks for ``query`` as ``options`` (or the same options given as
         keywords: ``k``, ``mode``, ``source``, ``kind``, ``weights``, ``include_toc``,
-        ``rerank``; :class:`~lateseg.generate.options.SearchOptions`) select them
+        ``rerank``; :class:`~lateseg.ask.options.SearchOptions`) select them
         (:meth:`Retriever.search`); with ``rerank="generator"`` the top 30 re-ranked by
         the local generator's likelihood of the query (:mod:`lateseg.generate.rerank`:
         better on code and manuals, worse on paraphrased contract questions, seconds a
@@ -190,12 +190,12 @@ class Pipeline:
     ) -> Answer:
         """Answer ``question`` as ``options`` (or the same options given as keywords:
         ``k``, ``answer``, ``extractive``, ``mode``, ``context``, ``kv_budget`` …;
-        :class:`~lateseg.generate.options.AskOptions`) say, citing the passages it
+        :class:`~lateseg.ask.options.AskOptions`) say, citing the passages it
         rests on (:meth:`Answerer.ask`: quoted, copied or generated; scoped to the
         documents it names; a quote rated below ``min_confidence`` is unsure). ``stream``
         receives a generated answer's text as made. ``llm``: the model that writes the
         answer instead of the local generator, a model behind a URL
-        (:class:`~lateseg.generate.remote_config.LLMConfig`) or any LangChain chat model;
+        (:class:`~lateseg.generate.remote.config.LLMConfig`) or any LangChain chat model;
         its answer is checked and cited the same way."""
         return self._answerer.ask(
             question, options_of(AskOptions, options, k, given), stream=stream
@@ -226,7 +226,7 @@ class Pipeline:
 
     @property
     def answerer(self) -> Answerer:
-        """Answers from retrieved passages (:class:`~lateseg.generate.answering.Answerer`:
+        """Answers from retrieved passages (:class:`~lateseg.ask.answering.Answerer`:
         ``answer_from`` when the caller has retrieved them already)."""
         return self._answerer
 

@@ -393,7 +393,7 @@ class Answer:
     quoted answer is rated: ``confidence`` the calibrated probability it is right,
     ``alternatives`` its two best candidate sentences; ``unsure``: rated below the ask's
     ``min_confidence``, it presents no phrase and quotes both
-    (:mod:`lateseg.generate.confidence`). ``model``: the model that wrote a generated
+    (:mod:`lateseg.answer.confidence`). ``model``: the model that wrote a generated
     answer, as its server or folder names it (None: no model wrote it).
     """
 

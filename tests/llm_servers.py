@@ -1,4 +1,4 @@
-"""Model servers for the tests of :mod:`lateseg.generate.remote`.
+"""Model servers for the tests of :mod:`lateseg.generate.remote.client`.
 
 :class:`FaultServer` is a small OpenAI-compatible server on a free localhost port that fails
 on purpose: the model name asked for picks the fault (``MODES``). It records what it saw

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from lateseg.generate.lists import find_lists
-from lateseg.generate.phrase import (
+from lateseg.answer.lists import find_lists
+from lateseg.answer.phrase import (
     answer_phrase,
     body_start,
     is_heading,
     typed_phrase,
 )
-from lateseg.generate.question import analyse, content_words, equivalents
+from lateseg.answer.question import analyse, content_words, equivalents
 from lateseg.text.values import find_values
 from lateseg.text.words import stem
 

@@ -11,11 +11,11 @@ from __future__ import annotations
 import pytest
 from test_answer_sense import passages
 
-from lateseg.generate.extractive import candidates, extractive_answer
-from lateseg.generate.lists import inline_list
-from lateseg.generate.phrase import is_heading
-from lateseg.generate.question import analyse, content_words, equivalents
-from lateseg.generate.sense import _paths, premise_agreement, sense_agreement
+from lateseg.answer.extractive import candidates, extractive_answer
+from lateseg.answer.lists import inline_list
+from lateseg.answer.phrase import is_heading
+from lateseg.answer.question import analyse, content_words, equivalents
+from lateseg.answer.sense import _paths, premise_agreement, sense_agreement
 from lateseg.text.words import stem
 from lateseg.types import Hit
 

@@ -1,16 +1,16 @@
 """The asked sense and the asked branch (issue 43.3): of the sentences that state a value
 of the kind asked, the quote is the one whose value is of the thing asked
-(``lateseg.generate.sense``) and whose conditions are the question's
-(``lateseg.generate.conditions``). Each example is a small document of its own, read by
+(``lateseg.answer.sense``) and whose conditions are the question's
+(``lateseg.answer.conditions``). Each example is a small document of its own, read by
 the real embedder; the distractor states a value of the same kind about something else."""
 
 from __future__ import annotations
 
 import pytest
 
-from lateseg.generate.conditions import condition_words, in_exception
-from lateseg.generate.extractive import extractive_answer
-from lateseg.generate.question import analyse
+from lateseg.answer.conditions import condition_words, in_exception
+from lateseg.answer.extractive import extractive_answer
+from lateseg.answer.question import analyse
 from lateseg.types import Hit
 
 

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from conftest import DATA, DEMO_QUESTION, ROOT
 
-from lateseg.generate.extractive import candidates, extractive_answer
-from lateseg.generate.phrase import is_heading
-from lateseg.generate.scope import Profile, find_scope, plain_question
+from lateseg.answer.extractive import candidates, extractive_answer
+from lateseg.answer.phrase import is_heading
+from lateseg.answer.scope import Profile, find_scope, plain_question
 from lateseg.types import Answer, Hit
 
 POLICY = ROOT / ".cache" / "testdata" / "policy.pdf"
@@ -149,8 +149,8 @@ def test_a_sentence_is_cited_at_its_own_page(sample_index):
 def test_a_copied_sentence_is_cited_where_it_was_copied_from(sample_index):
     """The model copies a sentence of passage 1 but marks [2]: the citation, the evidence
     and its page are passage 1's."""
+    from lateseg.answer.question import analyse
     from lateseg.generate.compose import generated
-    from lateseg.generate.question import analyse
 
     hits = sample_index.search("Which state's law governs the lease?", k=3)
     other = next(h for h in sample_index.search("security deposit amount", k=3) if h not in hits)
@@ -257,7 +257,7 @@ def test_a_list_question_is_answered_by_the_list(encoder):
     """The Policy Manual's priority levels: the list, not its first item."""
     if not POLICY.exists():
         pytest.skip(f"{POLICY} is missing; run `make testdata` (needs apt-get download)")
-    from lateseg.ingest.pdf import read_pdf
+    from lateseg.ingest.pdf.reader import read_pdf
 
     text, _, _ = read_pdf(POLICY)
     at = text.index("The following priority levels are recognized")

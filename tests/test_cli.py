@@ -261,7 +261,7 @@ def test_index_stats_verify_compact(license_index, tmp_path, capsys):
     from lateseg.cli import main
     from lateseg.index import read_manifest
     from lateseg.index.cache import load_cache, save_cache
-    from lateseg.index.store import DocStore
+    from lateseg.index.sqlite.store import DocStore
 
     def run(*argv: str) -> tuple[int, str]:
         code = main(list(argv))

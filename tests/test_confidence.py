@@ -1,4 +1,4 @@
-"""The quote answer's confidence (lateseg.generate.confidence): a probability, rising with
+"""The quote answer's confidence (lateseg.answer.confidence): a probability, rising with
 the lead of the best candidate, and an answer that says it is unsure below the ask's
 threshold, quoting its two best candidates with their citations."""
 
@@ -9,8 +9,7 @@ import itertools
 
 import pytest
 
-from lateseg.errors import ConfigError
-from lateseg.generate.confidence import (
+from lateseg.answer.confidence import (
     MARGIN_CAP,
     MIN_CONFIDENCE,
     Signals,
@@ -19,6 +18,7 @@ from lateseg.generate.confidence import (
     doubted,
     signals,
 )
+from lateseg.errors import ConfigError
 from lateseg.types import Answer, Hit, Phrase
 
 BASE = Signals(score=1.7, margin=0.05)
@@ -55,7 +55,7 @@ def test_confidence_rises_when_the_runner_up_agrees_the_sense_is_met_or_the_top_
 def test_the_answerer_rates_agreement_sense_and_passage(encoder):
     """Two documents state the same term (the runner-up agrees), in the first passage;
     against a runner-up of another value, the same answer is rated lower."""
-    from lateseg.generate.extractive import extractive_answer
+    from lateseg.answer.extractive import extractive_answer
 
     same = "The initial term of this Lease is five (5) years."
     other = "Renewal terms of this Lease last one (1) year each."

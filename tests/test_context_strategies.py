@@ -18,8 +18,8 @@ from bench.context_strategies import (
     fixed_windows,
     topk_context,
 )
-from lateseg.generate.citations import SEPARATOR, passage_block
-from lateseg.generate.context import fit_context
+from lateseg.answer.citations import SEPARATOR, passage_block
+from lateseg.generate.remote.context import fit_context
 from lateseg.generate.writer import estimate_tokens
 from lateseg.types import Document, Hit, Span
 

@@ -8,8 +8,8 @@ import re
 import pytest
 from conftest import DATA, squash
 
-from lateseg.ingest.contract import clause_spans, contract_structure, definition_spans
-from lateseg.ingest.pdf import read_pdf
+from lateseg.ingest.contract.clauses import clause_spans, contract_structure, definition_spans
+from lateseg.ingest.pdf.reader import read_pdf
 from lateseg.types import Span
 
 NAMES = ["msa", "nda", "lease", "saas"]
@@ -270,7 +270,7 @@ def test_text_without_contract_structure_gives_nothing():
 
 def test_referred_to_term_at_the_very_end_of_a_text():
     """A ``referred to as "X"`` with no sentence end after it used to index past the text."""
-    from lateseg.ingest.contract import definition_spans
+    from lateseg.ingest.contract.clauses import definition_spans
 
     text = 'Acme Inc. (referred to as "Acme")'
     spans = definition_spans(text)

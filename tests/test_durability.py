@@ -29,8 +29,8 @@ from conftest import ROOT, license_file
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from lateseg.encode.models import lateseg_home
 from lateseg.errors import IndexStoreError
+from lateseg.home import lateseg_home
 from lateseg.index import Index, read_manifest
 from lateseg.index.postgres import PgStore
 from lateseg.pipeline import Pipeline

@@ -389,7 +389,7 @@ def test_eval_reproduces_bench_answers_on_the_contracts_set(sample_index, tmp_pa
     """``bench/answers.py``'s quote row on its contracts set and ``lateseg eval`` over
     the same index and questions, to the last digit."""
     from bench import answers as A
-    from lateseg.generate.confidence import MIN_CONFIDENCE
+    from lateseg.answer.confidence import MIN_CONFIDENCE
 
     bench = A.run_set("contracts", ["quote"], 5, None, None, MIN_CONFIDENCE, pipe=sample_index)
     b = bench["summary"]["quote"]

@@ -13,10 +13,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lateseg.ingest.code import code_units
+from lateseg.ingest.code.treesitter import LANGUAGES, ByteToChar
+from lateseg.ingest.code.units import code_units
 from lateseg.ingest.formats import CODE_SUFFIXES
 from lateseg.ingest.repo import RepoFilter
-from lateseg.ingest.treesitter import LANGUAGES, ByteToChar
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -10,7 +10,7 @@ import docx
 import pytest
 
 from lateseg.errors import IngestError
-from lateseg.ingest.contract import contract_structure
+from lateseg.ingest.contract.clauses import contract_structure
 from lateseg.ingest.docx import read_docx
 from lateseg.ingest.html import read_html
 from lateseg.ingest.text import decode_bytes, looks_like_text, markdown_headings, read_text

@@ -16,7 +16,7 @@ import pytest
 from conftest import DATA, ROOT, squash
 
 from lateseg.errors import IngestError
-from lateseg.ingest.pdf import read_pdf, read_pdf_layout
+from lateseg.ingest.pdf.reader import read_pdf, read_pdf_layout
 from lateseg.types import Span
 
 POLICY = ROOT / ".cache" / "testdata" / "policy.pdf"
@@ -192,7 +192,7 @@ def test_a_two_column_page_then_a_one_column_page(tmp_path):
 def test_unequal_columns_keep_each_clause_under_its_heading(tmp_path):
     """The report that started this: with the right column shorter, clause 9.1 was read
     under § 8 and quoted as "8. CONFIDENTIALITY 9.1 This Agreement is governed ..."."""
-    from lateseg.ingest.contract import clause_spans
+    from lateseg.ingest.contract.clauses import clause_spans
 
     _columns_pdf(tmp_path / "contract.pdf", [(None, LEFT_8, RIGHT_9)])
     text, _, _ = read_pdf(tmp_path / "contract.pdf")
@@ -445,7 +445,7 @@ def _drawn_in(pdf: pymupdf.Document, box) -> str:
 def _check_line_boxes(path: Path) -> list:
     """Every stretch of the text lies in the box kept for it, and the boxes tile the
     text's non-space characters in order."""
-    from lateseg.ingest.pdf import read_pdf_layout
+    from lateseg.ingest.pdf.reader import read_pdf_layout
 
     text, _, _, boxes = read_pdf_layout(path)
     pdf = pymupdf.open(path)
@@ -472,7 +472,7 @@ def test_line_boxes_follow_hyphen_joins_across_lines_and_pages(tmp_path):
     _write_lines(doc.new_page(), ["gation, which ends on the next page."])
     path = _save(doc, tmp_path / "hyphens.pdf")
     boxes = _check_line_boxes(path)
-    from lateseg.ingest.pdf import read_pdf_layout
+    from lateseg.ingest.pdf.reader import read_pdf_layout
 
     text = read_pdf_layout(path)[0]
     # "obligation" on page 1 is drawn as "obliga" on its line and "tion" on the next

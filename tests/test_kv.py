@@ -13,10 +13,10 @@ from conftest import license_file
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from lateseg.answer.question import analyse
 from lateseg.errors import ConfigError
 from lateseg.generate.compose import generated
 from lateseg.generate.local import LocalGenerator
-from lateseg.generate.question import analyse
 from lateseg.kv import METHODS, KVConfig, ObservationWindow, compress, content_chunks
 from lateseg.kv.compress import knapsack, parse_budget, select, window_scores
 from lateseg.types import Hit

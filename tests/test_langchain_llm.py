@@ -25,14 +25,14 @@ from langchain_core.messages import AIMessage
 from langchain_core.outputs import ChatResult
 from langchain_core.runnables import RunnableLambda
 
+from lateseg.ask.options import AskOptions
 from lateseg.encode.models import DEFAULT_GENERATOR
 from lateseg.errors import ConfigError, GenerationError
-from lateseg.generate.options import AskOptions
-from lateseg.generate.remote import RemoteLLM
-from lateseg.generate.remote_config import LLMConfig
-from lateseg.generate.remote_generator import RemoteGenerator
+from lateseg.generate.remote.choice import as_writer
+from lateseg.generate.remote.client import RemoteLLM
+from lateseg.generate.remote.config import LLMConfig
+from lateseg.generate.remote.generator import RemoteGenerator
 from lateseg.generate.writer import ESTIMATE, StreamingWriter
-from lateseg.generate.writer_choice import as_writer
 from lateseg.integrations.langchain import (
     ChatModelWriter,
     LatesegChatModel,
@@ -182,7 +182,9 @@ def test_lateseg_s_own_chat_model_writes_a_checked_answer(sample_index):
 def test_import_lateseg_and_a_model_server_ask_do_not_import_langchain():
     code = (
         "import sys, lateseg\n"
-        "from lateseg.generate import answering, options, remote_generator, writer\n"
+        "from lateseg.ask import answering, options\n"
+        "from lateseg.generate import writer\n"
+        "from lateseg.generate.remote import generator\n"
         "options.AskOptions(llm=lateseg.LLMConfig('http://localhost:1/v1', 'm'))\n"
         "print(sorted(m for m in sys.modules if m.startswith('langchain')))\n"
     )

@@ -21,10 +21,10 @@ import pytest
 from conftest import DATA
 
 from lateseg.errors import ConfigError, IngestError
-from lateseg.ingest import ocr
 from lateseg.ingest.formats import load_document
 from lateseg.ingest.images import read_image_layout
-from lateseg.ingest.pdf import read_pdf_layout
+from lateseg.ingest.ocr import engine as ocr
+from lateseg.ingest.pdf.reader import read_pdf_layout
 
 MSA = DATA / "contracts" / "msa.pdf"
 # msa.pdf p. 4 holds § 5.2, the demo question's answer.
@@ -388,7 +388,7 @@ def test_a_huge_image_is_refused_before_it_is_decoded(tmp_path):
     fixed.save(tmp_path / "huge_page.pdf")
     out, peak = _in_a_process(
         f"""
-        from lateseg.ingest.pdf import read_pdf_layout
+        from lateseg.ingest.pdf.reader import read_pdf_layout
         from lateseg.errors import IngestError
         try:
             read_pdf_layout({str(tmp_path / "huge_page.pdf")!r})
@@ -469,7 +469,7 @@ def test_a_500_page_scan_holds_a_few_pages_in_memory_at_once(tmp_path):
     for n in (50, 500):
         _, peaks[n] = _in_a_process(
             f"""
-            from lateseg.ingest.pdf import read_pdf_layout
+            from lateseg.ingest.pdf.reader import read_pdf_layout
             text, spans, meta, boxes = read_pdf_layout({str(tmp_path / f"scan{n}.pdf")!r})
             assert len(meta["ocr_pages"]) == {n}, meta.get("unread_pages")
             """

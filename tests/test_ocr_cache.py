@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from lateseg.ingest import ocr_cache
+from lateseg.ingest.ocr import cache as ocr_cache
 
 
 @pytest.fixture(autouse=True)

@@ -18,8 +18,11 @@ from PIL import Image
 from test_ocr import MSA, NOTICE, _needs_tesseract, _squash, ocr_home, scan  # noqa: F401
 
 from lateseg.errors import IngestError
-from lateseg.ingest import ocr, ocr_contents, ocr_leaders, ocr_missed
-from lateseg.ingest.pdf import read_pdf_layout
+from lateseg.ingest.ocr import contents as ocr_contents
+from lateseg.ingest.ocr import engine as ocr
+from lateseg.ingest.ocr import leaders as ocr_leaders
+from lateseg.ingest.ocr import missed as ocr_missed
+from lateseg.ingest.pdf.reader import read_pdf_layout
 
 TESTDATA = Path(__file__).resolve().parent.parent / ".cache" / "testdata"
 POLICY, FHS = TESTDATA / "policy.pdf", TESTDATA / "fhs-3.0.pdf"

@@ -1,4 +1,4 @@
-"""Ruled tables on scanned pages (:mod:`lateseg.ingest.ocr_tables`): found in the pixels,
+"""Ruled tables on scanned pages (:mod:`lateseg.ingest.ocr.tables`): found in the pixels,
 filled with the words OCR read, written and cited as born-digital tables are."""
 
 from __future__ import annotations
@@ -7,9 +7,9 @@ import pymupdf
 import pytest
 from conftest import DATA
 
-from lateseg.ingest import ocr
-from lateseg.ingest.ocr_tables import find_grids, table_lines
-from lateseg.ingest.pdf import read_pdf_layout
+from lateseg.ingest.ocr import engine as ocr
+from lateseg.ingest.ocr.tables import find_grids, table_lines
+from lateseg.ingest.pdf.reader import read_pdf_layout
 
 DPA = DATA / "tables" / "dpa.pdf"
 ZOOM = 200 / 72
@@ -182,7 +182,7 @@ def _rendered(page: pymupdf.Page, rotate: float = 0.0) -> pymupdf.Pixmap:
 def test_a_bold_header_row_is_told_from_the_ink():
     """The DPA's tables have bold headers (<th>); a copy whose header is set regular is
     not taken for bold."""
-    from lateseg.ingest.ocr import _grey
+    from lateseg.ingest.ocr.engine import _grey
 
     page = pymupdf.open(DPA)[1]
     grids = find_grids(_grey(_rendered(page)), ZOOM)

@@ -3,7 +3,7 @@ word elsewhere, on OCR'd pages only, and never change an offset."""
 
 from __future__ import annotations
 
-from lateseg.ingest.ocr_words import fix_lookalikes
+from lateseg.ingest.ocr.words import fix_lookalikes
 
 TEXT = (
     "Libraries live in /lib and /usr/lib; copy them. "

@@ -7,14 +7,14 @@ import dataclasses
 
 import pytest
 
-from lateseg.errors import ConfigError
-from lateseg.generate.options import (
+from lateseg.ask.options import (
     ANSWER_MODES,
     AskOptions,
     SearchOptions,
     answer_mode,
     options_of,
 )
+from lateseg.errors import ConfigError
 
 
 def test_the_defaults_quote_from_five_dense_passages():

@@ -342,16 +342,17 @@ def test_the_ingest_bar_says_the_model_is_loading_then_counts_pages_and_chunks(
 @pytest.mark.parametrize("how", ["quote", "copy", "generate"])
 def test_a_question_is_analysed_once_per_ask(sample_index, monkeypatch, how):
     """The question is analysed in the preparation step and carried down: every module of
-    ``lateseg.generate`` that holds ``analyse`` counts toward the one call."""
+    answer/, check/, generate/ and ask/ that holds ``analyse`` counts toward the one call."""
     import importlib
     import pkgutil
     import sys
 
-    import lateseg.generate
-    from lateseg.generate import question
+    from lateseg.answer import question
 
-    for info in pkgutil.iter_modules(lateseg.generate.__path__, "lateseg.generate."):
-        importlib.import_module(info.name)
+    for package in ("lateseg.answer", "lateseg.check", "lateseg.generate", "lateseg.ask"):
+        path = importlib.import_module(package).__path__
+        for info in pkgutil.walk_packages(path, package + "."):
+            importlib.import_module(info.name)
 
     calls = []
 

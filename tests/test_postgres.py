@@ -19,8 +19,8 @@ from conftest import DATA, ROOT, license_file
 from test_durability import NAMES, Worker
 
 from lateseg.errors import IndexStoreError
-from lateseg.index.glob import glob_regex
 from lateseg.index.postgres import PgStore, shown_url
+from lateseg.index.postgres.glob import glob_regex
 from lateseg.pipeline import Pipeline
 from lateseg.types import Chunk, Document
 
@@ -335,7 +335,7 @@ def test_two_files_whose_names_show_alike_are_refused_on_both_stores(backend, re
     """A file named ``caf\\xe9.txt`` in Latin-1 bytes shows as the literal name
     ``caf\\\\xe9.txt`` of another file: the second write is refused, the first kept."""
     from lateseg.errors import IngestError
-    from lateseg.index.store import DocStore
+    from lateseg.index.sqlite.store import DocStore
 
     if backend == "sqlite":
         store = DocStore(tmp_path / "docstore.sqlite")

@@ -10,11 +10,11 @@ import pytest
 from conftest import DEMO_QUESTION
 from llm_servers import KEY, FaultServer
 
+from lateseg.ask.options import AskOptions
 from lateseg.errors import ConfigError, RemoteModelError
-from lateseg.generate.options import AskOptions
-from lateseg.generate.remote import RemoteLLM
-from lateseg.generate.remote_config import LLMConfig
-from lateseg.generate.remote_generator import RemoteGenerator
+from lateseg.generate.remote.client import RemoteLLM
+from lateseg.generate.remote.config import LLMConfig
+from lateseg.generate.remote.generator import RemoteGenerator
 
 GOLD = "sixty (60) days"
 

@@ -1,5 +1,5 @@
-"""Context chosen as whole chunks under a token budget (lateseg.generate.context) and the
-draft of a model behind a URL (lateseg.generate.remote_generator), against the
+"""Context chosen as whole chunks under a token budget (lateseg.generate.remote.context) and the
+draft of a model behind a URL (lateseg.generate.remote.generator), against the
 fault-injecting server's well-behaved model."""
 
 from __future__ import annotations
@@ -9,13 +9,13 @@ from collections.abc import Iterator
 import pytest
 from llm_servers import ANSWER, FaultServer
 
+from lateseg.answer.citations import SEPARATOR, passage_block
 from lateseg.errors import ConfigError, GenerationError
-from lateseg.generate.citations import SEPARATOR, passage_block
-from lateseg.generate.context import fit_context
 from lateseg.generate.prompts import CHECKABLE_PROMPT
-from lateseg.generate.remote import SERVER_TOKENIZER, RemoteLLM
-from lateseg.generate.remote_config import LLMConfig
-from lateseg.generate.remote_generator import RemoteGenerator
+from lateseg.generate.remote.client import SERVER_TOKENIZER, RemoteLLM
+from lateseg.generate.remote.config import LLMConfig
+from lateseg.generate.remote.context import fit_context
+from lateseg.generate.remote.generator import RemoteGenerator
 from lateseg.types import Hit
 
 

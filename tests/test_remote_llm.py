@@ -1,4 +1,4 @@
-"""The client of an OpenAI-compatible server (lateseg.generate.remote): settings, answers
+"""The client of an OpenAI-compatible server (lateseg.generate.remote.client): settings, answers
 whole and streamed, and every failure as one line that names the server and never the
 key, within a stated time. Against a fault-injecting server (tests/llm_servers.py)."""
 
@@ -13,8 +13,8 @@ import pytest
 from llm_servers import ANSWER, KEY, MODES, FaultServer, free_port
 
 from lateseg.errors import ConfigError, GenerationError, RemoteModelError
-from lateseg.generate.remote import ESTIMATE, SERVER_TOKENIZER, RemoteLLM
-from lateseg.generate.remote_config import LLMConfig
+from lateseg.generate.remote.client import ESTIMATE, SERVER_TOKENIZER, RemoteLLM
+from lateseg.generate.remote.config import LLMConfig
 
 MESSAGES = [{"role": "user", "content": "How long is the term?"}]
 # Short limits: no test waits long for a failure it provokes.

@@ -10,9 +10,9 @@ import time
 import pytest
 
 from lateseg.errors import RemoteModelError
-from lateseg.generate.remote import ESTIMATE, RemoteLLM
-from lateseg.generate.remote_config import LLMConfig
-from lateseg.generate.remote_generator import RemoteGenerator, chat_messages
+from lateseg.generate.remote.client import ESTIMATE, RemoteLLM
+from lateseg.generate.remote.config import LLMConfig
+from lateseg.generate.remote.generator import RemoteGenerator, chat_messages
 from lateseg.types import Hit
 
 pytestmark = pytest.mark.slow

@@ -365,7 +365,7 @@ def test_uploaded_scans_are_read_by_ocr_as_the_form_asks(upload_client, monkeypa
     """A scanned page uploaded as a PNG: read by OCR by default (the job counts it), not
     read with ``ocr=off`` (the reason says so), and a mode that does not exist is refused
     before anything is kept."""
-    from lateseg.ingest import ocr
+    from lateseg.ingest.ocr import engine as ocr
 
     if ocr.available() is not None:
         pytest.skip(f"Tesseract is not installed here ({ocr.available()})")

@@ -365,7 +365,7 @@ def test_empty_inputs_are_answered_in_plain_words(server, browser, tmp_path):
 @pytest.fixture(scope="module")
 def scanned_server(tmp_path_factory, encoder):
     """A server over an image-only copy of msa.pdf (200 dpi grey), read by OCR."""
-    from lateseg.ingest import ocr
+    from lateseg.ingest.ocr import engine as ocr
     from lateseg.pipeline import Pipeline
 
     if ocr.available() is not None:
@@ -394,7 +394,7 @@ def test_a_citation_on_a_scanned_page_highlights_the_ocr_boxes_of_its_words(
     """The demo question over the scan: the phrase is highlighted on the scan's own
     words, the boxes Tesseract gives for "sixty (60) days" on p. 4, and the page says
     it was read by OCR."""
-    from lateseg.ingest.ocr import ocr_page
+    from lateseg.ingest.ocr.engine import ocr_page
 
     url, scan = scanned_server
     page = browser.new_page(viewport={"width": 1500, "height": 1000})

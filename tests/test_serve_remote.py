@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 from llm_servers import KEY, FaultServer
 from test_remote_ask import GOLD, gold_number
 
-from lateseg.generate.remote_config import LLMConfig
+from lateseg.generate.remote.config import LLMConfig
 from lateseg.serve.app import create_app
 from lateseg.serve.service import Cancelled, Service
 

@@ -6,10 +6,10 @@ import dataclasses
 
 import pytest
 
-from lateseg.generate.citations import fit_passages, format_passages
+from lateseg.answer.citations import fit_passages, format_passages
+from lateseg.answer.question import analyse
+from lateseg.check.support import agrees, check_support, facts, subject_words
 from lateseg.generate.compose import generated
-from lateseg.generate.question import analyse
-from lateseg.generate.support import agrees, check_support, facts, subject_words
 from lateseg.types import Answer, Hit, Phrase
 
 QUESTION = "How many days' notice must the Client give to terminate for convenience?"
@@ -450,7 +450,7 @@ MOST_CREDIT = "What is the most the customer can get back in service credits for
 
 
 def quoted_check(answer, question, passages, encoder):
-    from lateseg.generate.extractive import extractive_answer
+    from lateseg.answer.extractive import extractive_answer
 
     quote = extractive_answer(question, passages, encoder)
     return quote, check_support(answer, question, passages, encoder, quote=quote)

@@ -8,8 +8,8 @@ import json
 import pytest
 from conftest import DATA
 
-from lateseg.generate.cells import names_a_cell, row_cells, table_cell
-from lateseg.generate.question import analyse
+from lateseg.answer.cells import names_a_cell, row_cells, table_cell
+from lateseg.answer.question import analyse
 from lateseg.ingest.formats import load_document
 from lateseg.ingest.html import read_html
 from lateseg.ingest.tables import row_spans, table_text
@@ -68,7 +68,7 @@ def test_an_unmarked_first_row_is_a_header_only_over_rows_of_another_kind(rows, 
 
 
 def test_split_ocr_words_are_joined_only_where_one_word_was_split():
-    from lateseg.ingest.ocr_words import glued
+    from lateseg.ingest.ocr.words import glued
 
     assert glued("/t", [100, 10, 130, 40], "mp", [118, 10, 160, 40])  # overlapping boxes
     assert not glued("chief", [0, 10, 60, 40], "of", [58, 10, 80, 40])  # italic overhang
@@ -203,7 +203,7 @@ def test_a_table_without_a_header_row_is_read_as_it_stands(tmp_path):
 def test_a_pdf_cell_merged_across_columns_is_not_filled_from_the_row_above(tmp_path):
     import pymupdf
 
-    from lateseg.ingest.pdf import read_pdf
+    from lateseg.ingest.pdf.reader import read_pdf
 
     doc = pymupdf.open()
     page = doc.new_page()
@@ -236,8 +236,8 @@ def test_a_pdf_cell_merged_across_columns_is_not_filled_from_the_row_above(tmp_p
     ],
 )
 def test_a_two_column_row_answers_with_the_cell_not_its_header(question, phrase):
-    from lateseg.generate.phrase import answer_phrase
-    from lateseg.generate.question import analyse
+    from lateseg.answer.phrase import answer_phrase
+    from lateseg.answer.question import analyse
 
     row = "Directory: boot · Description: Static files of the boot loader"
     found = answer_phrase(analyse(question), row)
@@ -257,15 +257,15 @@ def test_a_two_column_row_answers_with_the_cell_not_its_header(question, phrase)
     ],
 )  # fmt: skip
 def test_a_typed_question_over_a_key_value_row_gets_a_typed_phrase(question, row, phrase):
-    from lateseg.generate.phrase import answer_phrase
-    from lateseg.generate.question import analyse
+    from lateseg.answer.phrase import answer_phrase
+    from lateseg.answer.question import analyse
 
     found = answer_phrase(analyse(question), row)
     assert (row[found[0] : found[1]] if found else None) == phrase
 
 
 def test_a_column_header_is_never_the_phrase():
-    from lateseg.generate.cells import in_a_label
+    from lateseg.answer.cells import in_a_label
 
     row = "Directory: boot · Description: Static files of the boot loader"
     assert in_a_label(row, 0, 9)  # "Directory"

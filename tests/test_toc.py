@@ -11,7 +11,7 @@ import pytest
 from conftest import DATA, ROOT
 
 from lateseg.ingest import load_document
-from lateseg.ingest.contract import contract_structure
+from lateseg.ingest.contract.clauses import contract_structure
 from lateseg.ingest.toc import toc_spans, toc_titles
 
 TESTDATA = ROOT / ".cache" / "testdata"

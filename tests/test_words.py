@@ -24,9 +24,9 @@ COMMON = {"the", "a", "an", "and", "of", "to", "in", "or"}
 # A regex that splits text at something other than words, with why it is not a tokeniser.
 NOT_TOKENISERS = {
     # The letters right before a line-end hyphen: where typesetting split one word.
-    ("lateseg.ingest.pdf_text", r"(\S*?)([^\W\d_]+)-"),
+    ("lateseg.ingest.pdf.text", r"(\S*?)([^\W\d_]+)-"),
     # Identifiers of source code (a declaration's name), not words of prose.
-    ("lateseg.ingest.treesitter", r"[A-Za-z_]\w*"),
+    ("lateseg.ingest.code.treesitter", r"[A-Za-z_]\w*"),
 }
 
 

@@ -21,7 +21,7 @@ from lateseg.cli.options import EXIT_OK, EXIT_PARTIAL
 from lateseg.errors import ConfigError, LatesegError
 
 if TYPE_CHECKING:
-    from lateseg.generate.options import AskOptions
+    from lateseg.ask.options import AskOptions
     from lateseg.pipeline import Pipeline
 
 MAX_QUESTIONS_BYTES = 64 << 20  # a questions file is text, one question a line

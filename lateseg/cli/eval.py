@@ -9,7 +9,7 @@ import sys
 from urllib.parse import urlsplit
 
 from lateseg.cli.options import EXIT_ERROR, EXIT_OK, UsageError, common, count
-from lateseg.index.retrieval import SEARCH_MODES
+from lateseg.retrieve.retriever import SEARCH_MODES
 
 _FORMAT = """\
 QUESTIONS is JSONL, one JSON object a line:

@@ -12,8 +12,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from lateseg.cli.options import EXIT_ERROR, EXIT_OK, UsageError
-from lateseg.index.folder import is_store_url
-from lateseg.index.glob import glob_regex
+from lateseg.index.postgres.glob import glob_regex
+from lateseg.open_index import is_store_url
 
 GLOB_CHARS = ("*", "?", "[")
 

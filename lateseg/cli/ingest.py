@@ -164,7 +164,8 @@ def fast_notice(device: str | None) -> None:
     ``--profile fast`` and what it trades, since the default reads each token about 2.5
     times at fp32 there."""
     from lateseg.encode import runtime
-    from lateseg.encode.models import cuda_possible, lateseg_home
+    from lateseg.encode.models import cuda_possible
+    from lateseg.home import lateseg_home
 
     on_gpu = cuda_possible() if device is None else not device.startswith("cpu")
     marker = lateseg_home() / NOTICE

@@ -11,8 +11,8 @@ from lateseg.encode.backends import BACKENDS
 from lateseg.encode.profiles import PROFILE_HELP, PROFILES
 from lateseg.errors import LatesegError
 from lateseg.generate.rerank import RERANK_TOP, RERANKERS
-from lateseg.index.retrieval import SEARCH_MODES
 from lateseg.ingest.formats import DOCUMENT_KINDS
+from lateseg.retrieve.retriever import SEARCH_MODES
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_PARTIAL = 0, 1, 2, 3
 EXIT_INTERRUPTED, EXIT_BROKEN_PIPE = 130, 141

@@ -107,7 +107,7 @@ def _toy(args: argparse.Namespace) -> int:
     import time
     from pathlib import Path
 
-    from lateseg.encode.models import lateseg_home
+    from lateseg.home import lateseg_home
     from lateseg.phase import study
     from lateseg.phase.toy import write_toy_report
 

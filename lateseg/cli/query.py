@@ -10,10 +10,8 @@ import sys
 import textwrap
 from typing import TYPE_CHECKING
 
-from lateseg.cli.options import EXIT_OK, UsageError, common, count, filters, given
-from lateseg.errors import LatesegError
-from lateseg.generate.confidence import MIN_CONFIDENCE
-from lateseg.generate.options import (
+from lateseg.answer.confidence import MIN_CONFIDENCE
+from lateseg.ask.options import (
     ANSWER_MODES,
     DEFAULT_ANSWER,
     MODE_ALIASES,
@@ -21,7 +19,9 @@ from lateseg.generate.options import (
     AskOptions,
     SearchOptions,
 )
-from lateseg.generate.remote_config import KEY_VARS, MODEL_VAR, URL_VAR, LLMConfig
+from lateseg.cli.options import EXIT_OK, UsageError, common, count, filters, given
+from lateseg.errors import LatesegError
+from lateseg.generate.remote.config import KEY_VARS, MODEL_VAR, URL_VAR, LLMConfig
 from lateseg.kv.compress import METHODS, parse_budget
 from lateseg.kv.compress import OPERATING_POINT as KV_OPERATING_POINT
 from lateseg.kv.presses import described

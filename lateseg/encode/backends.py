@@ -74,7 +74,7 @@ def default_backend(device: str) -> str:
 #: ``float`` is an index from before fp32 and bf16 were told apart. int8 and the float
 #: formats never mix: int8 weights move vectors by several percent. fp32 and bf16 differ
 #: by rounding (about 0.5%), so a run follows its index's format where it can
-#: (:func:`lateseg.index.folder.open_folder`) and may read the other where it cannot.
+#: (:func:`lateseg.open_index.open_folder`) and may read the other where it cannot.
 PRECISIONS = ("fp32", "bf16", "int8", "float")
 
 

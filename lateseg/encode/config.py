@@ -41,12 +41,12 @@ class EncoderConfig:
     anywhere), ``onnx`` and ``onnx-int8`` (int8 weights: fastest, lower recall) are
     opt-in. Like ``device`` it is the caller's per run, not the index's, with one
     exception: left as None, it is ``openvino`` for an index whose vectors are fp32 on a
-    CPU whose default is bf16 (:mod:`lateseg.index.folder`).
+    CPU whose default is bf16 (:mod:`lateseg.open_index`).
     ``window_backend``, where set, runs the late windows' forward passes instead (the
     chunks' texts embedded alone, their fields and the queries stay on ``backend``; a
     CPU backend on the CPU whatever ``device`` says): a ``fast`` index made on a CPU
     that reads at fp32 reads its windows with ``onnx-int8``, as its manifest records
-    (:mod:`lateseg.encode.profiles`, :mod:`lateseg.index.folder`).
+    (:mod:`lateseg.encode.profiles`, :mod:`lateseg.open_index`).
     A forward batch holds at most ``batch_tokens`` tokens, padding included (None:
     :data:`~lateseg.encode.late.CPU_BATCH_TOKENS` on a CPU,
     :data:`~lateseg.encode.late.GPU_BATCH_TOKENS` on a GPU), and at most

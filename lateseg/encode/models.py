@@ -16,6 +16,7 @@ import tempfile
 from pathlib import Path
 
 from lateseg.errors import ModelError
+from lateseg.home import lateseg_home
 
 log = logging.getLogger(__name__)
 
@@ -24,15 +25,6 @@ DEFAULT_GENERATOR = "SmolLM2-135M-Instruct"
 _EMBEDDER_ALIASES = {"default", DEFAULT_EMBEDDER, f"sentence-transformers/{DEFAULT_EMBEDDER}"}
 _GENERATOR_ALIASES = {"default", DEFAULT_GENERATOR, f"HuggingFaceTB/{DEFAULT_GENERATOR}"}
 _GGUF_NAME = "SmolLM2-135M-Instruct.Q4_1.gguf"
-
-
-def lateseg_home() -> Path:
-    """The cache folder: ``$LATESEG_HOME``, else ``$XDG_CACHE_HOME/lateseg``, else
-    ``~/.cache/lateseg``."""
-    if os.environ.get("LATESEG_HOME"):
-        return Path(os.environ["LATESEG_HOME"]).expanduser()
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base).expanduser() / "lateseg"
 
 
 def _package_dir(package: str, install_hint: str) -> Path:

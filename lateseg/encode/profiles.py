@@ -21,7 +21,7 @@
 
 A profile is a small mapping onto :class:`~lateseg.encode.config.EncoderConfig` fields
 (:data:`PROFILES`), applied to a new index's configuration and recorded in its manifest;
-an index is always extended with its own (:mod:`lateseg.index.folder`). ``backend`` in a
+an index is always extended with its own (:mod:`lateseg.open_index`). ``backend`` in a
 profile is the backend a run uses when the caller leaves it open (None: lateseg's
 default), so the index's precision follows the profile; ``window_backend`` the one a
 new index's late windows are read with where the run's backend reads at fp32 on the CPU
@@ -122,7 +122,7 @@ def with_profile_windows(config: EncoderConfig, name: str | None) -> EncoderConf
     the CPU (``openvino``, ``onnx``, or ``openvino-bf16`` on a CPU without bf16; a CPU
     with bf16 reads windows faster in bf16 than in int8: bench/results/profile_fast.md).
     For a new index, once the run's backend is settled; an existing index reads its
-    windows as its manifest records (:mod:`lateseg.index.folder`)."""
+    windows as its manifest records (:mod:`lateseg.open_index`)."""
     chosen = None if name is None else PROFILES[check_profile(name)]["window_backend"]
     if chosen is None or config.window_backend is not None:
         return config

@@ -35,7 +35,7 @@ from typing import Any
 
 import numpy as np
 
-from lateseg.encode.models import lateseg_home
+from lateseg.home import lateseg_home
 
 log = logging.getLogger(__name__)
 

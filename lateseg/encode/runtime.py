@@ -18,8 +18,8 @@ from typing import Any
 
 import numpy as np
 
-from lateseg.encode.models import lateseg_home
 from lateseg.errors import ModelError
+from lateseg.home import lateseg_home
 
 log = logging.getLogger(__name__)
 

@@ -12,9 +12,10 @@ import threading
 
 from lateseg.encode.backends import Embedder, default_backend, load_embedder
 from lateseg.encode.config import EncoderConfig
-from lateseg.encode.models import cuda_possible, lateseg_home, pick_device, resolve_embedder
+from lateseg.encode.models import cuda_possible, pick_device, resolve_embedder
 from lateseg.encode.quick import QuickEmbedder, fingerprint, quick_embedder
 from lateseg.errors import ModelError
+from lateseg.home import lateseg_home
 
 log = logging.getLogger(__name__)
 

@@ -196,7 +196,7 @@ def _cite(h: Hit) -> dict[str, Any]:
 def _answer_row(got: Answer, q: Question, where: Located, least: float | None) -> dict[str, Any]:
     """``got`` graded as shown (a quote rated below ``least`` doubted, as ``ask``
     does) and, under ``raw``, as if always given (what the confidence is judged by)."""
-    from lateseg.generate.confidence import doubted
+    from lateseg.answer.confidence import doubted
 
     as_shown = doubted(got, least) if got.mode == "quote" else got
     row = grade(as_shown, q, where)

@@ -31,8 +31,8 @@ class Variant:
     rerank: str | None = None
 
     def __post_init__(self) -> None:
-        from lateseg.generate.confidence import check_min_confidence
-        from lateseg.generate.options import ANSWER_MODES, SearchOptions
+        from lateseg.answer.confidence import check_min_confidence
+        from lateseg.ask.options import ANSWER_MODES, SearchOptions
 
         SearchOptions(k=self.k, mode=self.mode, rerank=self.rerank)  # the same checks
         if self.answer not in (*ANSWER_MODES, NO_ANSWER):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from lateseg.generate.citations import parse_citations
-from lateseg.generate.extractive import extractive_answer
+from lateseg.answer.citations import parse_citations
+from lateseg.answer.extractive import extractive_answer
 
 __all__ = ["extractive_answer", "parse_citations"]

@@ -1,12 +1,8 @@
-"""Answers composed, for every mode: what a mode found (the best quoted sentence, the
-span the generator copied, the text it wrote) made an :class:`~lateseg.types.Answer`
-with its phrase, the sentence that phrase stands in and its citations.
-
-The modes differ in how they choose what to show, never in how it is shown: the phrase
-is built here only (:func:`make_phrase`), a sentence is always a part of its passage
-(:meth:`Hit.part <lateseg.types.Hit.part>`), and an answer whose passages did not fit
-the generator says so the same way (:func:`too_long`). Nothing here ranks, decodes or
-retrieves.
+"""Answers composed for the modes that run a generator: the span it copied (copy mode),
+the text it wrote (generate mode) checked against the passages, and the answer when no
+passage fits its budget. The phrase is made as a quote's is
+(:func:`lateseg.answer.compose.make_phrase`), so every mode shows an answer the same
+way. Nothing here ranks, decodes or retrieves.
 """
 
 from __future__ import annotations
@@ -14,52 +10,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from lateseg.generate.citations import parse_citations
-from lateseg.generate.phrase import WORDED, answer_phrase
-from lateseg.generate.support import check_support
+from lateseg.answer.citations import parse_citations
+from lateseg.answer.compose import make_phrase, value_phrase
+from lateseg.check.support import check_support
 from lateseg.text.boundaries import sentence_spans
-from lateseg.types import NO_PASSAGE, Answer, Hit, Phrase, Support
+from lateseg.types import NO_PASSAGE, Answer, Hit, Support
 
 if TYPE_CHECKING:
+    from lateseg.answer.question import Asked
     from lateseg.encode.late import LateEncoder
-    from lateseg.generate.question import Asked
-
-#: How the question kinds are named to a reader when no passage states them.
-KIND_NAMES = {
-    "duration": "a duration",
-    "when": "a time or date",
-    "date": "a date",
-    "percent": "a percentage or rate",
-    "money": "an amount",
-    "count": "a number",
-    "limit": "a limit",
-    "distance": "a distance",
-}
-
-
-def make_phrase(sentence: Hit, parts: Sequence[tuple[int, int]], kind: str) -> Phrase:
-    """The phrase of ``parts`` (offsets in ``sentence.text``; a list's items are
-    several) standing in ``sentence``, asked as ``kind``: the one place a phrase is made,
-    so its text is always its parts as the document writes them."""
-    return Phrase(
-        ", ".join(sentence.text[a:b] for a, b in parts),
-        tuple((sentence.start + a, sentence.start + b) for a, b in parts),
-        sentence,
-        kind,
-    )
-
-
-def value_phrase(
-    asked: Asked, sentence: Hit, start: int = 0, end: int | None = None
-) -> Phrase | None:
-    """The answer phrase inside ``sentence.text[start:end]``
-    (:func:`~lateseg.generate.phrase.answer_phrase`), or None when that text states
-    nothing of the kind asked."""
-    end = len(sentence.text) if end is None else end
-    found = answer_phrase(asked, sentence.text[start:end])
-    if found is None or found[1] <= found[0]:
-        return None
-    return make_phrase(sentence, [(start + found[0], start + found[1])], asked.kind)
 
 
 def too_long(dropped: Sequence[Hit], budget: int) -> Answer:
@@ -71,37 +30,6 @@ def too_long(dropped: Sequence[Hit], budget: int) -> Answer:
         dropped=tuple(dropped),
         finish="length",
     )
-
-
-def _quote(hit: Hit, start: int, end: int) -> str:
-    """The quoted text: code verbatim, as in the file (line breaks and indentation);
-    other text with whitespace collapsed (PDF line breaks are layout)."""
-    if hit.kind == "code":
-        return "\n" + hit.text[start:end] + "\n"
-    return " ".join(hit.text[start:end].split())
-
-
-def quoted(
-    asked: Asked,
-    hits: Sequence[Hit],
-    chosen: Sequence[tuple[int, int, int]],
-    phrase: Phrase | None,
-) -> Answer:
-    """The quoted answer: the ``chosen`` sentences (``(passage, start, end)`` in passage
-    order), each followed by the number of the passage it cites, and ``phrase``; when
-    the question asks for a value that no sentence states, the text says so first."""
-    if not chosen:
-        return Answer(NO_PASSAGE, (), tuple(hits), "quote", "quote")
-    cited: list[int] = []
-    parts = []
-    for p, start, end in chosen:
-        if p not in cited:
-            cited.append(p)
-        parts.append(f"{_quote(hits[p], start, end)} [{cited.index(p) + 1}]")
-    text = " ".join(parts)
-    if phrase is None and asked.kind in KIND_NAMES and asked.kind not in WORDED:
-        text = f"The passages do not state {KIND_NAMES[asked.kind]} for this. Closest: {text}"
-    return Answer(text, tuple(hits[i] for i in cited), tuple(hits), "quote", "quote", phrase=phrase)
 
 
 def copied(
@@ -147,7 +75,7 @@ def generated(
     quote: Answer | None = None,
 ) -> Answer:
     """The generated ``text`` (written by ``model``) as an answer: each sentence checked
-    against its evidence (:func:`~lateseg.generate.support.check_support`; with
+    against its evidence (:func:`~lateseg.check.support.check_support`; with
     ``quote``, the extractive answer from the same passages, against it too), citing the
     passages it marks as ``[n]``; an answer with no marker cites the passages that hold
     the evidence of its supported sentences (``cited_by="attribution"``), and none when
@@ -170,3 +98,13 @@ def generated(
         text, tuple(cited), tuple(passages), "generate", by, stats, support, tuple(dropped),
         finish=finish, phrase=phrase, model=model,
     )  # fmt: skip
+
+
+def __getattr__(name: str) -> object:
+    """The quoting names this module held before issue 61, now in
+    :mod:`lateseg.answer.compose`."""
+    if name in ("KIND_NAMES", "make_phrase", "value_phrase", "quoted"):
+        import lateseg.answer.compose
+
+        return getattr(lateseg.answer.compose, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

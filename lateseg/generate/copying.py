@@ -17,14 +17,14 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from lateseg.generate.citations import format_passages
-from lateseg.generate.extractive import candidates, score_candidates
+from lateseg.answer.citations import format_passages
+from lateseg.answer.extractive import candidates, score_candidates
 from lateseg.text.values import find_values
 from lateseg.types import Hit
 
 if TYPE_CHECKING:
+    from lateseg.answer.question import Asked
     from lateseg.encode.late import LateEncoder
-    from lateseg.generate.question import Asked
 
 #: The system prompt of copy mode: the decoder enforces the copying, the prompt asks for
 #: the shortest span that answers.

@@ -19,9 +19,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from lateseg.answer.citations import fit_passages, format_passages
 from lateseg.encode.models import DEFAULT_GENERATOR
 from lateseg.errors import ConfigError, GenerationError
-from lateseg.generate.citations import fit_passages, format_passages
 from lateseg.generate.compose import too_long
 from lateseg.generate.constraint import Constraint
 from lateseg.generate.decode import Decoded, Stream, decode, end_tokens

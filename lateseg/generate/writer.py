@@ -6,15 +6,15 @@ under ``context_tokens`` (:meth:`~Writer.count_tokens`, with :attr:`~Writer.coun
 saying how it counts), and the name ``Answer.model`` shows (:meth:`~Writer.model_name`);
 a :class:`StreamingWriter` also gives the reply as it is written. Two kinds exist:
 
-* a model behind an OpenAI-compatible URL (:class:`~lateseg.generate.remote.RemoteLLM`,
-  made from an :class:`~lateseg.generate.remote_config.LLMConfig`);
+* a model behind an OpenAI-compatible URL (:class:`~lateseg.generate.remote.client.RemoteLLM`,
+  made from an :class:`~lateseg.generate.remote.config.LLMConfig`);
 * any LangChain chat model (``ChatOllama``, ``ChatOpenAI``, ``ChatAnthropic``, lateseg's
   own ``LatesegChatModel``), through
-  :class:`~lateseg.generate.chat_writer.ChatModelWriter`.
+  :class:`~lateseg.generate.remote.chat.ChatModelWriter`.
 
-The answer path (:mod:`~lateseg.generate.remote_generator`) sees only the protocol: the
+The answer path (:mod:`~lateseg.generate.remote.generator`) sees only the protocol: the
 passages chosen, the prompt, the support check, the phrase and the citations are the
-same whoever writes. :func:`~lateseg.generate.writer_choice.as_writer` makes a writer
+same whoever writes. :func:`~lateseg.generate.remote.choice.as_writer` makes a writer
 of what a user gave; LangChain is imported only when a LangChain model is given
 (``import lateseg`` never imports it).
 """

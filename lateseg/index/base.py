@@ -1,13 +1,13 @@
 """The store behind an index, as Protocols: what :class:`lateseg.index.Index`, the
-:class:`~lateseg.index.retrieval.Retriever`, ``index verify`` and ``compact`` may ask of it.
+:class:`~lateseg.retrieve.retriever.Retriever`, ``index verify`` and ``compact`` may ask of it.
 
 A store is the index's one source of truth. Documents, their chunks, the chunks' vectors
 and the lexical index change together, one transaction per document, and every write
 appends to a change log (a sequence of :class:`Change`) from which each process brings its
 FAISS cache up to date. Two stores implement it: SQLite in one folder
-(:mod:`lateseg.index.store`, the embedded default) and PostgreSQL on a server
+(:mod:`lateseg.index.sqlite.store`, the embedded default) and PostgreSQL on a server
 (:mod:`lateseg.index.postgres`, many writers and many machines). The index location
-chooses: a folder, or a ``postgresql://`` URL (:func:`lateseg.index.folder.open_folder`).
+chooses: a folder, or a ``postgresql://`` URL (:func:`lateseg.open_index.open_folder`).
 
 Also here: what both stores share (the lexical query's words, the line-box row format,
 vector and ID blobs).

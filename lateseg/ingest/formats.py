@@ -70,7 +70,7 @@ class ReadOptions:
     ocr: str = "auto"
 
     def __post_init__(self) -> None:
-        from lateseg.ingest.ocr import check_mode
+        from lateseg.ingest.ocr.engine import check_mode
 
         check_mode(self.ocr)
 
@@ -80,8 +80,8 @@ Reader = Callable[[Path, str, "bytes | None", "Path | None", ReadOptions], "Docu
 
 
 def _pdf(p: Path, source: str, data: bytes | None, root: Path | None, o: ReadOptions) -> Document:
-    from lateseg.ingest.contract import contract_structure
-    from lateseg.ingest.pdf import read_pdf_layout
+    from lateseg.ingest.contract.clauses import contract_structure
+    from lateseg.ingest.pdf.reader import read_pdf_layout
     from lateseg.types import Document
 
     text, pages, meta, lines = read_pdf_layout(p, password=o.password, data=data, ocr=o.ocr)
@@ -90,7 +90,7 @@ def _pdf(p: Path, source: str, data: bytes | None, root: Path | None, o: ReadOpt
 
 
 def _image(p: Path, source: str, data: bytes | None, root: Path | None, o: ReadOptions) -> Document:
-    from lateseg.ingest.contract import contract_structure
+    from lateseg.ingest.contract.clauses import contract_structure
     from lateseg.ingest.images import read_image_layout
     from lateseg.types import Document
 
@@ -100,7 +100,7 @@ def _image(p: Path, source: str, data: bytes | None, root: Path | None, o: ReadO
 
 
 def _docx(p: Path, source: str, data: bytes | None, root: Path | None, o: ReadOptions) -> Document:
-    from lateseg.ingest.contract import contract_structure
+    from lateseg.ingest.contract.clauses import contract_structure
     from lateseg.ingest.docx import read_docx
     from lateseg.types import Document
 
@@ -109,7 +109,7 @@ def _docx(p: Path, source: str, data: bytes | None, root: Path | None, o: ReadOp
 
 
 def _html(p: Path, source: str, data: bytes | None, root: Path | None, o: ReadOptions) -> Document:
-    from lateseg.ingest.contract import contract_structure
+    from lateseg.ingest.contract.clauses import contract_structure
     from lateseg.ingest.html import read_html
     from lateseg.types import Document
 
@@ -120,7 +120,7 @@ def _html(p: Path, source: str, data: bytes | None, root: Path | None, o: ReadOp
 def _markdown(
     p: Path, source: str, data: bytes | None, root: Path | None, o: ReadOptions
 ) -> Document:
-    from lateseg.ingest.contract import contract_structure
+    from lateseg.ingest.contract.clauses import contract_structure
     from lateseg.ingest.text import markdown_headings, read_text
     from lateseg.types import Document
 
@@ -130,7 +130,7 @@ def _markdown(
 
 
 def _text(p: Path, source: str, data: bytes | None, root: Path | None, o: ReadOptions) -> Document:
-    from lateseg.ingest.contract import contract_structure
+    from lateseg.ingest.contract.clauses import contract_structure
     from lateseg.ingest.text import read_text
     from lateseg.types import Document
 
@@ -139,7 +139,7 @@ def _text(p: Path, source: str, data: bytes | None, root: Path | None, o: ReadOp
 
 
 def _code(p: Path, source: str, data: bytes | None, root: Path | None, o: ReadOptions) -> Document:
-    from lateseg.ingest.code import code_units
+    from lateseg.ingest.code.units import code_units
     from lateseg.ingest.text import read_text
     from lateseg.types import Document
 
@@ -227,7 +227,7 @@ def load_document(
     it (``billing.invoice.Invoice.total``). ``data`` is the file's content when the
     caller has read it already (ingest reads each file once); ``path`` is then taken as
     it is, not resolved again. ``ocr``: ``auto`` reads pages and images without a usable
-    text layer by OCR, ``off`` never, ``force`` every page (:mod:`lateseg.ingest.ocr`).
+    text layer by OCR, ``off`` never, ``force`` every page (:mod:`lateseg.ingest.ocr.engine`).
 
     Raises :class:`~lateseg.errors.IngestError` (with the reason) when the file cannot be
     read, and :class:`~lateseg.errors.UnsupportedFormatError` for types lateseg does not

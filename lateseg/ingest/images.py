@@ -8,10 +8,10 @@ from pathlib import Path
 from typing import Any
 
 from lateseg.errors import IngestError
-from lateseg.ingest import ocr as ocr_mod
-from lateseg.ingest.ocr import MAX_IMAGE_PIXELS, OcrUnavailable, check_mode
-from lateseg.ingest.pdf import finish_pages, ocr_bar, read_by_ocr
-from lateseg.ingest.pdf_text import PageLines
+from lateseg.ingest.ocr import engine as ocr_mod
+from lateseg.ingest.ocr.engine import MAX_IMAGE_PIXELS, OcrUnavailable, check_mode
+from lateseg.ingest.pdf.reader import finish_pages, ocr_bar, read_by_ocr
+from lateseg.ingest.pdf.text import PageLines
 from lateseg.types import LineBox, Span
 
 IMAGE_FILETYPES = {".png": "png", ".jpg": "jpeg", ".jpeg": "jpeg", ".tif": "tiff", ".tiff": "tiff"}
@@ -23,9 +23,9 @@ def read_image_layout(
     path: Path, data: bytes | None = None, ocr: str = "auto"
 ) -> tuple[str, list[Span], dict, list[LineBox]]:
     """A PNG, JPEG or TIFF file (every frame of a TIFF a page) read by OCR, as
-    :func:`~lateseg.ingest.pdf.read_pdf_layout` returns it. Its size and frames are
+    :func:`~lateseg.ingest.pdf.reader.read_pdf_layout` returns it. Its size and frames are
     checked from the file's header before anything is decoded: over
-    :data:`~lateseg.ingest.ocr.MAX_IMAGE_PIXELS` a frame, or over
+    :data:`~lateseg.ingest.ocr.engine.MAX_IMAGE_PIXELS` a frame, or over
     :data:`MAX_IMAGE_FRAMES` frames, it is refused."""
     check_mode(ocr)
     path = Path(path)
@@ -124,7 +124,7 @@ def _image_file(f: Any) -> Any:
     """The Pillow image of open file ``f`` by its first bytes, its header read and
     nothing decoded. Pillow's plugin class is used directly: ``Image.open`` would refuse
     a large image by its process-wide limit, which lateseg leaves alone and checks its own
-    (:data:`~lateseg.ingest.ocr.MAX_IMAGE_PIXELS`) instead. ImportError without Pillow;
+    (:data:`~lateseg.ingest.ocr.engine.MAX_IMAGE_PIXELS`) instead. ImportError without Pillow;
     ValueError for anything else."""
     import importlib
 

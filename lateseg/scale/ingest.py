@@ -57,7 +57,7 @@ def ingest_paths(
     from tqdm.auto import tqdm
 
     from lateseg.ingest.folder import walk
-    from lateseg.ingest.ocr import check_mode
+    from lateseg.ingest.ocr.engine import check_mode
     from lateseg.ingest.parallel import ParseJob
     from lateseg.ingest.paths import source_name
 
@@ -136,7 +136,7 @@ def _images_unread(found: Walk, ocr: str) -> Walk:
     those are skipped with the reason, as other files lateseg cannot read are (an image
     named on its own is still read, and fails saying why)."""
     from lateseg.ingest.formats import IMAGE_SUFFIXES
-    from lateseg.ingest.ocr import available
+    from lateseg.ingest.ocr.engine import available
 
     images = [
         f for f in found.files if f.root is not None and f.path.suffix.lower() in IMAGE_SUFFIXES

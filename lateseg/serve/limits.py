@@ -3,8 +3,8 @@ the routes, the service, the viewer and the MCP tools all read them from here.""
 
 from __future__ import annotations
 
-from lateseg.index.retrieval import SEARCH_MODES
 from lateseg.ingest.formats import DOCUMENT_KINDS
+from lateseg.retrieve.retriever import SEARCH_MODES
 
 __all__ = ["DOCUMENT_KINDS", "SEARCH_MODES"]
 

@@ -10,13 +10,13 @@ import functools
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from lateseg.ask.options import DEFAULT_ANSWER, AskOptions, SearchOptions
 from lateseg.errors import ConfigError, LatesegError
-from lateseg.generate.options import DEFAULT_ANSWER, AskOptions, SearchOptions
 from lateseg.serve.limits import MCP_MAX_K
 from lateseg.serve.service import Service
 
 if TYPE_CHECKING:
-    from lateseg.generate.remote_config import LLMConfig
+    from lateseg.generate.remote.config import LLMConfig
 
 
 def _passage(h: dict[str, Any]) -> dict[str, Any]:

@@ -20,16 +20,16 @@ from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from lateseg.ask.options import AskOptions, SearchOptions
+from lateseg.ask.options import options_of as _options
 from lateseg.errors import ConfigError, LatesegError
-from lateseg.generate.options import AskOptions, SearchOptions
-from lateseg.generate.options import options_of as _options
 from lateseg.index.postgres import is_store_url
 from lateseg.serve.documents import Documents, Paths
 from lateseg.serve.limits import DOCUMENT_KINDS, MAX_K, MAX_QUESTION, MAX_STREAMS
 from lateseg.types import Answer, Hit, clean_text
 
 if TYPE_CHECKING:
-    from lateseg.generate.remote_config import LLMConfig
+    from lateseg.generate.remote.config import LLMConfig
 
 log = logging.getLogger(__name__)
 

@@ -53,7 +53,7 @@ class Rect:
 
 
 def _flags() -> int:
-    """The ingest's text flags (:mod:`lateseg.ingest.pdf`), so characters line up."""
+    """The ingest's text flags (:mod:`lateseg.ingest.pdf.reader`), so characters line up."""
     import pymupdf
 
     return int(pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP)

@@ -32,7 +32,7 @@ except ImportError as e:  # pragma: no cover - exercised in a subprocess test
     ) from e
 
 
-from lateseg.generate.chat_writer import ChatModelWriter
+from lateseg.generate.remote.chat import ChatModelWriter
 from lateseg.integrations.langchain._common import SOURCE_PREFIX, hit_document
 from lateseg.integrations.langchain.chain import answer_chain
 from lateseg.integrations.langchain.chat import CALL_ARGUMENTS, LatesegChatModel

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from langchain_core.runnables import Runnable, RunnableLambda
 
-from lateseg.generate.options import AskOptions
+from lateseg.ask.options import AskOptions
 from lateseg.integrations.langchain._common import open_pipeline
 from lateseg.integrations.langchain.retriever import LatesegRetriever
 from lateseg.pipeline import Pipeline
@@ -17,7 +17,7 @@ from lateseg.types import Answer
 if TYPE_CHECKING:
     from langchain_core.language_models.chat_models import BaseChatModel
 
-    from lateseg.generate.remote_config import LLMConfig
+    from lateseg.generate.remote.config import LLMConfig
 
 
 def answer_chain(
@@ -32,11 +32,11 @@ def answer_chain(
     ``source``: a :class:`LatesegRetriever` (its index and its ``k``, ``mode``,
     ``source``, ``kind`` and ``rerank``), a :class:`~lateseg.Pipeline` or an index
     folder. ``llm``: any LangChain chat model (or an
-    :class:`~lateseg.generate.remote_config.LLMConfig`) that writes the answer; lateseg
+    :class:`~lateseg.generate.remote.config.LLMConfig`) that writes the answer; lateseg
     still picks the passages (whole chunks under ``context_tokens``), checks every
     sentence, finds the answer phrase and cites; without one, lateseg answers as
     ``Pipeline.ask`` does by default (the quote). ``options``: any other option of
-    :class:`~lateseg.generate.options.AskOptions` (``context_tokens=2000``,
+    :class:`~lateseg.ask.options.AskOptions` (``context_tokens=2000``,
     ``fallback=False`` …), over the retriever's. They are checked here, once: a wrong
     one is a :class:`~lateseg.errors.ConfigError` before any question.
 

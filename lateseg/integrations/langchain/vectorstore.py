@@ -120,7 +120,7 @@ class LatesegVectorStore(VectorStore):
         return self.add_documents(docs, ids=ids, **kwargs)
 
     def add_documents(self, documents: list[Document], **kwargs: Any) -> list[str]:
-        from lateseg.ingest.contract import contract_structure
+        from lateseg.ingest.contract.clauses import contract_structure
         from lateseg.ingest.text import markdown_headings
 
         ids = kwargs.pop("ids", None)

@@ -15,7 +15,7 @@ from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, Field, field_validator
 from sse_starlette.sse import EventSourceResponse
 
-from lateseg.generate.options import ANSWER_MODES, MODE_ALIASES, AskOptions
+from lateseg.ask.options import ANSWER_MODES, MODE_ALIASES, AskOptions
 from lateseg.serve.guard import error_body, status_of
 from lateseg.serve.limits import (
     DOCUMENT_KINDS,

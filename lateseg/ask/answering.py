@@ -1,0 +1,444 @@
+"""Answering: the one place that needs the retriever, the encoder and the generator.
+
+:class:`Answerer` turns a question into a cited :class:`~lateseg.types.Answer`: it
+scopes the question to the documents it names (:mod:`lateseg.answer.scope`),
+retrieves (and widens) passages, then quotes them (``"quote"``: the encoder picks the
+sentence that states what is asked), lets the local generator copy its answer from them
+(``"copy"``: decoding constrained to spans of the passages) or answer freely
+(``"generate"``), its KV cache compressed by a ``KVConfig`` made from the user's budget
+and method; several questions can share one prefilled, compressed context.
+``Pipeline.ask`` and ``Pipeline.ask_many`` delegate here.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import os
+import threading
+import weakref
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from lateseg.answer.confidence import doubted
+from lateseg.answer.extractive import extractive_answer
+from lateseg.answer.question import Asked, analyse
+from lateseg.answer.scope import (
+    FILE_NAME,
+    HEAD_CHARS,
+    MOST_SCOPED,
+    Profile,
+    find_scope,
+    plain_question,
+    profiles,
+)
+from lateseg.ask.options import (
+    ASK_DEFAULTS,
+    DEFAULT_ANSWER,
+    REMOTE_CONTEXT_TOKENS,
+    AskOptions,
+    SearchOptions,
+)
+from lateseg.generate.compose import copied, generated, too_long
+from lateseg.generate.copying import COPY_TOKENS, CopyConstraint, copy_messages, openings
+from lateseg.generate.prompts import ANSWER_STOPS
+from lateseg.generate.remote.config import LLMConfig
+from lateseg.generate.rerank import RERANK_TOP
+from lateseg.generate.rerank import rerank as by_likelihood
+from lateseg.kv.compress import KVConfig
+from lateseg.types import NO_PASSAGE, Answer, Hit, Scope, clean_text
+
+__all__ = ["DEFAULT_ANSWER", "Answerer", "Prepared", "copy_answer", "generate_answer"]
+#: Characters a list question's passages grow to with their neighbours: a list often
+#: runs on past the chunk that introduces it.
+LIST_CONTEXT = 6000
+
+if TYPE_CHECKING:
+    from lateseg.encode.late import LateEncoder
+    from lateseg.generate.local import LocalGenerator
+    from lateseg.generate.remote.client import RemoteLLM
+    from lateseg.generate.writer import Writer
+    from lateseg.kv.sparse import SparsePrefill
+    from lateseg.retrieve.retriever import Retriever
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """A question ready to answer: ``asked``, the question as asked of its scoped
+    documents and analysed (once per ask: every later step reads this), its ``scope``
+    and ``hits``; ``missing`` is the answer when it names a document the index lacks."""
+
+    asked: Asked
+    scope: Scope | None
+    hits: list[Hit]
+    missing: Answer | None = None
+
+    @property
+    def question(self) -> str:
+        return self.asked.question
+
+
+#: Every answerer alive: :func:`release_models` makes each forget its local generator.
+_ANSWERERS: weakref.WeakSet[Answerer] = weakref.WeakSet()
+
+
+def release_models() -> None:
+    """Make every answerer forget its local generator (made and loaded again on next
+    use): a pipeline's generator is then freed once the model cache lets go of it too
+    (:func:`lateseg.generate.loading.release_models`). An answer being generated keeps
+    the generator it has until it ends."""
+    for answerer in list(_ANSWERERS):
+        answerer.release()
+
+
+class Answerer:
+    """Answers from ``retriever``'s passages. ``encoder`` is called when needed (the
+    caller may swap its encoder); the generator ``generator`` (a name or folder) is
+    made on first use, on the encoder's device."""
+
+    def __init__(
+        self, retriever: Retriever, encoder: Callable[[], LateEncoder], generator: str
+    ) -> None:
+        self.retriever = retriever
+        self.encoder = encoder
+        self.generator_name = generator
+        self._generator: LocalGenerator | None = None
+        self._lock = threading.Lock()
+        self._profiles: tuple[int, list[Profile]] | None = None
+        self._remote: dict[LLMConfig, RemoteLLM] = {}
+        _ANSWERERS.add(self)
+
+    def release(self) -> None:
+        """Forget the local generator (made again on next use), so its model can be
+        freed; a generation under way keeps its own reference."""
+        with self._lock:
+            self._generator = None
+
+    def remote(self, config: LLMConfig) -> RemoteLLM:
+        """The client of the model server ``config`` names: one per config, kept (its
+        connections reused) until :meth:`close`."""
+        with self._lock:
+            if config not in self._remote:
+                from lateseg.generate.remote.client import RemoteLLM
+
+                self._remote[config] = RemoteLLM(config)
+            return self._remote[config]
+
+    def writer(self, llm: object) -> Writer:
+        """Who writes for ``options.llm``: the kept client of the model server an
+        :class:`LLMConfig` names (:meth:`remote`), else ``llm`` as a writer (a LangChain
+        chat model wrapped: :func:`~lateseg.generate.writer.as_writer`)."""
+        if isinstance(llm, LLMConfig):
+            return self.remote(llm)
+        from lateseg.generate.remote.choice import as_writer
+
+        return as_writer(llm)
+
+    def close(self) -> None:
+        """Close the model servers' clients."""
+        with self._lock:
+            clients, self._remote = list(self._remote.values()), {}
+        for client in clients:
+            client.close()
+
+    def local_generator(self) -> LocalGenerator:
+        """The local generator, made (not yet loaded) on first use."""
+        with self._lock:
+            if self._generator is None:
+                from lateseg.generate.local import LocalGenerator
+
+                device = self.encoder().config.device
+                self._generator = LocalGenerator(self.generator_name, device=device)
+            return self._generator
+
+    def document_profiles(self) -> list[Profile]:
+        """What names each indexed document (title, file name, parties), read once per
+        state of the index."""
+        state = self.retriever.state()
+        with self._lock:
+            if self._profiles is None or self._profiles[0] != state:
+                seq, rows = self.retriever.heads(HEAD_CHARS)
+                self._profiles = (seq, profiles(rows))
+            return self._profiles[1]
+
+    def scope(self, question: str) -> Scope | None:
+        """The indexed documents ``question`` names, or the one it names that the index
+        does not hold (:func:`~lateseg.answer.scope.find_scope`); None: it names none.
+        A document named by words that some indexed text says ("the service level
+        agreement", an exhibit of a contract) is not missing: the question is scoped to
+        the documents that say it, when they are few."""
+        scope = find_scope(question, self.document_profiles())
+        if scope is None or scope.missing is None or FILE_NAME.fullmatch(scope.missing):
+            return scope
+        said = self.retriever.mentions(scope.missing, MOST_SCOPED + 1)
+        if not said:
+            return scope
+        return Scope(tuple(said), (scope.missing,)) if len(said) <= MOST_SCOPED else None
+
+    def retrieve(self, asked: Asked, options: AskOptions, scope: Scope | None = None) -> list[Hit]:
+        """The passages that answer ``asked``: the best chunks as ``options`` select them
+        (of the scoped documents only, when the question names some; see
+        :meth:`search`), widened with their neighbours to ``options.context``
+        characters (a list question's to :data:`LIST_CONTEXT` by default)."""
+        sources = scope.sources if scope is not None and scope.sources else None
+        hits = self.search(asked.question, options.search, sources=sources)
+        context = options.context
+        if context is None and asked.kind == "list":
+            context = LIST_CONTEXT
+        if context is not None and hits:
+            hits = self.retriever.expand(hits, context)
+        return self.retriever.whole_sentences(hits)
+
+    def search(
+        self, question: str, options: SearchOptions, *, sources: Sequence[str] | None = None
+    ) -> list[Hit]:
+        """:meth:`Retriever.search` as ``options`` select (of ``sources`` only, when
+        given), then with ``options.rerank`` (one of
+        :data:`~lateseg.generate.rerank.RERANKERS`) its top
+        :data:`~lateseg.generate.rerank.RERANK_TOP` re-ranked by the generator's
+        likelihood of the question (:func:`~lateseg.generate.rerank.rerank`; seconds a
+        query on CPU, opt-in)."""
+        select = {**options.select(), "sources": sources}
+        k, rerank = options.k, options.rerank
+        if rerank is None:
+            return self.retriever.search(question, k, **select)
+        hits = self.retriever.search(question, max(k, RERANK_TOP), **select)
+        return by_likelihood(self.local_generator(), question, hits, k)
+
+    def missing(self, question: str, scope: Scope) -> Answer:
+        """The answer to a question that names a document the index does not hold."""
+        names = sorted(
+            f"{p.name} ({p.title})" if p.title else p.name for p in self.document_profiles()
+        )
+        shown = ", ".join(names[:12]) + (f" and {len(names) - 12} more" if len(names) > 12 else "")
+        text = (
+            f"The question names {scope.missing!r}, but no indexed document matches it, so "
+            f"it is not answered from another one. The index holds: {shown}."
+        )
+        return Answer(text, (), mode="scope", cited_by="none", scope=scope)
+
+    def ask(
+        self,
+        question: str,
+        options: AskOptions = ASK_DEFAULTS,
+        *,
+        stream: Callable[[str], None] | None = None,
+    ) -> Answer:
+        """Answer ``question`` as ``options`` say (:class:`AskOptions`), citing the
+        passages it rests on.
+
+        ``"quote"`` answers with the sentence that states what is asked, ``"copy"`` with
+        a span of the passages the generator chooses, ``"generate"`` in the generator's
+        own words. A question that names documents ("the NDA", ``lease.pdf``) is
+        answered from them only (``Answer.scope``); one that names a document the index
+        does not hold is told so. A generator's KV cache accounting is in
+        ``Answer.kv_stats``; ``stream`` receives a generated answer's text as it is made.
+
+        Every sentence of a generated answer is checked against its evidence
+        (``Answer.support``). With ``options.fallback`` (the default), an answer none of
+        whose sentences is supported is replaced by the quoted answer, which keeps the
+        model's in ``Answer.generated``: the answer returned never rests on text its
+        passages do not hold.
+
+        A quoted answer rated below ``options.min_confidence`` (default
+        :data:`~lateseg.answer.confidence.MIN_CONFIDENCE`; 0: never) is unsure: it says
+        so and quotes its two best candidates (:func:`~lateseg.answer.confidence.doubted`).
+        """
+        prepared = self.prepare(question, options)
+        if prepared.missing is not None:
+            return prepared.missing
+        done = self.answer_from(prepared.asked, prepared.hits, options, stream=stream)
+        return self.finish(done, prepared, options.min_confidence)
+
+    def prepare(self, question: str, options: AskOptions = ASK_DEFAULTS) -> Prepared:
+        r"""The first half of :meth:`ask`: the question's scope, the question as asked of
+        the scoped documents (:func:`~lateseg.answer.scope.plain_question`), analysed
+        once for every later step, and its passages; or the answer that the document it
+        names is missing. A server runs this under its retrieval lock, then answers
+        (:meth:`answer_from`) and :meth:`finish`\ es."""
+        question = clean_text(question)
+        scope = self.scope(question) if options.source is None else None
+        if scope is not None and scope.missing is not None:
+            return Prepared(analyse(question), scope, [], self.missing(question, scope))
+        if scope is not None:  # asked of the named documents in their own words
+            question = plain_question(question, scope, self.document_profiles())
+        asked = analyse(question)
+        return Prepared(asked, scope, self.retrieve(asked, options, scope))
+
+    def finish(
+        self, answer: Answer, prepared: Prepared, min_confidence: float | None = None
+    ) -> Answer:
+        """The last step of :meth:`ask`: ``answer``, unsure below ``min_confidence``
+        (:func:`~lateseg.answer.confidence.doubted`), cited where its phrase and evidence
+        lie (:meth:`located`), with the question's scope."""
+        answer = self.located(doubted(answer, min_confidence))
+        return dataclasses.replace(answer, scope=prepared.scope)
+
+    def located(self, answer: Answer) -> Answer:
+        """``answer`` with its phrase's sentence and each evidence span cited where they
+        lie (their own page, lines and clause: :meth:`Retriever.narrow`), not where the
+        passage around them starts."""
+
+        def narrow(span: Hit) -> Hit:
+            for h in answer.context:
+                if h.source == span.source and h.start <= span.start <= span.end <= h.end:
+                    return self.retriever.narrow(h, span.start, span.end)
+            return span
+
+        phrase = answer.phrase
+        if phrase is not None:
+            phrase = dataclasses.replace(phrase, sentence=narrow(phrase.sentence))
+        support = tuple(
+            dataclasses.replace(s, evidence=narrow(s.evidence)) if s.evidence is not None else s
+            for s in answer.support
+        )
+        generated = answer.generated
+        if generated is not None:
+            generated = self.located(generated)
+        alternatives = tuple(narrow(h) for h in answer.alternatives)
+        return dataclasses.replace(
+            answer, phrase=phrase, support=support, generated=generated, alternatives=alternatives
+        )
+
+    def answer_from(
+        self,
+        asked: Asked | str,
+        hits: Sequence[Hit],
+        options: AskOptions = ASK_DEFAULTS,
+        *,
+        stream: Callable[[str], None] | None = None,
+    ) -> Answer:
+        """The second half of :meth:`ask`: the answer to ``asked`` (as :meth:`prepare`
+        analysed it; a question's text is analysed here) from passages already retrieved
+        (a server retrieves under its own lock, then generates). With ``options.llm``
+        (a model behind a URL, a LangChain chat model: :meth:`writer`), that model
+        writes it (:func:`~lateseg.generate.remote.generator.remote_answer`), checked and
+        cited as the local generator's answer is."""
+        asked = analyse(asked) if isinstance(asked, str) else asked
+        if options.llm is not None:
+            from lateseg.generate.remote.generator import RemoteGenerator, remote_answer
+
+            budget = options.context_tokens or REMOTE_CONTEXT_TOKENS
+            writer = RemoteGenerator(self.writer(options.llm), context_tokens=budget)
+            done = remote_answer(writer, asked, hits, self.encoder(), stream)
+            return self.checked(asked, done, hits) if options.fallback else done
+        if options.answer == "quote":
+            return extractive_answer(asked, hits, self.encoder())
+        gen = self.local_generator().with_prefill(options.prefill)
+        kv = options.kv
+        if options.answer == "copy":
+            return copy_answer(gen, asked, hits, self.encoder(), kv=kv, stream=stream)
+        done = generate_answer(gen, asked, hits, self.encoder(), kv=kv, stream=stream)
+        return self.checked(asked, done, hits) if options.fallback else done
+
+    def checked(self, asked: Asked, answer: Answer, passages: Sequence[Hit]) -> Answer:
+        """``answer`` when some sentence of it is supported; else the extractive answer
+        from ``passages``, carrying the model's as ``generated``."""
+        if answer.supported or not passages:
+            return answer
+        quoted = extractive_answer(asked, passages, self.encoder())
+        # kv_stats stays: it describes the generation this ask ran
+        return dataclasses.replace(
+            quoted, generated=answer, dropped=answer.dropped, kv_stats=answer.kv_stats
+        )
+
+    def ask_many(
+        self,
+        questions: Sequence[str],
+        *,
+        document: str | os.PathLike[str] | None = None,
+        k: int = 5,
+        mode: str = "dense",
+        kv_budget: int | float | None = None,
+        kv_method: str | None = None,
+        prefill: str | SparsePrefill | None = None,
+        stream: Callable[[int, str], None] | None = None,
+    ) -> list[Answer]:
+        """Answer several questions from one context, prefilled and compressed once.
+
+        The context is the whole of ``document`` (its chunks, numbered, in order) or else
+        the union of each question's ``k`` best chunks. The KV cache is compressed without
+        knowing the questions (the observation window is the context's end) and truncated
+        back after each answer. ``stream(i, text)`` receives question ``i``'s answer as it
+        is made. ``prefill``: as in :meth:`ask`.
+        """
+        kv = KVConfig.from_options(kv_budget, kv_method)
+        if document is not None:
+            passages = self.retriever.document_hits(document)
+        else:
+            seen: dict[int, Hit] = {}
+            for q in questions:
+                for h in self.retriever.search(q, k, mode=mode):
+                    seen.setdefault(h.chunk_id, h)
+            passages = list(seen.values())
+        if not passages:
+            return [Answer(NO_PASSAGE, ()) for _ in questions]
+        # A whole document gets all the model's window can hold; retrieved passages the
+        # generator's usual budget. Passages that do not fit are dropped whole (reported).
+        gen = self.local_generator().with_prefill(prefill)
+        session = gen.session(passages, kv, None if document is None else gen.window_budget())
+        out = []
+        for i, q in enumerate(questions):
+            asked = analyse(q)
+            done = session.complete(q, None if stream is None else functools.partial(stream, i))
+            made = generated(
+                done.text, asked, session.passages, self.encoder(), done.kv_stats,
+                session.dropped, done.finish_reason,
+                quote=extractive_answer(asked, session.passages, self.encoder()),
+            )  # fmt: skip
+            out.append(self.checked(asked, made, session.passages))
+        return out
+
+
+def copy_answer(
+    gen: LocalGenerator,
+    asked: Asked,
+    passages: Sequence[Hit],
+    encoder: LateEncoder,
+    *,
+    kv: KVConfig | None = None,
+    stream: Callable[[str], None] | None = None,
+) -> Answer:
+    """The generator's answer to ``asked``, copied from ``passages``
+    (:mod:`lateseg.generate.copying`: decoding may open only where the extractive
+    ranker's best sentences do, and only continue a span of a passage)."""
+    if not passages:
+        return Answer(NO_PASSAGE, (), mode="copy", cited_by="copy")
+    gen.load()
+    shown, dropped = gen.fitted(passages)
+    if not shown:
+        return too_long(dropped, gen.context_tokens)
+    constraint = CopyConstraint(
+        gen.tokenizer, [h.text for h in shown], openings(asked, shown, encoder)
+    )
+    done = gen.complete(
+        copy_messages(asked.question, shown), kv=kv, stream=stream,
+        max_new_tokens=COPY_TOKENS, constraint=constraint,
+    )  # fmt: skip
+    return copied(asked, shown, constraint.span(), dropped, done.kv_stats, done.finish_reason)
+
+
+def generate_answer(
+    gen: LocalGenerator,
+    asked: Asked,
+    passages: Sequence[Hit],
+    encoder: LateEncoder,
+    *,
+    kv: KVConfig | None = None,
+    stream: Callable[[str], None] | None = None,
+) -> Answer:
+    """The generator's own answer to ``asked`` from the ``passages`` that fit its budget
+    (KV cache compressed by ``kv``), each sentence checked against the passage that
+    holds it and against the quoted answer from the same passages
+    (:func:`~lateseg.generate.compose.generated`)."""
+    if not passages:
+        return Answer(NO_PASSAGE, ())
+    shown, dropped = gen.fitted(passages)
+    if not shown:
+        return too_long(dropped, gen.context_tokens)
+    done = gen.complete(gen.prompt(asked.question, shown), kv=kv, stream=stream, stop=ANSWER_STOPS)
+    return generated(
+        done.text, asked, shown, encoder, done.kv_stats, dropped, done.finish_reason,
+        gen.model_name, extractive_answer(asked, shown, encoder),
+    )  # fmt: skip

@@ -1,0 +1,226 @@
+"""How to search and how to answer: the one list of options, checked once.
+
+:class:`SearchOptions` selects passages (``Pipeline.search``, the HTTP and MCP search,
+LangChain's retriever); :class:`AskOptions` adds how they are answered (``Pipeline.ask``,
+``Answerer``, ``Service``, ``POST /api/ask``, MCP's ``ask``, ``lateseg ask``). Every
+front end builds one of these instead of restating the options, so a new option, its
+default and its check are written here only; a wrong value is a
+:class:`~lateseg.errors.ConfigError` naming the option, raised before any work.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from lateseg.answer.confidence import check_min_confidence
+from lateseg.errors import ConfigError
+from lateseg.generate.remote.config import LLMConfig
+from lateseg.generate.rerank import check_reranker
+from lateseg.kv.compress import KVConfig
+from lateseg.kv.sparse import prefill_mode
+from lateseg.retrieve.retriever import SEARCH_MODES
+
+if TYPE_CHECKING:
+    from langchain_core.language_models.chat_models import BaseChatModel
+
+    from lateseg.generate.writer import Writer
+    from lateseg.kv.sparse import SparsePrefill
+
+#: How ``ask`` answers: quote the sentence that states what is asked, copy a span of
+#: the passages with the generator (constrained decoding), or generate freely (each
+#: sentence checked; an unsupported answer is replaced by the quote). ``Answer.mode``
+#: says which made an answer, in the same words.
+ANSWER_MODES = ("quote", "copy", "generate")
+#: The names earlier versions used, still accepted where a user gives a mode.
+MODE_ALIASES = {"extractive": "quote", "generative": "generate"}
+#: The default, chosen on bench/answers.py (bench/results/answers.md).
+DEFAULT_ANSWER = "quote"
+#: The tokens of passages a model behind a URL is given when ``context_tokens`` is not.
+REMOTE_CONTEXT_TOKENS = 3000
+
+
+def answer_mode(answer: str | None, extractive: bool = False, generator: bool = False) -> str:
+    """The answer mode asked for: ``answer`` (one of :data:`ANSWER_MODES` or an alias
+    of :data:`MODE_ALIASES`), ``"quote"`` for ``extractive``, ``"generate"`` when only
+    generator settings (``generator``: a KV budget or method, a sparse prefill) say a
+    generator is wanted, else :data:`DEFAULT_ANSWER`."""
+    answer = MODE_ALIASES.get(answer, answer) if answer is not None else None
+    if answer is not None and answer not in ANSWER_MODES:
+        raise ConfigError(f"answer={answer!r}; choose one of {', '.join(ANSWER_MODES)}")
+    if extractive:
+        if answer not in (None, "quote"):
+            raise ConfigError(f"extractive=True quotes; it cannot be answer={answer!r}")
+        return "quote"
+    if answer is None and generator:
+        return "generate"
+    return answer or DEFAULT_ANSWER
+
+
+def _positive(name: str, value: Any, optional: bool = False) -> None:
+    if optional and value is None:
+        return
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ConfigError(f"{name}={value!r}; give a whole number of at least 1")
+
+
+def _check_names(cls: type, given: dict[str, Any], what: str) -> None:
+    known = [f.name for f in dataclasses.fields(cls) if f.init]
+    unknown = sorted(set(given) - set(known))
+    if unknown:
+        raise ConfigError(
+            f"unknown {what} option {', '.join(unknown)}; the options are {', '.join(known)}"
+        )
+
+
+@dataclass(frozen=True)
+class SearchOptions:
+    """Which passages: the ``k`` best by ``mode`` (:data:`SEARCH_MODES`), of the files
+    matching the glob ``source`` and of kind ``kind`` only, tables of contents with
+    ``include_toc``, fused with ``weights`` (dense, lexical) in hybrid mode, the best
+    re-ranked by ``rerank`` (:data:`~lateseg.generate.rerank.RERANKERS`)."""
+
+    k: int = 5
+    mode: str = "dense"
+    source: str | None = None
+    kind: str | None = None
+    include_toc: bool = False
+    rerank: str | None = None
+    weights: tuple[float, float] = (1.0, 1.0)
+
+    def __post_init__(self) -> None:
+        _positive("k", self.k)
+        if self.mode not in SEARCH_MODES:
+            raise ConfigError(f"mode={self.mode!r}; choose one of {', '.join(SEARCH_MODES)}")
+        check_reranker(self.rerank)
+        if len(self.weights) != 2 or any(w < 0 for w in self.weights):
+            raise ConfigError(f"weights={self.weights!r}; give two non-negative numbers")
+
+    @classmethod
+    def of(cls, **given: Any) -> SearchOptions:
+        """The options given as keywords (``Pipeline.search``'s); an unknown name is a
+        :class:`ConfigError` listing the known ones."""
+        _check_names(cls, given, "search")
+        return cls(**given)
+
+    def select(self) -> dict[str, Any]:
+        """The options of :meth:`Retriever.search <lateseg.retrieve.retriever.Retriever.search>`."""
+        return {
+            "mode": self.mode,
+            "source": self.source,
+            "kind": self.kind,
+            "include_toc": self.include_toc,
+            "weights": self.weights,
+        }
+
+
+@dataclass(frozen=True)
+class AskOptions:
+    """How to answer: from the ``k`` best passages, selected as by :class:`SearchOptions`
+    (``mode``, ``source``, ``kind``, ``include_toc``, ``rerank``) and widened with their
+    neighbours to ``context`` characters; ``answer`` (:data:`ANSWER_MODES`, an alias
+    is read as its mode; default :data:`DEFAULT_ANSWER`, or ``"generate"`` when
+    generator settings are given); the generator's KV cache compressed to ``kv_budget``
+    (tokens, or a share in (0, 1)) by ``kv_method``, its prompt prefilled by
+    ``prefill`` (``"dense"``, ``"sparse"`` or settings); with ``fallback``, a generated
+    answer none of whose sentences is supported is replaced by the quote; a quote rated
+    below ``min_confidence`` (in [0, 1]; default
+    :data:`~lateseg.answer.confidence.MIN_CONFIDENCE`; 0: never) is unsure.
+
+    With ``llm``, that model writes the answer: a model behind a URL
+    (:class:`~lateseg.generate.remote.config.LLMConfig`), any LangChain chat model
+    (``BaseChatModel``) or any :class:`~lateseg.generate.writer.Writer`. ``answer`` is
+    then ``"generate"`` (quote and copy are refused, so the model is never silently
+    ignored), from whole passages under ``context_tokens`` (default
+    :data:`REMOTE_CONTEXT_TOKENS`; only with ``llm``)."""
+
+    k: int = 5
+    answer: str | None = None
+    mode: str = "dense"
+    source: str | None = None
+    kind: str | None = None
+    include_toc: bool = False
+    rerank: str | None = None
+    context: int | None = None
+    kv_budget: int | float | None = None
+    kv_method: str | None = None
+    prefill: str | SparsePrefill | None = None
+    fallback: bool = True
+    min_confidence: float | None = None
+    llm: LLMConfig | BaseChatModel | Writer | None = None
+    context_tokens: int | None = None
+    #: The options that select the passages.
+    search: SearchOptions = field(init=False, repr=False, compare=False)
+    #: The KV config ``kv_budget`` and ``kv_method`` make (None: no compression).
+    kv: KVConfig | None = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        search = SearchOptions(
+            self.k, self.mode, self.source, self.kind, self.include_toc, self.rerank
+        )
+        _positive("context", self.context, optional=True)
+        kv = KVConfig.from_options(self.kv_budget, self.kv_method)
+        sparse = prefill_mode(self.prefill) is not None
+        how = answer_mode(self.answer, generator=kv is not None or sparse or self.llm is not None)
+        _check_remote(self.llm, self.context_tokens, how, kv is not None or sparse)
+        if how == "quote" and (kv is not None or sparse):
+            raise ConfigError(
+                "kv_budget/kv_method/prefill apply to the generator, not to quoted answers"
+            )
+        object.__setattr__(self, "answer", how)
+        object.__setattr__(self, "min_confidence", check_min_confidence(self.min_confidence))
+        object.__setattr__(self, "search", search)
+        object.__setattr__(self, "kv", kv)
+
+    @classmethod
+    def of(cls, *, extractive: bool = False, **given: Any) -> AskOptions:
+        """The options given as keywords (``Pipeline.ask``'s), ``extractive=True`` read
+        as ``answer="quote"``; an unknown name is a :class:`ConfigError` listing the
+        known ones."""
+        _check_names(cls, given, "ask")
+        if extractive:
+            given["answer"] = answer_mode(given.get("answer"), extractive=True)
+        return cls(**given)
+
+
+def _check_remote(llm: Any, context_tokens: Any, how: str, local: bool) -> None:
+    """``llm`` and ``context_tokens`` agree with the answer mode ``how`` and with the
+    local generator's settings (``local``: a KV budget or sparse prefill given)."""
+    if llm is None:
+        if context_tokens is not None:
+            raise ConfigError(
+                f"context_tokens={context_tokens!r} budgets the passages of llm; give llm too"
+            )
+        return
+    if not isinstance(llm, LLMConfig):
+        from lateseg.generate.remote.choice import as_writer
+
+        as_writer(llm)  # a ConfigError naming what llm may be
+    if how != "generate":
+        raise ConfigError(f"llm writes the answer; it cannot be answer={how!r}")
+    if local:
+        raise ConfigError("kv_budget/kv_method/prefill apply to the local generator, not to llm")
+    _positive("context_tokens", context_tokens, optional=True)
+
+
+#: The options of an ask that gives none.
+ASK_DEFAULTS = AskOptions()
+
+
+_Options = TypeVar("_Options", AskOptions, SearchOptions)
+
+
+def options_of(
+    kind: type[_Options], options: _Options | None, k: int | None, given: dict[str, Any]
+) -> _Options:
+    """``options``, or those ``k`` and ``given`` name (the keywords a caller writes
+    inline, ``ask(q, k=3, answer="copy")``); never both, so no option is silently
+    ignored."""
+    if options is not None:
+        if k is not None or given:
+            raise ConfigError("give options=… or the options as keywords, not both")
+        return options
+    if k is not None:
+        given = {"k": k, **given}
+    return kind.of(**given)

@@ -1,0 +1,398 @@
+"""Retrieval: ranked chunks for a query, with their citations, and what grows from them.
+
+:class:`Retriever` is the one place that reads an index for a query: dense search (exact
+or approximate inner product, widened until filters leave ``k``), lexical search (BM25),
+their reciprocal-rank fusion, the hits' provenance (:mod:`lateseg.retrieve.provenance`),
+passages grown with their neighbours (:meth:`Retriever.expand`) and the definitions a
+hit uses. ``Pipeline.retriever`` is one; the CLI, LangChain and the HTTP service use it
+alike. It knows the encoder only as a function from query text to a query vector.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import re
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from lateseg.errors import ConfigError, IndexStoreError
+from lateseg.ingest.formats import PAGED_KINDS
+from lateseg.retrieve.provenance import LINE_KINDS, ProvenanceCache
+from lateseg.text.boundaries import sentence_spans
+from lateseg.types import Document, Hit, clean_text
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from lateseg.index import Index
+
+SEARCH_MODES = ("hybrid", "dense", "lexical")
+RRF_K = 60  # reciprocal rank fusion: score = sum of weight / (RRF_K + rank)
+RRF_POOL = 50  # candidates taken from each ranking before fusing
+
+
+def _rank_key(h: Hit) -> tuple[float, str, int]:
+    return (-h.score, h.source, h.start)
+
+
+class Retriever:
+    """Search, expand and look up over ``index``; ``embed_query`` maps a query's text to
+    its ``[1, d]`` vector (the encoder's query embedding)."""
+
+    def __init__(self, index: Index, embed_query: Callable[[str], np.ndarray]) -> None:
+        self.index = index
+        self._embed_query = embed_query
+        self._provenance = ProvenanceCache(lambda ids: index.store.layouts(ids, LINE_KINDS))
+
+    def search(
+        self,
+        query: str,
+        k: int = 5,
+        *,
+        mode: str = "dense",
+        source: str | None = None,
+        kind: str | None = None,
+        weights: tuple[float, float] = (1.0, 1.0),
+        include_toc: bool = False,
+        where: Callable[[list[Hit]], list[Hit]] | None = None,
+        sources: Sequence[str] | None = None,
+    ) -> list[Hit]:
+        """The ``k`` best chunks for ``query``.
+
+        ``mode``: ``"dense"`` (exact inner product of the chunk vectors; score = cosine),
+        ``"lexical"`` (BM25 over chunk text, SQLite FTS5 with stemming; score = BM25) or
+        ``"hybrid"`` (both fused by reciprocal rank, ``weights`` = (dense, lexical);
+        score = the fused value). Dense is the default: on the public eval sets hybrid
+        helped on the sample contracts but lost on the license texts, whose questions
+        paraphrase them (``bench/results/hybrid.md``). ``source``: only files whose
+        absolute path matches this glob (``"*/contracts/*.pdf"``); ``kind``: only
+        documents of this kind (``"pdf"``, ``"code"``, ``"text"`` …). Chunks that lie
+        mostly in a table of contents, a list of figures or an index only point at the
+        text; they are left out unless ``include_toc``. ``where`` keeps some of a batch of
+        ranked hits (a caller's own filter, such as LangChain metadata); the search asks
+        for more until ``k`` are kept or nothing is left. ``sources``: only these
+        documents (exact stored sources, as a question's scope names them), searched one
+        by one and merged by score.
+        """
+        if sources is not None:
+            if source is not None:
+                raise ConfigError("give sources or a source glob, not both")
+            merged = [
+                h
+                for one in dict.fromkeys(sources)
+                for h in self.search(
+                    query, k, mode=mode, source=glob_escape(one), kind=kind,
+                    weights=weights, include_toc=include_toc, where=where,
+                )
+            ]  # fmt: skip
+            return sorted(merged, key=_rank_key)[:k]
+        if k < 1:
+            raise ConfigError(f"k={k} must be at least 1")
+        query = clean_text(query)
+        if not query.strip():
+            raise ConfigError("the query is empty")
+        if mode not in SEARCH_MODES:
+            raise ConfigError(f"mode={mode!r}; choose one of {', '.join(SEARCH_MODES)}")
+        if len(weights) != 2 or min(weights) < 0 or max(weights) == 0:
+            raise ConfigError(f"weights={weights} must be two non-negative numbers, not both 0")
+        with self.index.caught_up():  # other processes' writes, once for this search
+            if self.index.count() == 0:
+                return []
+            q = self._embed_query(query) if mode != "lexical" else None
+            want = k if where is None else max(4 * k, 32)
+            while True:  # asks for more until k hits are left once the filters took theirs
+                found, more = self._ranked(query, q, mode, want, source, kind, weights)
+                # equal scores (the same paragraph in two licences) in the order of
+                # their documents and places, not of their ingest: an index built in
+                # another order ranks the same
+                hits = sorted(self._hits(found, include_toc), key=_rank_key)
+                if where is not None:
+                    hits = where(hits)
+                if len(hits) >= k or not more:
+                    return hits[:k]
+                want *= 4
+
+    def _ranked(
+        self,
+        query: str,
+        q: np.ndarray | None,
+        mode: str,
+        want: int,
+        source: str | None,
+        kind: str | None,
+        weights: tuple[float, float],
+    ) -> tuple[list[tuple[int, float]], bool]:
+        """The best ``want`` (chunk ID, score) of one search, and whether there may be
+        more."""
+        pool = max(want, RRF_POOL) if mode == "hybrid" else want
+        dense = self.dense(q, pool, source, kind) if q is not None else []
+        store = self.index.store
+        lexical = store.lexical(query, pool, source=source, kind=kind) if mode != "dense" else []
+        if mode == "dense":
+            found = dense
+        elif mode == "lexical":
+            found = lexical
+        else:
+            fused: dict[int, float] = {}
+            for weight, ranked in zip(weights, (dense, lexical), strict=True):
+                for rank, (cid, _) in enumerate(ranked):
+                    fused[cid] = fused.get(cid, 0.0) + weight / (RRF_K + rank + 1)
+            found = sorted(fused.items(), key=lambda kv: (-kv[1], kv[0]))
+        more = max(len(dense), len(lexical)) >= pool
+        with_vector = self._vector_ids(found)
+        return [(cid, score) for cid, score in found if cid in with_vector][:want], more
+
+    def _hits(self, found: Sequence[tuple[int, float]], include_toc: bool = True) -> list[Hit]:
+        """Hits for ranked chunk IDs, with their provenance; chunks inside a table of
+        contents or an index are left out unless ``include_toc``."""
+        rows = self.index.store.chunk_rows([i for i, _ in found])
+        self._provenance.annotate(list(rows.values()))
+        return [
+            Hit(
+                r["source"],
+                r["start"],
+                r["end"],
+                r["text"],
+                score,
+                r["page"],
+                r["section"],
+                r["doc_id"],
+                cid,
+                r["line"],
+                r["line_end"],
+                r["kind"],
+                r["page_end"],
+                bool(r.get("ocr")),
+            )
+            for cid, score in found
+            if (r := rows.get(cid)) is not None and (include_toc or not r["toc"])
+        ]
+
+    def expand(self, hits: Sequence[Hit], budget: int) -> list[Hit]:
+        """Grow hits with their neighbouring chunks to fill ``budget`` characters.
+
+        In rank order, each hit takes the next chunk after it, then the one before, and
+        so on, while the total length of all returned passages stays within ``budget``
+        and no text is given twice (a neighbour already in a passage is skipped). A hit
+        alone longer than what is left is kept as it is. Returns one passage per hit, in
+        the same order: its span and text widened, its citation (``page``/``page_end``,
+        ``section``, ``line``/``line_end``) still the hit's, where the match is.
+        """
+        if budget < 1:
+            raise ConfigError(f"budget={budget} must be at least 1 character")
+        used = sum(h.end - h.start for h in hits)
+        taken: dict[str, set[int]] = {}
+        for h in hits:
+            taken.setdefault(h.doc_id, set()).add(h.chunk_id)
+        out = []
+        for h in hits:
+            chunks = self.index.store.neighbours(h.chunk_id)
+            where = {cid: n for n, (cid, _, _) in enumerate(chunks)}
+            if h.chunk_id not in where:
+                out.append(h)
+                continue
+            lo = hi = where[h.chunk_id]
+            grew = True
+            while grew:
+                grew = False
+                for step in (hi + 1, lo - 1):  # after, then before
+                    if not 0 <= step < len(chunks) or chunks[step][0] in taken[h.doc_id]:
+                        continue
+                    # What the passage grows by: the chunk and the blank text before it.
+                    if step > hi:
+                        size = chunks[step][2] - chunks[hi][2]
+                    else:
+                        size = chunks[lo][1] - chunks[step][1]
+                    if used + size > budget:
+                        continue
+                    used += size
+                    taken[h.doc_id].add(chunks[step][0])
+                    lo, hi = min(lo, step), max(hi, step)
+                    grew = True
+            start, end = chunks[lo][1], chunks[hi][2]
+            if (start, end) == (h.start, h.end):
+                out.append(h)
+                continue
+            doc = self.index.store.document(h.source)
+            if doc is None:
+                out.append(h)
+                continue
+            # The passage's text widens; its citation stays the hit's (pages, section,
+            # lines): --context 100000000 must not turn "p. 45 § 5.15.1" into "p. 1".
+            out.append(dataclasses.replace(h, start=start, end=end, text=doc.text[start:end]))
+        return out
+
+    def whole_sentences(self, hits: Sequence[Hit], reach: int = 400) -> list[Hit]:
+        """Hits whose text starts or ends inside a sentence (a chunk boundary cut it)
+        widened to that sentence's start and end, at most ``reach`` characters each way;
+        their citations stay theirs. A quote is never half a sentence."""
+        out = []
+        docs: dict[str, Document | None] = {}
+        for h in hits:
+            if h.kind == "code":
+                out.append(h)
+                continue
+            if h.source not in docs:
+                docs[h.source] = self.index.store.document(h.source)
+            doc = docs[h.source]
+            if doc is None or doc.text[h.start : h.end] != h.text:
+                out.append(h)
+                continue
+            start, end = h.start, h.end
+            lo = max(0, start - reach)
+            window = doc.text[lo : min(len(doc.text), end + reach)]
+            spans = [(a + lo, b + lo) for a, b in sentence_spans(window)]
+            for a, b in spans:
+                if a < start < b:
+                    start = a
+                if a < end < b:
+                    end = b
+            if (start, end) == (h.start, h.end):
+                out.append(h)
+            else:
+                out.append(dataclasses.replace(h, start=start, end=end, text=doc.text[start:end]))
+        return out
+
+    def narrow(self, hit: Hit, start: int, end: int) -> Hit:
+        """The part ``[start, end)`` (offsets in the document's text, inside ``hit``) of a
+        hit as a hit of its own, cited where it lies: its pages, lines and the section of
+        the chunk it starts in (an answer's sentence, not the passage around it)."""
+        if not (hit.start <= start <= end <= hit.end):
+            raise ConfigError(f"[{start}, {end}) is not inside the hit [{hit.start}, {hit.end})")
+        text = hit.text[start - hit.start : end - hit.start]
+        chunks = self.index.store.neighbours(hit.chunk_id)
+        cid = next((c for c, a, b in chunks if a <= start < b), hit.chunk_id)
+        row = self.index.store.chunk_rows([cid]).get(cid)
+        if row is None or row["doc_id"] != hit.doc_id:
+            return dataclasses.replace(hit, start=start, end=end, text=text)
+        row = {**row, "start": start, "end": end}
+        self._provenance.annotate([row], exact_page=True)
+        return dataclasses.replace(
+            hit, start=start, end=end, text=text, page=row["page"], page_end=row["page_end"],
+            section=row["section"], chunk_id=cid, line=row["line"], line_end=row["line_end"],
+        )  # fmt: skip
+
+    def definitions(self, hit: Hit) -> dict[str, str]:
+        """The definitions (from the contract's structure) of the defined terms that
+        ``hit`` uses but does not itself define: ``{term: defining text}``."""
+        doc = self.index.store.document(hit.source)
+        if doc is None:
+            return {}
+        out: dict[str, str] = {}
+        for span in doc.spans("definition"):
+            inside = hit.start <= span.start and span.end <= hit.end
+            if span.label in out or inside or not span.label:
+                continue
+            if re.search(rf"(?<!\w){re.escape(span.label)}(?!\w)", hit.text):
+                out[span.label] = doc.text[span.start : span.end]
+        return out
+
+    def _vector_ids(self, found: list[tuple[int, float]]) -> set[int]:
+        """IDs that have a vector in the cache (all of them, but in a format-1 index
+        whose chunks an interrupted ingest left without vectors)."""
+        return self.index.contains([cid for cid, _ in found])
+
+    def dense(
+        self, q: np.ndarray, k: int, source: str | None = None, kind: str | None = None
+    ) -> list[tuple[int, float]]:
+        """The best ``k`` (chunk ID, cosine) for query vector ``q`` among the chunks of
+        sources matching the glob ``source`` and of documents of ``kind``: asks the vector
+        index for more until the filters leave ``k`` (or nothing is left to ask)."""
+        total = self.index.count()
+        want = k if source is None and kind is None else min(total, max(4 * k, 100))
+        while True:
+            scores, ids = self.index.search(q, want)
+            found = [(int(i), float(s)) for i, s in zip(ids[0], scores[0], strict=False) if i >= 0]
+            if source is not None or kind is not None:
+                keep = self.index.store.chunk_filter(
+                    [i for i, _ in found], source=source, kind=kind
+                )
+                found = [(i, s) for i, s in found if i in keep]
+            if len(found) >= k or want >= total:
+                return found[:k]
+            want = min(total, want * 4)
+
+    def document_hits(self, source: str | os.PathLike[str]) -> list[Hit]:
+        """Every chunk of the document ``source``, in text order (score 1)."""
+        key = _source_key(source)
+        ids = self.index.store.chunk_ids_of_source(key)
+        if not ids:
+            raise IndexStoreError(f"{key} is not in the index at {self.index.path}")
+        hits = self._hits([(i, 1.0) for i in ids])
+        return sorted(hits, key=lambda h: h.start)
+
+    def document(self, source: str | os.PathLike[str]) -> Document:
+        """The stored Document of ``source`` (a path; made absolute)."""
+        key = _source_key(source)
+        doc = self.index.store.document(key)
+        if doc is None:
+            raise IndexStoreError(f"{key} is not in the index at {self.index.path}")
+        return doc
+
+    def sources(self) -> list[str]:
+        return self.index.store.sources()
+
+    def heads(self, chars: int) -> tuple[int, list[tuple[str, str, dict[str, Any], str]]]:
+        """The change log's position and, per document, ``(source, kind, meta, its first
+        chars characters)``: what names each document (:mod:`lateseg.answer.scope`)."""
+        self.index.count()  # brought up to date with other processes' writes
+        store = self.index.store
+        return store.log_state().seq, store.heads(chars)
+
+    def mentions(self, phrase: str, limit: int = 50) -> list[str]:
+        """The documents whose text says ``phrase`` (its words in a row, stemmed)."""
+        self.index.count()
+        return self.index.store.phrase_sources(phrase, limit)
+
+    def state(self) -> int:
+        """The change log's position: it moves whenever a document is written."""
+        self.index.count()
+        return self.index.store.log_state().seq
+
+    def count(self) -> int:
+        """Chunks in the index (brought up to date with other processes' writes)."""
+        return self.index.count()
+
+    def document_rows(self, doc_ids: Sequence[str]) -> dict[str, dict[str, Any]]:
+        """Per document ID: source, kind, meta and chunk count, and the text of a
+        single-chunk document (:meth:`DocStore.document_rows`)."""
+        return self.index.store.document_rows(doc_ids)
+
+    def file_hash(self, source: str) -> str | None:
+        """The SHA-256 of the file ``source`` as it was indexed (None: not indexed)."""
+        return self.index.file_hash(source)
+
+    def indexed_as(self, file_hash: str) -> str | None:
+        """The source of an indexed file with this SHA-256 (None: none is indexed)."""
+        self.index.count()
+        return self.index.store.source_of_hash(file_hash)
+
+    def document_by_id(self, doc_id: str) -> Document | None:
+        """The stored Document with ID ``doc_id`` (its ``lines`` read too, for a PDF or an image),
+        or None."""
+        found = self.index.store.documents_by_id([doc_id])
+        if not found:
+            return None
+        doc = found[0]
+        if doc.kind in PAGED_KINDS:
+            boxes = self.index.store.line_boxes(doc.id, len(doc.text))
+            doc = dataclasses.replace(doc, lines=tuple(boxes or ()))
+        return doc
+
+    def find_document(self, source: str) -> Document | None:
+        """The stored Document of ``source`` exactly as indexed (no path resolution), or
+        None: for sources that are names, not paths."""
+        return self.index.store.document(source)
+
+
+def glob_escape(text: str) -> str:
+    """``text`` as a glob (SQLite GLOB, as ``source`` filters are) that matches only
+    itself: ``*``, ``?`` and ``[`` stand for themselves."""
+    return re.sub(r"([*?\[])", r"[\1]", text)
+
+
+def _source_key(source: str | os.PathLike[str]) -> str:
+    """A source path as documents are stored under it: absolute, links resolved."""
+    return str(Path(source).expanduser().resolve())
