@@ -23,6 +23,7 @@ from typing import Any
 
 from lateseg.errors import ConfigError
 from lateseg.home import lateseg_home as lateseg_home  # re-exported: the cache folder
+from lateseg.validate import read_bounded
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -195,11 +196,10 @@ def config_files(cwd: Path | None = None, env: dict[str, str] | None = None) -> 
 def read_file(path: Path) -> dict[str, Any]:
     """The settings of one file, by key, checked; paths made absolute."""
     try:
-        with open(path, "rb") as f:
-            data = f.read(MAX_BYTES + 1)
+        data, more = read_bounded(path, MAX_BYTES)
     except OSError as e:
         raise ConfigError(f"{path}: {e.strerror}") from None
-    if len(data) > MAX_BYTES:
+    if more:
         raise ConfigError(f"{path}: larger than {MAX_BYTES // 1024} KiB; a settings file is small")
     try:
         table = tomllib.loads(data.decode("utf-8"))

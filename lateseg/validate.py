@@ -1,12 +1,15 @@
-"""Type checks for settings read from files (manifests): JSON values against the
-fields of a config dataclass, so a mistyped value is named instead of failing later
-with a ``TypeError`` deep inside a stage."""
+"""Untrusted input read from files: at most so many bytes of a file
+(:func:`read_bounded`, the one bounded read of manifests, settings, question files and
+ignore files), and type checks of settings (manifests): JSON values against the fields of
+a config dataclass, so a mistyped value is named instead of failing later with a
+``TypeError`` deep inside a stage."""
 
 from __future__ import annotations
 
 import dataclasses
 import json
 import math
+import os
 from typing import Any
 
 from lateseg.errors import ConfigError
@@ -51,3 +54,13 @@ def shown(v: Any) -> str:
     """A short rendering of a value for an error message."""
     text = repr(v) if isinstance(v, str) else json.dumps(v, default=str)
     return text if len(text) <= 60 else text[:57] + "..."
+
+
+def read_bounded(path: str | os.PathLike[str], limit: int) -> tuple[bytes, bool]:
+    """The first ``limit`` bytes of the file ``path`` and whether there was more: never
+    more than ``limit + 1`` bytes are read, whatever the file's size (a FIFO, a growing
+    file, ``/dev/zero``). :class:`OSError` (missing, unreadable, a folder) is the
+    caller's to word."""
+    with open(path, "rb") as f:
+        data = f.read(limit + 1)
+    return data[:limit], len(data) > limit

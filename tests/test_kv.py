@@ -253,7 +253,7 @@ def test_a_new_kv_method_is_one_class_and_its_registry_line():
             KVConfig.of("nope")
         assert all(name in str(e.value) for name in PRESSES)
     finally:
-        del PRESSES["every-other-test"]
+        PRESSES.unregister("every-other-test")
 
 
 # -- presses own their settings -----------------------------------------------------------

@@ -19,6 +19,7 @@ from typing import IO, TYPE_CHECKING
 
 from lateseg.cli.options import EXIT_OK, EXIT_PARTIAL
 from lateseg.errors import ConfigError, LatesegError
+from lateseg.validate import read_bounded
 
 if TYPE_CHECKING:
     from lateseg.ask.options import AskOptions
@@ -30,11 +31,10 @@ MAX_QUESTIONS_BYTES = 64 << 20  # a questions file is text, one question a line
 def read_questions(path: str) -> list[tuple[int, str]]:
     """``(line number, question)`` of every non-blank line of ``path``."""
     try:
-        with open(path, "rb") as f:
-            data = f.read(MAX_QUESTIONS_BYTES + 1)
+        data, more = read_bounded(path, MAX_QUESTIONS_BYTES)
     except OSError as e:
         raise ConfigError(f"--questions {path}: {e.strerror}") from None
-    if len(data) > MAX_QUESTIONS_BYTES:
+    if more:
         raise ConfigError(f"--questions {path}: larger than {MAX_QUESTIONS_BYTES >> 20} MB")
     try:
         text = data.decode("utf-8")

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from lateseg.errors import ConfigError
+from lateseg.validate import read_bounded
 
 #: A question file larger than this is refused before it is read (a user's set of
 #: thousands of questions is a few MB; LegalBench-RAG's largest, MAUD, is 3 MB).
@@ -209,8 +210,7 @@ def read_questions(path: str | Path, max_bytes: int = MAX_BYTES) -> QuestionFile
             "are read (split the file)"
         )
     try:
-        with path.open("rb") as f:
-            raw = f.read(max_bytes + 1)[:max_bytes]
+        raw, _ = read_bounded(path, max_bytes)  # grown past max_bytes since stat: cut
         text = raw.decode("utf-8-sig")
     except OSError as e:
         raise ConfigError(f"cannot read the questions {path}: {e.strerror or e}") from e

@@ -25,7 +25,7 @@ from lateseg.encode.config import EncoderConfig
 from lateseg.encode.profiles import PROFILES
 from lateseg.errors import ConfigError, IndexStoreError
 from lateseg.segment import Chunker, chunker_from_dict
-from lateseg.validate import check_fields, is_int, shown
+from lateseg.validate import check_fields, is_int, read_bounded, shown
 
 FORMAT = "lateseg-index"
 FORMAT_VERSION = 2
@@ -102,12 +102,13 @@ def read_manifest(folder: Path, *, device: str | None = None) -> Manifest | None
     """
     path = folder / "manifest.json"
     try:
-        with open(path, "rb") as f:
-            raw = f.read(MAX_MANIFEST_BYTES + 1)
+        raw, more = read_bounded(path, MAX_MANIFEST_BYTES)
     except FileNotFoundError:
         return None
     except OSError as e:
         raise IndexStoreError(f"{path} is not readable: {e.strerror or e}") from None
+    if more:
+        raise IndexStoreError(f"{path} is over {MAX_MANIFEST_BYTES:,} bytes: not a manifest")
     return decode_manifest(raw, str(path), device=device)
 
 

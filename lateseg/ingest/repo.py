@@ -56,6 +56,7 @@ from pathspec import GitIgnoreSpec
 from lateseg.errors import IngestError
 from lateseg.ingest.formats import CODE_SUFFIXES, EXTRACTED_SUFFIXES, IMAGE_SUFFIXES
 from lateseg.ingest.text import detect_encoding
+from lateseg.validate import read_bounded
 
 VCS_DIRS = frozenset({".git", ".hg", ".svn", ".bzr"})
 CACHE_DIRS = frozenset(
@@ -338,13 +339,12 @@ def _backend() -> str:
 def _load(path: Path, backend: str | None = None) -> GitIgnoreSpec | None:
     """The patterns of one ignore file, or None when it is missing or holds none."""
     try:
-        with open(path, "rb") as f:
-            raw = f.read(MAX_IGNORE_BYTES + 1)
+        raw, more = read_bounded(path, MAX_IGNORE_BYTES)
     except OSError:
         return None
-    if len(raw) > MAX_IGNORE_BYTES:
+    if more:
         log.warning("%s is over %d bytes; reading its first part only", path, MAX_IGNORE_BYTES)
-        raw = raw[: raw.rfind(b"\n", 0, MAX_IGNORE_BYTES) + 1]
+        raw = raw[: raw.rfind(b"\n") + 1]
     lines = raw.decode("utf-8", errors="replace").splitlines()
     backend = backend or _backend()
     if backend != "re2":

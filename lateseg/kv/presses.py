@@ -32,37 +32,22 @@ import numpy as np
 
 from lateseg.errors import ConfigError
 from lateseg.kv.chunks import fixed_chunks
+from lateseg.registry import Registry
 
-PRESSES: dict[str, type[Press]] = {}
-
-
-def register(cls: type[Press]) -> type[Press]:
-    """Class decorator: make a press known by its ``name``."""
-    PRESSES[cls.name] = cls
-    return cls
+#: The KV compression methods, by name (the family's registry: :mod:`lateseg.registry`).
+PRESSES: Registry[Press] = Registry("method", key="method", option="kv_method")
+register = PRESSES.register
 
 
 def press(name: str, **settings: Any) -> Press:
     """The registered press called ``name`` with ``settings``; an unknown name lists the
     known ones, an unknown setting the press's own."""
-    if name not in PRESSES:
-        raise ConfigError(f"kv_method={name!r}; choose one of {', '.join(PRESSES)}")
-    cls = PRESSES[name]
-    own = [f.name for f in dataclasses.fields(cls)]
-    unknown = sorted(set(settings) - set(own))
-    if unknown:
-        raise ConfigError(
-            f"the {name} method has no setting {', '.join(unknown)}; "
-            + (f"its settings: {', '.join(own)}" if own else "it has none")
-        )
-    return cls(**settings)
+    return PRESSES.make(name, **settings)
 
 
 def press_from_dict(data: Mapping[str, Any]) -> Press:
     """The press :meth:`Press.to_dict` described (a manifest, JSON): checked like any."""
-    if not isinstance(data, Mapping) or not isinstance(data.get("method"), str):
-        raise ConfigError(f"a press is a mapping with its 'method': not {data!r:.80}")
-    return press(data["method"], **{k: v for k, v in data.items() if k != "method"})
+    return PRESSES.from_dict(data)
 
 
 def at_least(owner: Any, name: str, least: int, label: str = "") -> None:
