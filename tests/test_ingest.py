@@ -156,10 +156,10 @@ def test_one_format_table_feeds_the_walk_the_uploads_the_kinds_and_the_reader(tm
     from lateseg.serve.limits import DOCUMENT_KINDS as SERVED_KINDS
 
     jobs = pytest.importorskip("lateseg.serve.jobs")
-    assert DOCUMENT_KINDS == SERVED_KINDS == tuple(f.kind for f in FORMATS)
+    assert DOCUMENT_KINDS == SERVED_KINDS == tuple(f.name for f in FORMATS.values())
     assert WalkConfig().suffixes == frozenset(BY_SUFFIX)
     assert set(jobs.DEFAULT_TYPES) == {
-        s for f in FORMATS if f.kind != "code" for s in f.suffixes
+        s for f in FORMATS.values() if f.name != "code" for s in f.suffixes
     } | {".zip"}
     # each suffix is read as its row says
     samples = {
@@ -170,4 +170,4 @@ def test_one_format_table_feeds_the_walk_the_uploads_the_kinds_and_the_reader(tm
     for suffix, text in samples.items():
         path = tmp_path / f"sample{suffix}"
         path.write_text(text)
-        assert load_document(path).kind == BY_SUFFIX[suffix].kind
+        assert load_document(path).kind == BY_SUFFIX[suffix].name

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from lateseg.errors import ConfigError
-from lateseg.ingest.formats import SUFFIXES
+from lateseg.ingest.formats import read_suffixes
 from lateseg.ingest.paths import identity, source_name
 from lateseg.ingest.text import looks_like_text
 
@@ -40,7 +40,7 @@ class WalkConfig:
     honour_gitignore: bool = True
     skip_vendored: bool = True
     skip_generated: bool = True
-    suffixes: frozenset[str] = SUFFIXES
+    suffixes: frozenset[str] = field(default_factory=read_suffixes)
 
     def __post_init__(self) -> None:
         if self.max_bytes <= 0:

@@ -54,7 +54,7 @@ from pathlib import Path
 from pathspec import GitIgnoreSpec
 
 from lateseg.errors import IngestError
-from lateseg.ingest.formats import CODE_SUFFIXES, EXTRACTED_SUFFIXES, IMAGE_SUFFIXES
+from lateseg.ingest.formats import CODE_SUFFIXES, format_of
 from lateseg.ingest.text import detect_encoding
 from lateseg.validate import read_bounded
 
@@ -215,11 +215,12 @@ class RepoFilter:
                 return "minified"
             if lower.endswith(GENERATED_ENDINGS):
                 return "generated"
-        if suffix in IMAGE_SUFFIXES:  # read by OCR: pages, not icons
+        fmt = format_of(path)
+        if fmt is not None and fmt.name == "image":  # read by OCR: pages, not icons
             from lateseg.ingest.images import image_skip_reason
 
             return image_skip_reason(path)
-        if suffix in EXTRACTED_SUFFIXES:  # extracted, not read as text: exempt
+        if fmt is not None and fmt.extracted:  # extracted, not read as text: exempt
             return None
         try:
             size = path.stat().st_size

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from lateseg.errors import ConfigError, IndexStoreError
-from lateseg.ingest.formats import PAGED_KINDS
+from lateseg.ingest.formats import is_paged
 from lateseg.retrieve.provenance import LINE_KINDS, ProvenanceCache
 from lateseg.text.boundaries import sentence_spans
 from lateseg.types import Document, Hit, clean_text
@@ -376,7 +376,7 @@ class Retriever:
         if not found:
             return None
         doc = found[0]
-        if doc.kind in PAGED_KINDS:
+        if is_paged(doc.kind):
             boxes = self.index.store.line_boxes(doc.id, len(doc.text))
             doc = dataclasses.replace(doc, lines=tuple(boxes or ()))
         return doc

@@ -135,11 +135,12 @@ def _images_unread(found: Walk, ocr: str) -> Walk:
     """The walk without the images found in folders when OCR is off or not installed:
     those are skipped with the reason, as other files lateseg cannot read are (an image
     named on its own is still read, and fails saying why)."""
-    from lateseg.ingest.formats import IMAGE_SUFFIXES
+    from lateseg.ingest.formats import image_suffixes
     from lateseg.ingest.ocr.engine import available
 
+    suffixes = image_suffixes()
     images = [
-        f for f in found.files if f.root is not None and f.path.suffix.lower() in IMAGE_SUFFIXES
+        f for f in found.files if f.root is not None and f.path.suffix.lower() in suffixes
     ]
     if not images:
         return found

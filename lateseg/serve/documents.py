@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from lateseg.errors import ConfigError, LatesegError
-from lateseg.ingest.formats import PAGED_KINDS
+from lateseg.ingest.formats import is_paged
 from lateseg.serve.limits import DEFAULT_ZOOM, MAX_READ
 from lateseg.serve.viewer import NotServable, PdfPages, Rect, span_pages
 from lateseg.types import DOC_ID, Document, Hit
@@ -154,8 +154,9 @@ class Documents:
             "title": doc.meta.get("title"),
             "language": doc.meta.get("language"),
             "geometry": bool(doc.lines),
+            "paged": is_paged(doc.kind),
         }
-        if doc.kind in PAGED_KINDS:
+        if out["paged"]:
             out["pages"] = len(doc.spans("page"))
             out["ocr_pages"] = doc.meta.get("ocr_pages") or []
         return out
@@ -258,7 +259,7 @@ def _span(doc: Document, start: int, end: int) -> None:
 
 
 def _paged(doc: Document) -> None:
-    if doc.kind not in PAGED_KINDS:
+    if not is_paged(doc.kind):
         raise NotFound(f"{Path(doc.source).name} is not a PDF: it has no pages to show")
 
 
