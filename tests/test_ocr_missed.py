@@ -284,10 +284,10 @@ def test_the_line_a_leader_leads_to_joins_the_line_it_sits_on():
         _word("Note", [480, 300, 540, 320], [3, 1, 1]),  # no leader leads here
     ]
     leaders = ((453, 115, 118), (453, 155, 158))
-    merged = ocr_contents.led_to(words, leaders)
+    merged = ocr_contents.join_led_lines(words, leaders)
     assert [w["text"] for w in merged] == ["1.", "Scope", "3", "2.", "Terms", "7", "Note"]
     assert [w["line"] for w in merged][:6] == [[1, 1, 1]] * 3 + [[1, 1, 2]] * 3
-    assert ocr_contents.led_to(words, ()) == words
+    assert ocr_contents.join_led_lines(words, ()) == words
 
 
 def test_a_page_of_leaders_is_read_as_one_block_and_another_as_a_page():
@@ -529,10 +529,10 @@ def test_a_word_read_down_across_lines_is_dropped_so_its_ink_is_read_again():
 
 
 def test_low_confidence_and_leader_dots_of_the_second_reading_are_dropped():
-    assert ocr_missed.kept(_word("15", [0, 0, 1, 1], [1, 1, 1], 96.0))
-    assert not ocr_missed.kept(_word("eee", [0, 0, 1, 1], [1, 1, 1], 40.0))
-    assert not ocr_missed.kept(_word("....", [0, 0, 1, 1], [1, 1, 1], 95.0))
-    assert ocr_missed.kept(_word("+=", [0, 0, 1, 1], [1, 1, 1], 95.0))
+    assert ocr_missed.is_kept(_word("15", [0, 0, 1, 1], [1, 1, 1], 96.0))
+    assert not ocr_missed.is_kept(_word("eee", [0, 0, 1, 1], [1, 1, 1], 40.0))
+    assert not ocr_missed.is_kept(_word("....", [0, 0, 1, 1], [1, 1, 1], 95.0))
+    assert ocr_missed.is_kept(_word("+=", [0, 0, 1, 1], [1, 1, 1], 95.0))
 
 
 def _testdata(path: Path) -> Path:

@@ -1,7 +1,7 @@
 """Pages with dot leaders, read without them (:mod:`.ocr_leaders` whites them out): a
 contents page or an index is read as one block of lines and its page numbers read again
 as digits (:func:`read_led`, :func:`page_numbers`); on another page, a line a leader led
-to joins its heading (:func:`led_to`).
+to joins its heading (:func:`join_led_lines`).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from lateseg.ingest.ocr.missed import (
 log = logging.getLogger(__name__)
 
 
-def led_to(
+def join_led_lines(
     words: list[dict[str, Any]], leaders: Sequence[tuple[int, int, int]]
 ) -> list[dict[str, Any]]:
     """``words`` (a reading of a page whose ``leaders`` were whited out) with each line
@@ -60,7 +60,7 @@ def _leads_to(x: int, end: int) -> bool:
     return 0 <= x - end <= 2 * LEADER_GAP
 
 
-def unled(image: bytes, number: int) -> tuple[Unled | None, bool]:
+def whiten_leaders(image: bytes, number: int) -> tuple[Unled | None, bool]:
     """Page ``image`` with its dot leaders whited out (:func:`.ocr_leaders.without_leaders`:
     Tesseract reads a contents page's leaders as letters and its numbers with them), or
     None (none, or SciPy missing); False when looking failed (memory, say), so that the
@@ -88,7 +88,7 @@ def read_led(
     of lines (``--psm 6`` for ``--psm 3``): read as a page, its section numbers, titles
     and page numbers came out as three columns (the Policy Manual's second contents page:
     51 of its 106 numbers; as a block, 101). On another page the lines the leaders lead
-    to join their headings (:func:`led_to`). A block of leftover ink (``--psm 6``) is
+    to join their headings (:func:`join_led_lines`). A block of leftover ink (``--psm 6``) is
     read as it is. A contents page's strip of page numbers is read again as digits
     (:func:`page_numbers`) in what ``left_s()`` says is left of the page's time, once:
     ``strip`` keeps its words for a second reading of the page (darkened), and says
@@ -109,7 +109,7 @@ def read_led(
             return words
     words = read(image, psm=psm, **kw)
     try:
-        return led_to(words, unled.leaders)
+        return join_led_lines(words, unled.leaders)
     except Exception:  # the lines as Tesseract gave them
         log.warning("the lines led to were not joined", exc_info=True)
         return words

@@ -391,7 +391,7 @@ def _run(
     def left_s() -> float:
         return PAGE_TIMEOUT - (time.monotonic() - started)
 
-    unled, whole = ocr_contents.unled(image, number)
+    unled, whole = ocr_contents.whiten_leaders(image, number)
     raw, image = image, unled.image if unled is not None else image
     strip: dict[str, Any] = {}  # a contents page's page numbers, read once
     page = functools.partial(ocr_contents.read_led, read, unled, left_s=left_s, strip=strip)
@@ -437,13 +437,13 @@ def _second_readings(
     if left.ink >= ocr_missed.LOST_TEXT:  # lines lost: grey print beside black?
         darker = ocr_missed.darkened(image)
         again = ocr_missed.in_lines(read(darker, psm="3", timeout=left_s(), dpi=None))
-        if ocr_missed.trusted(again) > ocr_missed.trusted(words):
+        if ocr_missed.count_trusted(again) > ocr_missed.count_trusted(words):
             image, words = darker, again
             left = ocr_missed.leftover(image, words)
             if left is None:
                 return words
     extra = read(left.image, psm="6", timeout=left_s(), dpi=None)
-    return ocr_missed.merge(words, [w for w in extra if ocr_missed.kept(w)])
+    return ocr_missed.merge(words, [w for w in extra if ocr_missed.is_kept(w)])
 
 
 def _tesseract_tsv(

@@ -93,7 +93,7 @@ def without_leaders(image: bytes) -> Unled | None:
     scan)."""
     import numpy as np
     from PIL import Image
-    from scipy import ndimage  # ocr_contents.unled asks available() first
+    from scipy import ndimage  # contents.whiten_leaders asks available() first
 
     with Image.open(io.BytesIO(image)) as im:
         grey = np.array(im.convert("L"))

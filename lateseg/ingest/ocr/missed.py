@@ -10,7 +10,7 @@ out (:func:`leftover`).
 * **Lines lost** (:data:`LOST_TEXT` dark pixels or more left): Tesseract's page threshold
   drops light grey print beside black, and the Policy Manual's code blocks (syntax
   colours, grey when scanned) were lost whole. The page is read again darkened
-  (:func:`darkened`) and the reading with more characters read surely (:func:`trusted`)
+  (:func:`darkened`) and the reading with more characters read surely (:func:`count_trusted`)
   is kept; not every page is darkened, as a contents page's fine dot leaders are then
   read as letters.
 * **Words lost** (:data:`MISSED_INK` or more left): the leftover is read as one block
@@ -51,7 +51,7 @@ PAPER_LEVEL = 235.0
 MISSED_INK = 120
 #: Ink left (dark pixels) from which lines were lost, not a number here and there: the
 #: page is read again darkened (:data:`GAMMA`), and the reading with more characters
-#: read surely (:func:`trusted`) is kept. Tesseract's page threshold drops light grey
+#: read surely (:func:`count_trusted`) is kept. Tesseract's page threshold drops light grey
 #: print beside black: the Policy Manual's code blocks (syntax colours, grey when
 #: scanned) were lost whole. Not every page is darkened: the fine dot leaders of a
 #: contents page are then read as letters.
@@ -155,7 +155,7 @@ def darkened(image: bytes) -> bytes:
     return out.getvalue()
 
 
-def trusted(words: list[dict[str, Any]]) -> int:
+def count_trusted(words: list[dict[str, Any]]) -> int:
     """Characters of the words a reading is sure of (confidence :data:`MISSED_CONFIDENCE`
     or more): what decides between a page's readings."""
     return sum(len(w["text"]) for w in words if w["conf"] >= MISSED_CONFIDENCE)
@@ -209,7 +209,7 @@ def in_lines(words: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [w for w in words if not across(w)]
 
 
-def kept(word: dict[str, Any]) -> bool:
+def is_kept(word: dict[str, Any]) -> bool:
     """Whether a word of the second reading is trusted: confident, and not dots and
     dashes alone (what is left of a leader)."""
     return word["conf"] >= MISSED_CONFIDENCE and any(c not in _LEADER for c in word["text"])
