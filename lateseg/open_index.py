@@ -37,13 +37,13 @@ from lateseg.encode.profiles import (
     with_profile_backend,
     with_profile_windows,
 )
-from lateseg.errors import IndexStoreError
+from lateseg.errors import ConfigError, IndexStoreError
 from lateseg.home import lateseg_home
 from lateseg.index import Index, Manifest, read_manifest, write_manifest
 from lateseg.index.base import Store
-from lateseg.index.postgres import is_store_url
+from lateseg.index.stores import store_for
 from lateseg.index.vectors import check_policy
-from lateseg.segment import SEGMENTER_VERSION, Chunker, DynamicChunker
+from lateseg.segment import SEGMENTER_VERSION, Chunker, DynamicChunker, chunker_from_dict
 
 log = logging.getLogger(__name__)
 
@@ -78,10 +78,9 @@ def open_folder(
     if profile is not None:
         check_profile(profile)
     store: Store | None = None
-    if is_store_url(folder):
-        from lateseg.index.postgres import PgStore
-
-        store = PgStore(str(folder), writable=not readonly, create=create and not readonly)
+    kind = store_for(folder)
+    if not kind.in_folder:
+        store = kind.open(folder, writable=not readonly, create=create and not readonly)
         try:
             manifest = store.read_manifest(device=device)
             path = _cache_folder(store, cache_dir)
@@ -154,6 +153,10 @@ def _open(
     profile: str | None,
 ) -> tuple[Path, Index, LateEncoder, Chunker]:
     where = store.location if store is not None else path
+    held = None  # the chunker the manifest records, built (storage keeps its dict)
+    if manifest is not None:
+        held = _held_chunker(manifest, store, path)
+        manifest = dataclasses.replace(manifest, chunker=held.to_dict())
     if isinstance(embedder, str):
         enc_cfg = EncoderConfig(model=embedder, device=device)
     elif embedder is not None:
@@ -181,18 +184,18 @@ def _open(
     if manifest is not None:
         enc_cfg, precision = _follow_precision(where, manifest.precision, enc_cfg, precision)
     if chunker is None:
-        chunker = manifest.chunker if manifest else DynamicChunker()
-    elif manifest is not None and chunker.to_dict() != manifest.chunker.to_dict():
+        chunker = held if held is not None else DynamicChunker()
+    elif held is not None and chunker.to_dict() != held.to_dict():
         raise IndexStoreError(
-            f"{where} was built with chunker {manifest.chunker.to_dict()}; re-index into "
+            f"{where} was built with chunker {held.to_dict()}; re-index into "
             "a new folder to use another"
         )
     enc_cfg = _windows(enc_cfg, manifest, recorded)
     encoder = LateEncoder(enc_cfg)
     if manifest is None:
         manifest = Manifest(
-            enc_cfg, encoder.dim, chunker, vectors or "auto", 2, SEGMENTER_VERSION, precision,
-            recorded, enc_cfg.window_backend,
+            enc_cfg, encoder.dim, chunker.to_dict(), vectors or "auto", 2, SEGMENTER_VERSION,
+            precision, recorded, enc_cfg.window_backend,
         )  # fmt: skip
         if store is None:
             path.mkdir(parents=True, exist_ok=True)
@@ -212,6 +215,16 @@ def _open(
     if vectors is not None and vectors != index.policy:
         index.set_policy(vectors)
     return path, index, encoder, chunker
+
+
+def _held_chunker(manifest: Manifest, store: Store | None, path: Path) -> Chunker:
+    """The chunker an index's manifest records, its fields checked as the manifest's own
+    are (storage keeps the section as stored): a bad one names the manifest."""
+    try:
+        return chunker_from_dict(manifest.chunker)
+    except (ConfigError, TypeError, ValueError, AttributeError) as e:
+        where = f"{store.location} (manifest)" if store is not None else path / "manifest.json"
+        raise IndexStoreError(f"{where}: chunker: {e}") from None
 
 
 def _windows(

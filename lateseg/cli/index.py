@@ -92,7 +92,7 @@ def add(sub: argparse._SubParsersAction) -> None:
     )
     reindex.add_argument(
         "--chunker",
-        choices=CHUNKERS,
+        choices=tuple(CHUNKERS),
         default=None,
         help="chunker for the new index (default: the old index's)",
     )
@@ -107,7 +107,7 @@ def built_with(pipe: Any) -> dict[str, Any]:
     manifest = pipe.index.manifest
     out = {
         "embedder": manifest.embedder.to_dict(),
-        "chunker": manifest.chunker.to_dict(),
+        "chunker": dict(manifest.chunker),
         "precision": manifest.precision,
     }
     profile = getattr(manifest, "profile", None)

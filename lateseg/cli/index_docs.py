@@ -12,8 +12,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from lateseg.cli.options import EXIT_ERROR, EXIT_OK, UsageError
+from lateseg.index.postgres import is_store_url
 from lateseg.index.postgres.glob import glob_regex
-from lateseg.open_index import is_store_url
 
 GLOB_CHARS = ("*", "?", "[")
 
@@ -81,7 +81,7 @@ def run_reindex(args: argparse.Namespace) -> int:
 
     from lateseg.pipeline import Pipeline
     from lateseg.scale.reindex import reindex
-    from lateseg.segment import DynamicChunker, FixedChunker
+    from lateseg.segment import CHUNKERS
 
     target = args.to
     if not is_store_url(target):
@@ -91,11 +91,7 @@ def run_reindex(args: argparse.Namespace) -> int:
         if not is_store_url(args.index) and path.resolve() == Path(args.index).resolve():
             raise UsageError("--to is --index: reindex writes a new index, the old stays as is")
     with Pipeline.open(args.index, create=False, readonly=True, cache_dir=args.cache_dir) as old:
-        chunker = (
-            {"dynamic": DynamicChunker, "fixed": FixedChunker}[args.chunker]()
-            if args.chunker
-            else old.chunker
-        )
+        chunker = CHUNKERS.make(args.chunker) if args.chunker else old.chunker
         with Pipeline.open(
             target, embedder=args.embedder, chunker=chunker, device=args.device,
             backend=args.backend, trust_remote_code=args.trust_remote_code,

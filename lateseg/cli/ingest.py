@@ -49,7 +49,7 @@ def add(sub: argparse._SubParsersAction) -> None:
     )
     ing.add_argument(
         "--chunker",
-        choices=CHUNKERS,
+        choices=tuple(CHUNKERS),
         default=None,
         help="chunker for a NEW index (default: dynamic)",
     )
@@ -64,7 +64,7 @@ def add(sub: argparse._SubParsersAction) -> None:
     )
     ing.add_argument(
         "--engine",
-        choices=ENGINES,
+        choices=tuple(ENGINES),
         default="local",
         help="local (this machine; the default) or ray: parse and encode on a Ray "
         "cluster, this process writing the index (needs lateseg[ray] on every node)",
@@ -182,14 +182,11 @@ def fast_notice(device: str | None) -> None:
 def run(args: argparse.Namespace) -> int:
     from lateseg.ingest.folder import WalkConfig
     from lateseg.pipeline import Pipeline
-    from lateseg.segment import DynamicChunker, FixedChunker
 
     if given(args, "address") and args.engine != "ray":
         raise UsageError("--address names a Ray cluster: it acts only with --engine ray")
     secret = password(args)
-    chunker = (
-        {"dynamic": DynamicChunker, "fixed": FixedChunker}[args.chunker]() if args.chunker else None
-    )
+    chunker = CHUNKERS.make(args.chunker) if args.chunker else None
     if not args.no_progress and sys.stderr.isatty():
         # until the bar shows: a new index may load the model to learn its width
         print("lateseg: loading the model…", end="\r", file=sys.stderr, flush=True)

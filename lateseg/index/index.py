@@ -34,7 +34,7 @@ from lateseg.index.cache import CacheError, is_cache_file, load_cache, save_cach
 from lateseg.index.lock import WriteLock, take_write_lock, writer_at_work
 from lateseg.index.manifest import Manifest, read_manifest, write_manifest
 from lateseg.index.migrate import Reencode, vectors_into_store
-from lateseg.index.sqlite.store import DocStore
+from lateseg.index.stores import open_store
 from lateseg.index.vectors import APPROX_THRESHOLD, PQ_MIN_TRAIN, VectorIndex, check_policy
 from lateseg.index.writer import Writer
 
@@ -67,7 +67,7 @@ class Index:
         self.folder = folder
         self.manifest = manifest
         self.dim = manifest.dim
-        self.store: Store = store or DocStore(folder / "docstore.sqlite", writable=writable)
+        self.store: Store = store or open_store(folder, writable=writable)
         #: Where the index is, for messages: a folder, or a URL without its password.
         self.location = self.store.location
         #: Encodes documents again during a migration (set by the Pipeline).

@@ -24,7 +24,6 @@ from lateseg.encode.backends import PRECISIONS
 from lateseg.encode.config import EncoderConfig
 from lateseg.encode.profiles import PROFILES
 from lateseg.errors import ConfigError, IndexStoreError
-from lateseg.segment import Chunker, chunker_from_dict
 from lateseg.validate import check_fields, is_int, read_bounded, shown
 
 FORMAT = "lateseg-index"
@@ -63,7 +62,10 @@ class Manifest:
 
     embedder: EncoderConfig
     dim: int
-    chunker: Chunker
+    # The chunker's ``to_dict()``: a JSON object with a string ``type``, checked in full
+    # (lateseg.segment.chunker_from_dict) where the folder is opened (lateseg.open_index),
+    # since storage does not import the chunkers.
+    chunker: dict[str, Any]
     vectors: str
     version: int
     segmenter: int = 0  # lateseg.segment.SEGMENTER_VERSION the index was created with
@@ -83,7 +85,7 @@ class Manifest:
         out = {
             "embedder": self.embedder.to_dict(),
             "dim": self.dim,
-            "chunker": self.chunker.to_dict(),
+            "chunker": dict(self.chunker),
             "vectors": self.vectors,
             "segmenter": self.segmenter,
             "precision": self.precision,
@@ -151,7 +153,7 @@ def parse_manifest(data: Any, *, device: str | None = None) -> Manifest:
     dim = data["dim"]
     if not is_int(dim) or not 1 <= dim <= MAX_DIM:
         raise ConfigError(f"dim: {dim!r} is not an integer in [1, {MAX_DIM}]")
-    chunker = _section("chunker", data["chunker"], chunker_from_dict)
+    chunker = _chunker(data["chunker"])
     from lateseg.index.vectors import POLICIES
 
     vectors = data.get("vectors", "auto")
@@ -193,6 +195,17 @@ def _embedder(raw: Any, device: str | None) -> EncoderConfig:
     if not fields["model"].strip() or len(fields["model"]) > 4096 or "\0" in fields["model"]:
         raise ConfigError(f"embedder.model: {shown(fields['model'])} is not a model name")
     return _section("embedder", fields, lambda d: EncoderConfig(**d, device=device))
+
+
+def _chunker(raw: Any) -> dict[str, Any]:
+    """The chunker section as it is stored: an object naming its ``type``. Its fields are
+    the chunker's to check, where the folder is opened (``lateseg.open_index``)."""
+    if not isinstance(raw, dict):
+        raise ConfigError(f"chunker: {shown(raw)} is not an object")
+    kind = raw.get("type")
+    if not isinstance(kind, str):
+        raise ConfigError(f"chunker: unknown chunker type {kind!r:.80}")
+    return dict(raw)
 
 
 def _section(name: str, raw: Any, build: Any) -> Any:

@@ -10,6 +10,11 @@ is unchanged or failed to parse). The caller stays the index's single writer
 * :class:`lateseg.scale.ray_engine.RayIngest`: parsing in Ray tasks, encoding on a pool
   of Ray actors (``pip install 'lateseg[ray]'``).
 
+They are the registry :data:`ENGINES`: a member is a class with a ``name``, a ``summary``
+and a ``start`` classmethod that makes the engine for one ingest (:class:`EngineKind`);
+one ``@ENGINES.register`` line makes it known to ``make_engine``, ``--engine`` and the
+family's conformance test (``tests/test_conformance_engines.py``).
+
 Both run :func:`lateseg.scale.encoding.encode_document`, so their indexes agree; its
 names are re-exported here.
 """
@@ -17,9 +22,10 @@ names are re-exported here.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, ClassVar, Protocol
 
 from lateseg.errors import ConfigError
+from lateseg.registry import Registry
 from lateseg.scale.encoding import (
     EMPTY,
     Encoded,
@@ -36,11 +42,11 @@ if TYPE_CHECKING:
     from lateseg.segment import Chunker
 
 __all__ = [
-    "CHARS_PER_TOKEN", "EMPTY", "ENGINES", "ROUND_BATCHES", "Encoded", "Engine", "LocalEngine",
-    "Outcome", "Written", "encode_document", "encode_documents", "encode_parsed", "make_engine",
+    "CHARS_PER_TOKEN", "EMPTY", "ENGINES", "ROUND_BATCHES", "Encoded", "Engine", "EngineKind",
+    "LocalEngine", "Outcome", "RayEngine", "Written", "encode_document", "encode_documents",
+    "encode_parsed", "make_engine",
 ]  # fmt: skip
 
-ENGINES = ("local", "ray")
 # A round of documents encoded together holds about this many forward batches of text
 # (at about CHARS_PER_TOKEN characters a token): enough to fill the batches, little
 # enough that the writer is not kept waiting.
@@ -56,11 +62,55 @@ class Engine(Protocol):
         ...
 
 
+class EngineKind(Protocol):
+    """A member of :data:`ENGINES`: its ``name`` (``--engine``), a ``summary`` for
+    ``--help``, and how it starts the engine of one ingest."""
+
+    name: ClassVar[str]
+    summary: ClassVar[str]
+
+    @classmethod
+    def start(
+        cls,
+        encoder: LateEncoder,
+        chunker: Chunker,
+        *,
+        workers: int | None = None,
+        address: str | None = None,
+        store_url: str | None = None,
+    ) -> Engine:
+        """The engine: ``workers`` (None: automatic), ``address`` (a cluster's, for an
+        engine that has one), ``store_url`` (a server's index that the engine's workers may
+        write into themselves)."""
+        ...
+
+
+ENGINES: Registry[EngineKind] = Registry("engine", key="engine", option="engine")
+
+
+@ENGINES.register
 class LocalEngine:
     """Parse in ``workers`` processes (None: automatic, 0: none) while this process
     encodes, in file order, a round of documents at a time: about
     :data:`ROUND_BATCHES` forward batches' worth of text, whose windows and chunk
     texts share batches (:func:`encode_documents`)."""
+
+    name: ClassVar[str] = "local"
+    summary: ClassVar[str] = "parse in worker processes, encode in this one (the default)"
+
+    @classmethod
+    def start(
+        cls,
+        encoder: LateEncoder,
+        chunker: Chunker,
+        *,
+        workers: int | None = None,
+        address: str | None = None,
+        store_url: str | None = None,
+    ) -> Engine:
+        if address is not None:
+            raise ConfigError("address= is for engine='ray'")
+        return cls(encoder, chunker, workers)
 
     def __init__(self, encoder: LateEncoder, chunker: Chunker, workers: int | None = None):
         self.encoder = encoder
@@ -88,6 +138,31 @@ class LocalEngine:
         yield from zip(batch, encode_parsed(self.encoder, self.chunker, batch), strict=True)
 
 
+@ENGINES.register
+class RayEngine:
+    """Starts :class:`lateseg.scale.ray_engine.RayIngest`, whose module is imported only
+    then (and Ray only when it runs): ``workers`` is its number of encoder actors."""
+
+    name: ClassVar[str] = "ray"
+    summary: ClassVar[str] = "parse and encode on a Ray cluster (lateseg[ray])"
+
+    @classmethod
+    def start(
+        cls,
+        encoder: LateEncoder,
+        chunker: Chunker,
+        *,
+        workers: int | None = None,
+        address: str | None = None,
+        store_url: str | None = None,
+    ) -> Engine:
+        from lateseg.scale.ray_engine import RayIngest
+
+        return RayIngest(
+            encoder.config, chunker, address, actors=workers or None, store_url=store_url
+        )
+
+
 def make_engine(
     name: str,
     encoder: LateEncoder,
@@ -99,14 +174,5 @@ def make_engine(
 ) -> Engine:
     """The engine called ``name`` (one of :data:`ENGINES`); ``store_url``: a server's
     index that Ray's workers write into themselves."""
-    if name not in ENGINES:
-        raise ConfigError(f"engine={name!r}; choose one of {', '.join(ENGINES)}")
-    if address is not None and name != "ray":
-        raise ConfigError("address= is for engine='ray'")
-    if name == "ray":
-        from lateseg.scale.ray_engine import RayIngest
-
-        return RayIngest(
-            encoder.config, chunker, address, actors=workers or None, store_url=store_url
-        )
-    return LocalEngine(encoder, chunker, workers)
+    kind = ENGINES.get_class(name)
+    return kind.start(encoder, chunker, workers=workers, address=address, store_url=store_url)

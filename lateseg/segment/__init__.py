@@ -1,32 +1,20 @@
 """Segmentation: choose chunk boundaries of a document from its token embeddings.
 
 Chunkers share one protocol: ``chunk(doc, tokens) -> list[Chunk]``; the dynamic
-segmenter (content-defined, the default) and the fixed-size baseline implement it.
+segmenter (content-defined, the default) and the fixed-size baseline implement it. They
+are the registry :data:`CHUNKERS` (:mod:`lateseg.segment.base`): a new chunker is a class
+with a ``name`` and one ``@CHUNKERS.register`` line.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any
 
 from lateseg.errors import ConfigError
+from lateseg.segment.base import CHUNKERS, Chunker
 from lateseg.segment.dynamic import DynamicChunker, DynamicConfig
 from lateseg.segment.fixed import FixedChunker
-from lateseg.validate import check_fields, shown
-
-if TYPE_CHECKING:
-    from lateseg.encode.late import TokenEmbeddings
-    from lateseg.types import Chunk, Document
-
-
-class Chunker(Protocol):
-    """Splits a document into ordered, disjoint chunks covering its non-blank text."""
-
-    def chunk(self, doc: Document, tokens: TokenEmbeddings) -> list[Chunk]: ...
-
-    def to_dict(self) -> dict[str, object]: ...
-
-
-CHUNKERS = ("dynamic", "fixed")
+from lateseg.validate import shown
 
 #: What an index's manifest records as ``segmenter``: the version of the rules that decide
 #: a document's structure and boundaries (``ingest/`` structure, ``text/boundaries``,
@@ -41,23 +29,15 @@ SEGMENTER_VERSION = 2
 
 def chunker_from_dict(d: Any) -> Chunker:
     """Rebuild a chunker from its ``to_dict()`` (as stored in an index manifest, which
-    may come from anyone: every field is checked, and a bad one is named)."""
+    may come from anyone: every field is checked, and a bad one is named):
+    :meth:`CHUNKERS.from_dict <lateseg.registry.Registry.from_dict>`, with the messages
+    an index's manifest has always given."""
     if not isinstance(d, dict):
         raise ConfigError(f"{shown(d)} is not an object")
-    d = dict(d)
-    kind = d.pop("type", None)
-    if kind == "dynamic":
-        code = d.pop("code", None)
-        check_fields(DynamicConfig, d, "chunker")
-        if code is not None:
-            if not isinstance(code, dict):
-                raise ConfigError(f"chunker.code: {shown(code)} is not an object")
-            check_fields(DynamicConfig, code, "chunker.code")
-        return DynamicChunker(DynamicConfig(**d), DynamicConfig(**code) if code else None)
-    if kind == "fixed":
-        check_fields(FixedChunker, d, "chunker")
-        return FixedChunker(**d)
-    raise ConfigError(f"unknown chunker type {kind!r}; expected one of {', '.join(CHUNKERS)}")
+    kind = d.get("type")
+    if not isinstance(kind, str) or kind not in CHUNKERS:
+        raise ConfigError(f"unknown chunker type {kind!r}; expected one of {', '.join(CHUNKERS)}")
+    return CHUNKERS.from_dict(d)
 
 
 __all__ = [

@@ -14,14 +14,15 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from lateseg.anchors import local_maxima, text_keys
 from lateseg.errors import ConfigError
+from lateseg.segment.base import register
 from lateseg.segment.spans import SECTION_KINDS, chunks_from_boundaries
 from lateseg.text.boundaries import (
     clause_starts,
@@ -30,6 +31,7 @@ from lateseg.text.boundaries import (
     sentence_starts,
     tokens_at,
 )
+from lateseg.validate import check_fields, shown
 
 if TYPE_CHECKING:
     from lateseg.encode.late import TokenEmbeddings
@@ -104,12 +106,16 @@ def _fields(c: DynamicConfig) -> dict[str, object]:
 CODE_CONFIG = DynamicConfig(min_tokens=32, target_tokens=160, max_tokens=256)
 
 
+@register
 class DynamicChunker:
     """Content-defined chunks from structure, sentences and semantic change.
 
     ``config`` applies to prose (contracts, text, Markdown, HTML), ``code`` to source
     files (``Document.kind == "code"``).
     """
+
+    name = "dynamic"
+    summary = "content-defined boundaries by dynamic programming (the default)"
 
     def __init__(self, config: DynamicConfig | None = None, code: DynamicConfig | None = None):
         self.config = config or DynamicConfig()
@@ -120,6 +126,19 @@ class DynamicChunker:
 
     def to_dict(self) -> dict[str, object]:
         return {"type": "dynamic", **_fields(self.config), "code": _fields(self.code)}
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> DynamicChunker:
+        """The chunker a ``to_dict()`` less its ``type`` describes (every field checked);
+        without ``code`` (an index from before it was recorded), :data:`CODE_CONFIG`."""
+        d = dict(d)
+        code = d.pop("code", None)
+        check_fields(DynamicConfig, d, "chunker")
+        if code is not None:
+            if not isinstance(code, dict):
+                raise ConfigError(f"chunker.code: {shown(code)} is not an object")
+            check_fields(DynamicConfig, code, "chunker.code")
+        return cls(DynamicConfig(**d), DynamicConfig(**code) if code else None)
 
     def chunk(self, doc: Document, tokens: TokenEmbeddings) -> list[Chunk]:
         n = len(tokens)
