@@ -259,8 +259,9 @@ class LateEncoder:
         them packed into shared batches (length-sorted, at most :attr:`batch_tokens`
         tokens each): what batching across documents buys, a GPU kept busy, while each
         document gets the token embeddings it gets alone to its precision's rounding: at
-        fp32 to 1e-4; at bf16 to a few bf16 steps (2**-8 of a token's largest component:
-        on an AMX CPU the kernels differ with the batch's shape).
+        fp32 to 1e-4; at bf16 to bf16's (the kernels round differently with the batch's
+        shape: up to ~4 steps of 2**-8 of a token's largest component measured, on AMD
+        AVX-512 bf16 and Intel AMX alike; tests/test_segment_properties.py).
 
         An int8 graph (:data:`BATCH_SCALED`) scales each batch's activations as a whole,
         so a window's embeddings would depend on the other windows of its batch: there
