@@ -32,7 +32,6 @@ from lateseg.encode.profiles import (
     DEFAULT_PROFILE,
     PROFILES,
     apply_profile,
-    check_profile,
     matches,
     with_profile_backend,
     with_profile_windows,
@@ -42,7 +41,7 @@ from lateseg.home import lateseg_home
 from lateseg.index import Index, Manifest, read_manifest, write_manifest
 from lateseg.index.base import Store
 from lateseg.index.stores import store_for
-from lateseg.index.vectors import check_policy
+from lateseg.options import OPEN_DEFAULTS, OpenOptions
 from lateseg.segment import SEGMENTER_VERSION, Chunker, DynamicChunker, chunker_from_dict
 
 log = logging.getLogger(__name__)
@@ -56,27 +55,15 @@ _PRECISION_HINTS = {
 
 
 def open_folder(
-    folder: str | os.PathLike[str],
-    *,
-    embedder: str | EncoderConfig | None = None,
-    chunker: Chunker | None = None,
-    device: str | None = None,
-    vectors: str | None = None,
-    create: bool = True,
-    readonly: bool = False,
-    trust_remote_code: bool = False,
-    backend: str | None = None,
-    cache_dir: str | os.PathLike[str] | None = None,
-    profile: str | None = None,
+    folder: str | os.PathLike[str], options: OpenOptions = OPEN_DEFAULTS
 ) -> tuple[Path, Index, LateEncoder, Chunker]:
     """The folder's absolute path (for a ``postgresql://`` index: this machine's cache
-    folder), its index, the encoder and the chunker it is built with (see
-    ``Pipeline.open`` for the arguments). A new index's manifest is written here; an
-    existing index is never modified by opening it."""
-    if vectors is not None:
-        check_policy(vectors)
-    if profile is not None:
-        check_profile(profile)
+    folder), its index, the encoder and the chunker it is built with, opened as
+    ``options`` say (:class:`~lateseg.options.OpenOptions`, checked when made; its
+    ``generator`` is the pipeline's, not read here). A new index's manifest is written
+    here; an existing index is never modified by opening it."""
+    device, create, readonly = options.device, options.create, options.readonly
+    cache_dir = options.cache_dir
     store: Store | None = None
     kind = store_for(folder)
     if not kind.in_folder:
@@ -99,10 +86,7 @@ def open_folder(
         path = Path(folder).expanduser().resolve()
         manifest = _folder_manifest(path, device, create and not readonly)
     try:
-        return _open(
-            path, store, manifest, embedder, chunker, device, vectors, readonly,
-            trust_remote_code, backend, profile,
-        )  # fmt: skip
+        return _open(path, store, manifest, options)
     except BaseException:
         if store is not None:
             store.close()
@@ -140,41 +124,33 @@ def _cache_folder(store: Store, cache_dir: str | os.PathLike[str] | None) -> Pat
 
 
 def _open(
-    path: Path,
-    store: Store | None,
-    manifest: Manifest | None,
-    embedder: str | EncoderConfig | None,
-    chunker: Chunker | None,
-    device: str | None,
-    vectors: str | None,
-    readonly: bool,
-    trust_remote_code: bool,
-    backend: str | None,
-    profile: str | None,
+    path: Path, store: Store | None, manifest: Manifest | None, options: OpenOptions
 ) -> tuple[Path, Index, LateEncoder, Chunker]:
     where = store.location if store is not None else path
     held = None  # the chunker the manifest records, built (storage keeps its dict)
     if manifest is not None:
         held = _held_chunker(manifest, store, path)
         manifest = dataclasses.replace(manifest, chunker=held.to_dict())
+    embedder, chunker = options.embedder, options.chunker
     if isinstance(embedder, str):
-        enc_cfg = EncoderConfig(model=embedder, device=device)
+        enc_cfg = EncoderConfig(model=embedder, device=options.device)
     elif embedder is not None:
         enc_cfg = embedder
     elif manifest is not None:
         enc_cfg = manifest.embedder
     else:
-        enc_cfg = EncoderConfig(device=device)
-    if trust_remote_code:
+        enc_cfg = EncoderConfig(device=options.device)
+    if options.trust_remote_code:
         enc_cfg = dataclasses.replace(enc_cfg, trust_remote_code=True)
     if manifest is None:
-        enc_cfg, recorded = _new_profile(enc_cfg, profile, isinstance(embedder, EncoderConfig))
+        configured = isinstance(embedder, EncoderConfig)
+        enc_cfg, recorded = _new_profile(enc_cfg, options.profile, configured)
     else:
-        recorded = _own_profile(where, manifest, profile)
-        if backend is None:  # the index's profile may run a backend of its own
+        recorded = _own_profile(where, manifest, options.profile)
+        if options.backend is None:  # the index's profile may run a backend of its own
             enc_cfg = with_profile_backend(enc_cfg, recorded)
-    if backend is not None:
-        enc_cfg = dataclasses.replace(enc_cfg, backend=backend)
+    if options.backend is not None:
+        enc_cfg = dataclasses.replace(enc_cfg, backend=options.backend)
     if manifest is not None and manifest.embedder.model != enc_cfg.model:
         raise IndexStoreError(
             f"{where} was built with embedder {manifest.embedder.model!r}, not "
@@ -194,8 +170,8 @@ def _open(
     encoder = LateEncoder(enc_cfg)
     if manifest is None:
         manifest = Manifest(
-            enc_cfg, encoder.dim, chunker.to_dict(), vectors or "auto", 2, SEGMENTER_VERSION,
-            precision, recorded, enc_cfg.window_backend,
+            enc_cfg, encoder.dim, chunker.to_dict(), options.vectors or "auto", 2,
+            SEGMENTER_VERSION, precision, recorded, enc_cfg.window_backend,
         )  # fmt: skip
         if store is None:
             path.mkdir(parents=True, exist_ok=True)
@@ -203,7 +179,7 @@ def _open(
         else:
             store.write_manifest(manifest)
     elif manifest.segmenter < SEGMENTER_VERSION:
-        (log.info if readonly else log.warning)(
+        (log.info if options.readonly else log.warning)(
             "%s was created by an older segmenter (%d < %d): its documents keep the structure "
             "they were ingested with (older section labels, tables as flattened rows) "
             "until their files change; re-index into a new folder for current citations",
@@ -211,9 +187,9 @@ def _open(
             manifest.segmenter,
             SEGMENTER_VERSION,
         )
-    index = Index(path, manifest, writable=not readonly, store=store)
-    if vectors is not None and vectors != index.policy:
-        index.set_policy(vectors)
+    index = Index(path, manifest, writable=not options.readonly, store=store)
+    if options.vectors is not None and options.vectors != index.policy:
+        index.set_policy(options.vectors)
     return path, index, encoder, chunker
 
 

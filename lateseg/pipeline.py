@@ -20,6 +20,7 @@ from lateseg.encode.models import DEFAULT_GENERATOR
 from lateseg.index import Index
 from lateseg.ingest.report import IngestReport
 from lateseg.open_index import open_folder
+from lateseg.options import IngestOptions, OpenOptions, either
 from lateseg.retrieve.retriever import SEARCH_MODES, Retriever
 from lateseg.scale.engines import ENGINES, Encoded, encode_document
 from lateseg.scale.ingest import add_documents, ingest_paths
@@ -29,13 +30,14 @@ from lateseg.types import Answer, Document, Hit
 if TYPE_CHECKING:  # these load only when used
     from lateseg.generate.local import LocalGenerator
     from lateseg.ingest.folder import WalkConfig
-    from lateseg.kv.sparse import SparsePrefill
 
 __all__ = [
     "ENGINES",
     "SEARCH_MODES",
     "AskOptions",
     "Encoded",
+    "IngestOptions",
+    "OpenOptions",
     "Pipeline",
     "SearchOptions",
     "chunker_from_dict",
@@ -70,6 +72,7 @@ class Pipeline:
         cls,
         folder: str | os.PathLike[str],
         *,
+        options: OpenOptions | None = None,
         embedder: str | EncoderConfig | None = None,
         chunker: Chunker | None = None,
         generator: str | None = None,
@@ -85,7 +88,8 @@ class Pipeline:
     ) -> Pipeline:
         """Create or open the index at ``folder`` (policy: :mod:`lateseg.open_index`): a
         folder, or a ``postgresql://`` URL (a shared index; ``cache_dir`` is this machine's
-        folder for its vector cache, by default under the lateseg home).
+        folder for its vector cache, by default under the lateseg home), as ``options``
+        (:class:`~lateseg.options.OpenOptions`) or the same options given as keywords say.
 
         A new index records the embedder and chunker in its manifest; an existing one is
         reopened with them (a different embedder raises :class:`IndexStoreError`).
@@ -99,17 +103,21 @@ class Pipeline:
         twice the ingest speed on CPUs without bf16 at lower recall), recorded in its
         manifest; an existing index is extended with its own (another is refused).
         """
-        path, index, encoder, chunker = open_folder(
-            folder, embedder=embedder, chunker=chunker, device=device, vectors=vectors,
-            create=create, readonly=readonly, trust_remote_code=trust_remote_code,
-            backend=backend, cache_dir=cache_dir, profile=profile,
+        given = OpenOptions(
+            embedder=embedder, chunker=chunker, generator=generator, device=device,
+            vectors=vectors, create=create, readonly=readonly,
+            trust_remote_code=trust_remote_code, backend=backend, cache_dir=cache_dir,
+            profile=profile,
         )  # fmt: skip
-        return cls(path, encoder, chunker, index, generator or DEFAULT_GENERATOR)
+        opening = either(options, given)
+        path, index, encoder, made = open_folder(folder, opening)
+        return cls(path, encoder, made, index, opening.generator or DEFAULT_GENERATOR)
 
     def ingest(
         self,
         paths: Iterable[str | os.PathLike[str]] | str,
         *,
+        options: IngestOptions | None = None,
         progress: bool | None = None,
         password: str | None = None,
         ocr: str = "auto",
@@ -119,7 +127,9 @@ class Pipeline:
         engine: str = "local",
         address: str | None = None,
     ) -> IngestReport:
-        """Add or update every supported file under ``paths`` (:mod:`lateseg.scale.ingest`).
+        """Add or update every supported file under ``paths`` (:mod:`lateseg.scale.ingest`)
+        as ``options`` (:class:`~lateseg.options.IngestOptions`) or the same options given
+        as keywords say.
 
         Unchanged files (same content hash) are not parsed again; skipped and failed files
         are reported with their reasons and the others go on. ``workers``: parse
@@ -132,11 +142,11 @@ class Pipeline:
         (``lateseg[ray]``); this process writes in file order, or, on a PostgreSQL
         index, the actors write what they encoded themselves.
         """
-        return ingest_paths(
-            self.index, self.encoder, self.chunker, paths, progress=progress,
-            password=password, ocr=ocr, workers=workers, walk_config=walk_config, prune=prune,
-            engine=engine, address=address,
+        given = IngestOptions(
+            progress=progress, password=password, ocr=ocr, workers=workers,
+            walk_config=walk_config, prune=prune, engine=engine, address=address,
         )  # fmt: skip
+        return ingest_paths(self.index, self.encoder, self.chunker, paths, either(options, given))
 
     def add_documents(self, docs: Iterable[Document]) -> int:
         """Index documents made in memory: each is encoded whole, chunked and stored under its
@@ -204,20 +214,20 @@ class Pipeline:
     def ask_many(
         self,
         questions: Sequence[str],
+        k: int | None = None,
         *,
+        options: AskOptions | None = None,
         document: str | os.PathLike[str] | None = None,
-        k: int = 5,
-        mode: str = "dense",
-        kv_budget: int | float | None = None,
-        kv_method: str | None = None,
-        prefill: str | SparsePrefill | None = None,
         stream: Callable[[int, str], None] | None = None,
+        **given: Any,
     ) -> list[Answer]:
-        """Answer several questions from one context, prefilled and compressed once
-        (:meth:`Answerer.ask_many`)."""
+        """Answer several questions from one context, prefilled and compressed once, as
+        ``options`` (or the same options given as keywords: ``k``, ``mode``,
+        ``kv_budget``, ``kv_method``, ``prefill`` …;
+        :class:`~lateseg.ask.options.AskOptions`) say (:meth:`Answerer.ask_many`)."""
         return self._answerer.ask_many(
-            questions, document=document, k=k, mode=mode, kv_budget=kv_budget,
-            kv_method=kv_method, prefill=prefill, stream=stream,
+            questions, options_of(AskOptions, options, k, given), document=document,
+            stream=stream,
         )  # fmt: skip
 
     def document_hits(self, source: str | os.PathLike[str]) -> list[Hit]:

@@ -59,7 +59,6 @@ if TYPE_CHECKING:
     from lateseg.generate.local import LocalGenerator
     from lateseg.generate.remote.client import RemoteLLM
     from lateseg.generate.writer import Writer
-    from lateseg.kv.sparse import SparsePrefill
     from lateseg.retrieve.retriever import Retriever
 
 
@@ -346,38 +345,38 @@ class Answerer:
     def ask_many(
         self,
         questions: Sequence[str],
+        options: AskOptions = ASK_DEFAULTS,
         *,
         document: str | os.PathLike[str] | None = None,
-        k: int = 5,
-        mode: str = "dense",
-        kv_budget: int | float | None = None,
-        kv_method: str | None = None,
-        prefill: str | SparsePrefill | None = None,
         stream: Callable[[int, str], None] | None = None,
     ) -> list[Answer]:
         """Answer several questions from one context, prefilled and compressed once.
 
         The context is the whole of ``document`` (its chunks, numbered, in order) or else
-        the union of each question's ``k`` best chunks. The KV cache is compressed without
-        knowing the questions (the observation window is the context's end) and truncated
-        back after each answer. ``stream(i, text)`` receives question ``i``'s answer as it
-        is made. ``prefill``: as in :meth:`ask`.
+        the union of each question's ``options.k`` best chunks as ``options`` select them
+        (:meth:`search`). The KV cache is compressed (``kv_budget``, ``kv_method``)
+        without knowing the questions (the observation window is the context's end) and
+        truncated back after each answer; ``prefill`` and ``fallback`` as in :meth:`ask`.
+        Options one shared context cannot apply are refused
+        (:meth:`AskOptions.for_one_context`).
+        ``stream(i, text)`` receives question ``i``'s answer as it is made.
         """
-        kv = KVConfig.from_options(kv_budget, kv_method)
+        options = options.for_one_context()
         if document is not None:
             passages = self.retriever.document_hits(document)
         else:
             seen: dict[int, Hit] = {}
             for q in questions:
-                for h in self.retriever.search(q, k, mode=mode):
+                for h in self.search(q, options.search):
                     seen.setdefault(h.chunk_id, h)
             passages = list(seen.values())
         if not passages:
             return [Answer(NO_PASSAGE, ()) for _ in questions]
         # A whole document gets all the model's window can hold; retrieved passages the
         # generator's usual budget. Passages that do not fit are dropped whole (reported).
-        gen = self.local_generator().with_prefill(prefill)
-        session = gen.session(passages, kv, None if document is None else gen.window_budget())
+        gen = self.local_generator().with_prefill(options.prefill)
+        budget = None if document is None else gen.window_budget()
+        session = gen.session(passages, options.kv, budget)
         out = []
         for i, q in enumerate(questions):
             asked = analyse(q)
@@ -387,7 +386,7 @@ class Answerer:
                 session.dropped, done.finish_reason,
                 quote=extractive_answer(asked, session.passages, self.encoder()),
             )  # fmt: skip
-            out.append(self.checked(asked, made, session.passages))
+            out.append(self.checked(asked, made, session.passages) if options.fallback else made)
         return out
 
 

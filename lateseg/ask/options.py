@@ -10,7 +10,6 @@ default and its check are written here only; a wrong value is a
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -20,6 +19,7 @@ from lateseg.generate.remote.config import LLMConfig
 from lateseg.generate.rerank import check_reranker
 from lateseg.kv.compress import KVConfig
 from lateseg.kv.sparse import prefill_mode
+from lateseg.options import check_names
 from lateseg.retrieve.retriever import SEARCH_MODES
 
 if TYPE_CHECKING:
@@ -65,15 +65,6 @@ def _positive(name: str, value: Any, optional: bool = False) -> None:
         raise ConfigError(f"{name}={value!r}; give a whole number of at least 1")
 
 
-def _check_names(cls: type, given: dict[str, Any], what: str) -> None:
-    known = [f.name for f in dataclasses.fields(cls) if f.init]
-    unknown = sorted(set(given) - set(known))
-    if unknown:
-        raise ConfigError(
-            f"unknown {what} option {', '.join(unknown)}; the options are {', '.join(known)}"
-        )
-
-
 @dataclass(frozen=True)
 class SearchOptions:
     """Which passages: the ``k`` best by ``mode`` (:data:`SEARCH_MODES`), of the files
@@ -101,7 +92,7 @@ class SearchOptions:
     def of(cls, **given: Any) -> SearchOptions:
         """The options given as keywords (``Pipeline.search``'s); an unknown name is a
         :class:`ConfigError` listing the known ones."""
-        _check_names(cls, given, "search")
+        check_names(cls, given, "search")
         return cls(**given)
 
     def select(self) -> dict[str, Any]:
@@ -178,10 +169,29 @@ class AskOptions:
         """The options given as keywords (``Pipeline.ask``'s), ``extractive=True`` read
         as ``answer="quote"``; an unknown name is a :class:`ConfigError` listing the
         known ones."""
-        _check_names(cls, given, "ask")
+        check_names(cls, given, "ask")
         if extractive:
             given["answer"] = answer_mode(given.get("answer"), extractive=True)
         return cls(**given)
+
+    def for_one_context(self) -> AskOptions:
+        """These options, for answers all made from one shared, prefilled context
+        (``ask_many``): the options of one question's own passages or writer
+        (``context``, ``min_confidence``, ``llm``, ``context_tokens``, and
+        ``answer="copy"``) are refused, never silently ignored."""
+        own = [
+            n
+            for n in ("context", "min_confidence", "llm", "context_tokens")
+            if getattr(self, n) != getattr(ASK_DEFAULTS, n)
+        ]
+        if self.answer == "copy":
+            own.insert(0, "answer='copy'")
+        if own:
+            raise ConfigError(
+                f"ask_many generates every answer from one shared context: {', '.join(own)} "
+                "cannot apply (ask each question alone)"
+            )
+        return self
 
 
 def _check_remote(llm: Any, context_tokens: Any, how: str, local: bool) -> None:

@@ -11,7 +11,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from lateseg.cli.options import EXIT_ERROR, EXIT_OK, UsageError
+from lateseg.cli.options import EXIT_ERROR, EXIT_OK, UsageError, running
 from lateseg.index.postgres import is_store_url
 from lateseg.index.postgres.glob import glob_regex
 
@@ -92,11 +92,9 @@ def run_reindex(args: argparse.Namespace) -> int:
             raise UsageError("--to is --index: reindex writes a new index, the old stays as is")
     with Pipeline.open(args.index, create=False, readonly=True, cache_dir=args.cache_dir) as old:
         chunker = CHUNKERS.make(args.chunker) if args.chunker else old.chunker
-        with Pipeline.open(
-            target, embedder=args.embedder, chunker=chunker, device=args.device,
-            backend=args.backend, trust_remote_code=args.trust_remote_code,
-            vectors=old.index.policy,
-        ) as new:  # fmt: skip
+        # the new index's own: no --cache-dir (that is the old index's)
+        opening = running(args, embedder=args.embedder, chunker=chunker, vectors=old.index.policy)
+        with Pipeline.open(target, options=opening) as new:
             total = len(old.sources())
             bar = tqdm(
                 total=total, unit="doc", file=sys.stderr,

@@ -16,6 +16,7 @@ from lateseg.cli.options import (
     given,
     megabytes,
     profile_option,
+    running,
     workers,
 )
 from lateseg.encode.profiles import DEFAULT_PROFILE, FAST_NOTICE
@@ -181,6 +182,7 @@ def fast_notice(device: str | None) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from lateseg.ingest.folder import WalkConfig
+    from lateseg.options import IngestOptions
     from lateseg.pipeline import Pipeline
 
     if given(args, "address") and args.engine != "ray":
@@ -190,17 +192,11 @@ def run(args: argparse.Namespace) -> int:
     if not args.no_progress and sys.stderr.isatty():
         # until the bar shows: a new index may load the model to learn its width
         print("lateseg: loading the model…", end="\r", file=sys.stderr, flush=True)
-    with Pipeline.open(
-        args.index,
-        embedder=args.embedder,
-        chunker=chunker,
-        device=args.device,
-        vectors=args.vectors,
-        trust_remote_code=args.trust_remote_code,
-        backend=args.backend,
-        cache_dir=args.cache_dir,
-        profile=args.profile,
-    ) as pipe:
+    opening = running(
+        args, embedder=args.embedder, chunker=chunker, vectors=args.vectors,
+        cache_dir=args.cache_dir, profile=args.profile,
+    )  # fmt: skip
+    with Pipeline.open(args.index, options=opening) as pipe:
         if args.profile is None and pipe.index.manifest.profile == DEFAULT_PROFILE:
             fast_notice(args.device)
         walk = WalkConfig(
@@ -210,8 +206,7 @@ def run(args: argparse.Namespace) -> int:
             skip_vendored=not args.keep_vendored,
             skip_generated=not args.keep_generated,
         )
-        report = pipe.ingest(
-            args.paths,
+        options = IngestOptions(
             progress=False if args.no_progress else None,
             password=secret,
             ocr=args.ocr,
@@ -221,6 +216,7 @@ def run(args: argparse.Namespace) -> int:
             engine=args.engine,
             address=args.address,
         )
+        report = pipe.ingest(args.paths, options=options)
     if args.json:
         print(json.dumps(report.to_dict(), indent=2))
     else:

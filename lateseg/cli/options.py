@@ -6,6 +6,7 @@ import argparse
 import math
 import os
 from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from lateseg.encode.backends import BACKENDS
 from lateseg.encode.profiles import PROFILE_HELP, PROFILES
@@ -13,6 +14,9 @@ from lateseg.errors import LatesegError
 from lateseg.generate.rerank import RERANK_TOP, RERANKERS
 from lateseg.ingest.formats import DOCUMENT_KINDS
 from lateseg.retrieve.retriever import SEARCH_MODES
+
+if TYPE_CHECKING:
+    from lateseg.options import OpenOptions
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_PARTIAL = 0, 1, 2, 3
 EXIT_INTERRUPTED, EXIT_BROKEN_PIPE = 130, 141
@@ -109,6 +113,18 @@ def embedder_options(sp: argparse.ArgumentParser) -> None:
         help="let the embedding model run the Python code its folder ships (only for "
         "models you trust; an index folder or lateseg.toml can never turn this on)",
     )
+
+
+def running(args: argparse.Namespace, **more: Any) -> OpenOptions:
+    """The options an index is opened with: how this process runs its embedder, as
+    :func:`embedder_options` (``--device``, ``--backend``, ``--trust-remote-code``) read
+    them, and the command's ``more`` (:class:`~lateseg.options.OpenOptions`' names)."""
+    from lateseg.options import OpenOptions
+
+    return OpenOptions(
+        device=args.device, backend=args.backend, trust_remote_code=args.trust_remote_code,
+        **more,
+    )  # fmt: skip
 
 
 def profile_option(sp: argparse.ArgumentParser, what: str) -> None:

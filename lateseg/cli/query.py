@@ -19,7 +19,15 @@ from lateseg.ask.options import (
     AskOptions,
     SearchOptions,
 )
-from lateseg.cli.options import EXIT_OK, UsageError, common, count, filters, given
+from lateseg.cli.options import (
+    EXIT_OK,
+    UsageError,
+    common,
+    count,
+    filters,
+    given,
+    running,
+)
 from lateseg.errors import LatesegError
 from lateseg.generate.remote.config import KEY_VARS, MODEL_VAR, URL_VAR, LLMConfig
 from lateseg.kv.compress import METHODS, parse_budget
@@ -269,15 +277,9 @@ def run(args: argparse.Namespace) -> int:
         for dest, flag in (("out", "--out"), ("no_progress", "--no-progress")):
             if given(args, dest) and args.questions is None:
                 raise UsageError(f"{flag} is for --questions FILE; a single answer goes to stdout")
-    with Pipeline.open(
-        args.index,
-        device=args.device,
-        generator=getattr(args, "generator", None),
-        readonly=True,
-        trust_remote_code=args.trust_remote_code,
-        backend=args.backend,
-        cache_dir=args.cache_dir,
-    ) as pipe:
+    generator = getattr(args, "generator", None)
+    opening = running(args, generator=generator, readonly=True, cache_dir=args.cache_dir)
+    with Pipeline.open(args.index, options=opening) as pipe:
         if not pipe.sources():
             raise LatesegError(f"the index {args.index} is empty; run `lateseg ingest` first")
         # which chunks may answer: the same options for search and ask

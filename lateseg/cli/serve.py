@@ -18,6 +18,7 @@ from lateseg.cli.options import (
     index_location,
     megabytes,
     profile_option,
+    running,
 )
 from lateseg.cli.query import llm_config, llm_options
 from lateseg.errors import ConfigError
@@ -305,10 +306,7 @@ def run(args: argparse.Namespace) -> int:
         from lateseg.pipeline import Pipeline
 
         def writer() -> Pipeline:  # the uploads' writer runs the embedder as the server does
-            return Pipeline.open(
-                service.location, cache_dir=args.cache_dir, device=args.device,
-                backend=args.backend, trust_remote_code=args.trust_remote_code,
-            )  # fmt: skip
+            return Pipeline.open(service.location, options=running(args, cache_dir=args.cache_dir))
 
         jobs = Jobs(
             folder, service.location, limits, open_writer=writer,

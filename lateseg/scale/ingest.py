@@ -20,13 +20,14 @@ from typing import TYPE_CHECKING
 
 from lateseg.errors import IngestError, LatesegError
 from lateseg.ingest.report import IngestReport
+from lateseg.options import INGEST_DEFAULTS, IngestOptions
 from lateseg.scale.engines import Written, encode_document, make_engine
 from lateseg.types import Document
 
 if TYPE_CHECKING:
     from lateseg.encode.late import LateEncoder
     from lateseg.index import Index, Writer
-    from lateseg.ingest.folder import Walk, WalkConfig
+    from lateseg.ingest.folder import Walk
     from lateseg.segment import Chunker
 
 log = logging.getLogger(__name__)
@@ -37,33 +38,26 @@ def ingest_paths(
     encoder: LateEncoder,
     chunker: Chunker,
     paths: Iterable[str | os.PathLike[str]] | str,
-    *,
-    progress: bool | None = None,
-    password: str | None = None,
-    ocr: str = "auto",
-    workers: int | None = None,
-    walk_config: WalkConfig | None = None,
-    prune: bool = False,
-    engine: str = "local",
-    address: str | None = None,
+    options: IngestOptions = INGEST_DEFAULTS,
 ) -> IngestReport:
-    """Add or update every supported file under ``paths`` in ``index`` (see
-    ``Pipeline.ingest`` for the options)."""
+    """Add or update every supported file under ``paths`` in ``index`` as ``options``
+    say (:class:`~lateseg.options.IngestOptions`, checked when made; see
+    ``Pipeline.ingest``)."""
+    engine, ocr = options.engine, options.ocr
     # On a store that takes many writers, Ray's actors write their documents themselves.
     shared = index.store.url if index.store.concurrent_writers and engine == "ray" else None
     runner = make_engine(
-        engine, encoder, chunker, workers=workers, address=address, store_url=shared
-    )
+        engine, encoder, chunker, workers=options.workers, address=options.address,
+        store_url=shared,
+    )  # fmt: skip
     from tqdm.auto import tqdm
 
     from lateseg.ingest.folder import walk
-    from lateseg.ingest.ocr.engine import check_mode
     from lateseg.ingest.parallel import ParseJob
     from lateseg.ingest.paths import source_name
 
     paths = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
-    ocr = check_mode(ocr)
-    found = _images_unread(walk(paths, walk_config), ocr)
+    found = _images_unread(walk(paths, options.walk_config), ocr)
     report = IngestReport(skipped=found.skipped, failed=list(found.failed))
     # The writer locks before the known hashes are read: no other writer can change them.
     with index.writer() as writer:
@@ -72,7 +66,7 @@ def ingest_paths(
                 str(f.path),
                 str(f.root) if f.root else None,
                 index.file_hash(source_name(f.path)),
-                password,
+                options.password,
                 f.identity,
                 ocr,
             )
@@ -83,9 +77,9 @@ def ingest_paths(
             total=len(jobs),
             desc="ingest: loading the model…" if loading else "ingest",  # the first file waits
             unit="file",
-            disable=None if progress is None else not progress,
+            disable=None if options.progress is None else not options.progress,
         )
-        if prune:
+        if options.prune:
             report.removed = _prune(index, found, writer)
         with bar:
             for job, (parsed, encoded) in zip(jobs, runner.run(jobs), strict=True):
@@ -139,9 +133,7 @@ def _images_unread(found: Walk, ocr: str) -> Walk:
     from lateseg.ingest.ocr.engine import available
 
     suffixes = image_suffixes()
-    images = [
-        f for f in found.files if f.root is not None and f.path.suffix.lower() in suffixes
-    ]
+    images = [f for f in found.files if f.root is not None and f.path.suffix.lower() in suffixes]
     if not images:
         return found
     why = "--ocr off" if ocr == "off" else available()

@@ -373,6 +373,8 @@ class Jobs:
                 job.finished = time.time()
 
     def _ingest(self, job: Job) -> None:
+        from lateseg.options import IngestOptions, OpenOptions
+
         job.state = "running"
         job.event("running", files=len(job.files))
         if self._writer is None:
@@ -380,18 +382,21 @@ class Jobs:
 
             job.event("loading", message="loading the model…")
             opener = self._open_writer or (
-                lambda: Pipeline.open(self.index, cache_dir=self.cache_dir)
+                lambda: Pipeline.open(self.index, options=OpenOptions(cache_dir=self.cache_dir))
             )
             self._writer = opener()
         from lateseg.ingest.ocr.engine import page_progress
+
+        # parsing runs in this thread (workers=0), so that OCR can tell its pages
+        options = IngestOptions(progress=False, workers=0, ocr=job.ocr)
 
         def page(name: str, number: int, pages: int) -> None:
             job.event("page", file=name, page=number, pages=pages)
 
         for path in job.files:
-            token = page_progress.set(page)  # parsing runs in this thread (workers=0)
+            token = page_progress.set(page)
             try:
-                report = self._writer.ingest([path], progress=False, workers=0, ocr=job.ocr)
+                report = self._writer.ingest([path], options=options)
             finally:
                 page_progress.reset(token)
             total = job.report

@@ -24,6 +24,7 @@ from lateseg.ask.options import AskOptions, SearchOptions
 from lateseg.ask.options import options_of as _options
 from lateseg.errors import ConfigError, LatesegError
 from lateseg.index.postgres import is_store_url
+from lateseg.options import OpenOptions
 from lateseg.serve.documents import Documents, Paths
 from lateseg.serve.limits import DOCUMENT_KINDS, MAX_K, MAX_QUESTION, MAX_STREAMS
 from lateseg.types import Answer, Hit, clean_text
@@ -139,16 +140,15 @@ class Service:
         #: What a writer opens: the folder, or the server's URL.
         self.location: Path | str = folder if is_store_url(folder) else Path(folder)
         self.cache_dir = cache_dir
+        # how this process runs the embedder, for the index made here and the one read
+        running = OpenOptions(device=device, backend=backend, trust_remote_code=trust_remote_code)
         if create and not is_store_url(folder) and not Path(folder).exists():
             # a new, empty index the upload page can fill
-            Pipeline.open(
-                folder, device=device, backend=backend, trust_remote_code=trust_remote_code,
-                profile=profile,
-            ).close()  # fmt: skip
-        self.pipe = Pipeline.open(
-            self.location, create=False, readonly=True, generator=generator, device=device,
-            backend=backend, cache_dir=cache_dir, trust_remote_code=trust_remote_code,
-        )  # fmt: skip
+            Pipeline.open(folder, options=dataclasses.replace(running, profile=profile)).close()
+        reading = dataclasses.replace(
+            running, create=False, readonly=True, generator=generator, cache_dir=cache_dir
+        )
+        self.pipe = Pipeline.open(self.location, options=reading)
         self.folder = self.pipe.folder
         self.lock = threading.RLock()
         self.pipe.encoder = LockedEncoder(encoder or self.pipe.encoder, self.lock)  # type: ignore[assignment]

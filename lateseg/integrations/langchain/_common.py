@@ -7,6 +7,7 @@ from typing import Any
 
 from langchain_core.documents import Document
 
+from lateseg.options import OpenOptions
 from lateseg.pipeline import Pipeline
 from lateseg.types import Hit
 
@@ -14,8 +15,12 @@ from lateseg.types import Hit
 SOURCE_PREFIX = "langchain:"
 
 
-def open_pipeline(index: str | os.PathLike[str] | Pipeline) -> Pipeline:
-    return index if isinstance(index, Pipeline) else Pipeline.open(index)
+def open_pipeline(
+    index: str | os.PathLike[str] | Pipeline, options: OpenOptions | None = None
+) -> Pipeline:
+    """``index`` if it is a pipeline already, else the index there opened as ``options``
+    say (:class:`~lateseg.options.OpenOptions`; None: the defaults)."""
+    return index if isinstance(index, Pipeline) else Pipeline.open(index, options=options)
 
 
 def hit_document(hit: Hit, kind: str | None = None) -> Document:

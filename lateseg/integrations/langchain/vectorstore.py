@@ -16,7 +16,8 @@ from langchain_core.vectorstores import VectorStore
 from lateseg.encode.config import EncoderConfig
 from lateseg.encode.late import LateEncoder
 from lateseg.errors import ConfigError
-from lateseg.integrations.langchain._common import SOURCE_PREFIX, hit_document
+from lateseg.integrations.langchain._common import SOURCE_PREFIX, hit_document, open_pipeline
+from lateseg.options import OpenOptions
 from lateseg.pipeline import Pipeline
 from lateseg.types import DOC_ID_LENGTH, Hit, stable_id
 from lateseg.types import Document as LatesegDocument
@@ -79,14 +80,11 @@ class LatesegVectorStore(VectorStore):
                 "Pass LatesegEmbeddings(model=...) to choose the model, or nothing."
             )
         self._tmp: tempfile.TemporaryDirectory[str] | None = None
-        if isinstance(index, Pipeline):
-            self.pipeline = index
-        else:
-            if index is None:
-                self._tmp = tempfile.TemporaryDirectory(prefix="lateseg-langchain-")
-                index = self._tmp.name
-            embedder = embedding.encoder.config if embedding is not None else None
-            self.pipeline = Pipeline.open(index, embedder=embedder, vectors=vectors)
+        if index is None:
+            self._tmp = tempfile.TemporaryDirectory(prefix="lateseg-langchain-")
+            index = self._tmp.name
+        embedder = embedding.encoder.config if embedding is not None else None
+        self.pipeline = open_pipeline(index, OpenOptions(embedder=embedder, vectors=vectors))
         self._embedding = embedding or LatesegEmbeddings(encoder=self.pipeline.encoder)
         self._lock = threading.RLock()
 
