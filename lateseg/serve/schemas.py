@@ -117,8 +117,9 @@ class StatusOut(BaseModel):
 
 
 class DocumentOut(BaseModel):
-    """What a document is (its text is not sent); ``pages`` and ``ocr_pages`` (pages
-    read by OCR) only for a document with pages."""
+    """What a document is (its text is not sent); ``paged``: its format's documents are
+    pages to show (the viewer's page images and highlights); ``pages`` and ``ocr_pages``
+    (pages read by OCR) only for a document with pages."""
 
     id: str
     source: str
@@ -128,6 +129,7 @@ class DocumentOut(BaseModel):
     title: str | None
     language: str | None
     geometry: bool
+    paged: bool
     pages: int | None = None
     ocr_pages: list[int] | None = None
 
