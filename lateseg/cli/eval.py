@@ -8,7 +8,7 @@ import math
 import sys
 from urllib.parse import urlsplit
 
-from lateseg.cli.options import EXIT_ERROR, EXIT_OK, UsageError, common, count
+from lateseg.cli.options import EXIT_ERROR, EXIT_OK, UsageError, common, count, running
 from lateseg.retrieve.retriever import SEARCH_MODES
 
 _FORMAT = """\
@@ -172,9 +172,8 @@ def run(args: argparse.Namespace) -> int:
         questions = read_questions(args.questions)
     except ConfigError as e:
         raise UsageError(str(e)) from None
-    opening = {"device": args.device, "backend": args.backend, "cache_dir": args.cache_dir,
-               "trust_remote_code": args.trust_remote_code}  # fmt: skip
-    with Pipeline.open(args.index, create=False, readonly=True, **opening) as pipe:
+    opening = running(args, cache_dir=args.cache_dir, create=False, readonly=True)
+    with Pipeline.open(args.index, options=opening) as pipe:
         if not pipe.sources():
             raise ConfigError(f"the index {args.index} is empty; run `lateseg ingest` first")
         report = evaluate(

@@ -26,6 +26,7 @@ from lateseg.eval import metrics
 from lateseg.eval.questions import Question, QuestionFile, read_questions
 from lateseg.eval.report import EvalReport, VariantResult, summarise
 from lateseg.eval.variant import NO_ANSWER, Variant
+from lateseg.options import OpenOptions
 
 if TYPE_CHECKING:
     from lateseg.pipeline import Pipeline
@@ -145,7 +146,7 @@ class _Open:
 
     default: Pipeline
     stack: ExitStack
-    options: dict[str, Any]
+    options: OpenOptions
     others: dict[str, Pipeline] = field(default_factory=dict)
 
     def of(self, v: Variant) -> Pipeline:
@@ -155,7 +156,7 @@ class _Open:
             from lateseg.pipeline import Pipeline
 
             self.others[v.index] = self.stack.enter_context(
-                Pipeline.open(v.index, create=False, readonly=True, **self.options)
+                Pipeline.open(v.index, options=self.options)
             )
         return self.others[v.index]
 
@@ -256,14 +257,14 @@ def evaluate(
     corpus: str | os.PathLike[str] | None = None,
     progress: bool | None = False,
     limit: int | None = None,
-    open_options: dict[str, Any] | None = None,
+    open_options: OpenOptions | None = None,
 ) -> EvalReport:
     """Evaluate ``index`` (a folder, a ``postgresql://`` URL or an open
     :class:`~lateseg.pipeline.Pipeline`) on ``questions`` (a file path, a read
     :class:`QuestionFile` or :class:`Question` objects), once per variant (default:
     ``Variant()``: ask's defaults). ``corpus``: the folder a LegalBench-RAG file's
     ``file_path`` is relative to; ``limit``: the first questions only; ``open_options``:
-    ``Pipeline.open``'s keywords for each index opened here (device, backend …). Returns
+    how each index opened here is opened (device, backend …; always read-only). Returns
     an :class:`~lateseg.eval.report.EvalReport`; the figures are defined in
     :mod:`lateseg.eval.metrics`."""
     qf = _questions(questions)
@@ -271,16 +272,15 @@ def evaluate(
     variants = list(variants) if variants else [Variant()]
     if len({v.name for v in variants}) != len(variants):
         raise ConfigError("two variants have the same name; name each once")
+    reading = dataclasses.replace(open_options or OpenOptions(), create=False, readonly=True)
     with ExitStack() as stack:
         if isinstance(index, str | os.PathLike):
             from lateseg.pipeline import Pipeline
 
-            pipe = stack.enter_context(
-                Pipeline.open(index, create=False, readonly=True, **(open_options or {}))
-            )
+            pipe = stack.enter_context(Pipeline.open(index, options=reading))
         else:
             pipe = index
-        opened = _Open(pipe, stack, open_options or {})
+        opened = _Open(pipe, stack, reading)
         folder = Path(corpus).resolve() if corpus else None
         golds: dict[int, dict[str, Located | str]] = {}  # per index: its sources and texts
         results = []
