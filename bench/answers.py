@@ -253,8 +253,8 @@ def recording_checks() -> list[tuple[str, str, list[Any]]]:
     original = getattr(compose.check_support, "__wrapped__", compose.check_support)
 
     @functools.wraps(original)
-    def keep(answer: str, question: str, passages: Sequence[Any], *args: Any, **kw: Any) -> Any:
-        seen.append((answer, question, list(passages)))
+    def keep(answer: str, question: Any, passages: Sequence[Any], *args: Any, **kw: Any) -> Any:
+        seen.append((answer, question.question, list(passages)))  # an Asked: its text
         return original(answer, question, passages, *args, **kw)
 
     compose.check_support = keep  # type: ignore[assignment]

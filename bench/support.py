@@ -102,11 +102,13 @@ def by_check(encoder: Any, agree: bool = True) -> Callable[[dict[str, Any]], tup
     """The check as ``ask`` runs it (``agree``: against the quoted answer from the same
     passages; else without it, the same-thing rule alone)."""
     from lateseg.answer.extractive import extractive_answer
+    from lateseg.answer.question import analyse
     from lateseg.check.support import check_support
 
     def judge(case: dict[str, Any]) -> tuple[bool, str]:
         quote = extractive_answer(case["question"], case["passages"], encoder) if agree else None
-        out = check_support(case["text"], case["question"], case["passages"], encoder, quote=quote)
+        asked = analyse(case["question"])
+        out = check_support(case["text"], asked, case["passages"], encoder, quote=quote)
         reasons = "; ".join(s.reason for s in out if s.reason)
         return any(s.supported for s in out), reasons
 

@@ -8,6 +8,7 @@ import pytest
 
 from lateseg.answer.citations import fit_passages, format_passages
 from lateseg.answer.question import analyse
+from lateseg.check.facts import Premises
 from lateseg.check.support import agrees, check_support, facts, subject_words
 from lateseg.generate.compose import generated
 from lateseg.types import Answer, Hit, Phrase
@@ -56,7 +57,7 @@ def test_numerals_and_number_words_are_one_value_and_durations_keep_their_unit(t
 def test_a_paraphrase_that_keeps_the_numbers_is_supported(encoder):
     (s,) = check_support(
         "The Client has to give 60 days' written notice to end it for convenience [1].",
-        QUESTION,
+        analyse(QUESTION),
         [CLAUSE, OTHER],
         encoder,
     )
@@ -75,7 +76,7 @@ def test_a_paraphrase_that_keeps_the_numbers_is_supported(encoder):
     ],
 )
 def test_a_number_or_name_not_in_the_cited_evidence_is_flagged(encoder, answer, missing):
-    (s,) = check_support(answer, QUESTION, [CLAUSE, OTHER], encoder)
+    (s,) = check_support(answer, analyse(QUESTION), [CLAUSE, OTHER], encoder)
     assert not s.supported and missing in s.reason
     assert s.evidence is not None  # where the closest evidence is, for the reader
 
@@ -83,10 +84,15 @@ def test_a_number_or_name_not_in_the_cited_evidence_is_flagged(encoder, answer, 
 def test_a_sentence_is_checked_against_the_passage_it_cites_not_another(encoder):
     # true of passage 1, but it cites passage 2
     (s,) = check_support(
-        "Client may terminate on sixty days' notice [2].", QUESTION, [CLAUSE, OTHER], encoder
+        "Client may terminate on sixty days' notice [2].",
+        analyse(QUESTION),
+        [CLAUSE, OTHER],
+        encoder,
     )
     assert not s.supported and "60 days" in s.reason
-    (s,) = check_support("It needs sixty days' notice [7].", QUESTION, [CLAUSE, OTHER], encoder)
+    (s,) = check_support(
+        "It needs sixty days' notice [7].", analyse(QUESTION), [CLAUSE, OTHER], encoder
+    )
     assert not s.supported and "no passage has" in s.reason
 
 
@@ -94,7 +100,7 @@ def test_markers_after_the_full_stop_belong_to_the_sentence_before(encoder):
     sents = check_support(
         "Client may terminate on sixty days' notice. [1] Customer can export its data for "
         "forty-five days. [2]",
-        QUESTION,
+        analyse(QUESTION),
         [CLAUSE, OTHER],
         encoder,
     )
@@ -103,11 +109,13 @@ def test_markers_after_the_full_stop_belong_to_the_sentence_before(encoder):
 
 
 def test_refusals_and_unrelated_sentences_are_not_supported(encoder):
-    (s,) = check_support("The passages do not answer the question.", QUESTION, [CLAUSE], encoder)
+    (s,) = check_support(
+        "The passages do not answer the question.", analyse(QUESTION), [CLAUSE], encoder
+    )
     assert not s.supported and "do not answer" in s.reason
     (s,) = check_support(
         "It is made in the leaves of green plants [1].",
-        "What must the Client do to terminate for convenience?",
+        analyse("What must the Client do to terminate for convenience?"),
         [CLAUSE],
         encoder,
     )
@@ -140,7 +148,7 @@ def test_a_sentence_that_restates_a_quantity_question_without_a_quantity_is_not_
 ):
     (s,) = check_support(
         "The Client must give prior written notice to terminate for convenience [1].",
-        QUESTION,
+        analyse(QUESTION),
         [CLAUSE, OTHER],
         encoder,
     )
@@ -148,7 +156,7 @@ def test_a_sentence_that_restates_a_quantity_question_without_a_quantity_is_not_
     # the same words answer a question that asks for no quantity
     (s,) = check_support(
         "The Client must give prior written notice to terminate for convenience [1].",
-        "What must the Client do to terminate the Agreement for convenience?",
+        analyse("What must the Client do to terminate the Agreement for convenience?"),
         [CLAUSE, OTHER],
         encoder,
     )
@@ -167,7 +175,7 @@ def test_the_evidence_span_is_the_sentence_that_states_the_value(encoder):
     )
     (s,) = check_support(
         "The Client may terminate this Agreement for convenience on 60 days' notice [1].",
-        QUESTION,
+        analyse(QUESTION),
         [clause],
         encoder,
     )
@@ -196,13 +204,16 @@ CAP_QUESTION = "What is the cap on liability?"
     ["The cap on liability is 10.1 [1].", "The cap is 11 [1].", "It is capped at 10.2 [1]."],
 )
 def test_a_clause_number_offered_as_an_amount_is_not_supported(encoder, answer):
-    (s,) = check_support(answer, CAP_QUESTION, [CAPS], encoder)
+    (s,) = check_support(answer, analyse(CAP_QUESTION), [CAPS], encoder)
     assert not s.supported and s.reason
 
 
 def test_the_amount_itself_is_supported(encoder):
     (s,) = check_support(
-        "Each party's total liability shall not exceed $500,000 [1].", CAP_QUESTION, [CAPS], encoder
+        "Each party's total liability shall not exceed $500,000 [1].",
+        analyse(CAP_QUESTION),
+        [CAPS],
+        encoder,
     )
     assert s.supported, s.reason
 
@@ -216,13 +227,13 @@ def test_the_amount_itself_is_supported(encoder):
     ],
 )
 def test_headings_and_empty_lead_ins_are_not_supported(encoder, answer, reason):
-    out = check_support(answer, CAP_QUESTION, [CAPS], encoder)
+    out = check_support(answer, analyse(CAP_QUESTION), [CAPS], encoder)
     assert out and not any(s.supported for s in out) and reason in out[0].reason
 
 
 def test_a_sentence_said_again_is_not_supported_again(encoder):
     said = "Each party's total liability shall not exceed $500,000 [1]. "
-    first, again = check_support(said * 2, CAP_QUESTION, [CAPS], encoder)
+    first, again = check_support(said * 2, analyse(CAP_QUESTION), [CAPS], encoder)
     assert first.supported and not again.supported and "repeats sentence 1" in again.reason
 
 
@@ -252,7 +263,7 @@ def test_a_value_is_looked_for_beyond_the_passage_its_words_were_copied_from(enc
         "Share: 4.16%.", 0.5, chunk_id=1, kind="text",
     )  # fmt: skip
     question = "What percentage of the building's operating expenses is the tenant's share?"
-    (s,) = check_support("The tenant's share is 4.16%.", question, [cap, terms], encoder)
+    (s,) = check_support("The tenant's share is 4.16%.", analyse(question), [cap, terms], encoder)
     assert s.supported, s.reason
     assert s.evidence.start >= terms.start and "4.16%" in s.evidence.text
 
@@ -352,7 +363,7 @@ MSA_TERM = [
     ],
 )
 def test_a_value_stated_of_another_thing_is_not_supported(encoder, question, answer, passages):
-    (s,) = check_support(answer, question, passages, encoder)
+    (s,) = check_support(answer, analyse(question), passages, encoder)
     assert not s.supported and "states its value of what it says" in s.reason
 
 
@@ -391,7 +402,7 @@ def test_a_value_stated_of_another_thing_is_not_supported(encoder, question, ans
 def test_a_true_paraphrase_of_the_value_and_its_subject_is_supported(
     encoder, question, answer, passages
 ):
-    (s,) = check_support(answer, question, passages, encoder)
+    (s,) = check_support(answer, analyse(question), passages, encoder)
     assert s.supported, s.reason
 
 
@@ -450,17 +461,18 @@ MOST_CREDIT = "What is the most the customer can get back in service credits for
 
 
 def quoted_check(answer, question, passages, encoder):
-    from lateseg.answer.extractive import extractive_answer
+    from lateseg.answer.extractive import quote_answer
 
-    quote = extractive_answer(question, passages, encoder)
-    return quote, check_support(answer, question, passages, encoder, quote=quote)
+    asked = analyse(question)
+    quote = quote_answer(asked, passages, encoder)
+    return quote, check_support(answer, asked, passages, encoder, quote=quote)
 
 
 def test_a_value_of_another_row_is_refused_by_the_quoted_answer(encoder):
     """10% is the credit of one row of the table, not the most: the same-thing rule alone
     passes it (the sentence is about service credits for a month), the quote does not."""
     wrong = "The most the customer can get back in service credits for a single month is 10%."
-    (alone,) = check_support(wrong, MOST_CREDIT, [SLA], encoder)
+    (alone,) = check_support(wrong, analyse(MOST_CREDIT), [SLA], encoder)
     assert alone.supported
     quote, (s,) = quoted_check(wrong, MOST_CREDIT, [SLA], encoder)
     assert quote.phrase is not None and "50%" in quote.phrase.text
@@ -512,7 +524,7 @@ def test_clause_numbers_and_hyphenated_names_are_not_unsupported_facts(encoder):
     )
     (s,) = check_support(
         "The encryption standard is AES-256.",
-        "What encryption standard protects stored customer data?",
+        analyse("What encryption standard protects stored customer data?"),
         [stored],
         encoder,
     )
@@ -600,6 +612,6 @@ def test_a_slash_between_words_is_not_a_path():
     said = "the Buyer and/or its Affiliates"
     where = Hit("/c/supply.pdf", 0, len(said), said, 0.6)
     quote = Answer(said, (), phrase=Phrase(said, ((0, len(said)),), where))
-    question = "Who may use the licence?"
-    assert agrees("The Buyer and its Affiliates may use it.", question, quote)
-    assert not agrees("The Seller may use it.", question, quote)
+    premises = Premises.of(analyse("Who may use the licence?"))
+    assert agrees("The Buyer and its Affiliates may use it.", premises, quote)
+    assert not agrees("The Seller may use it.", premises, quote)

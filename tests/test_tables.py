@@ -109,9 +109,9 @@ def test_no_cell_for_prose_or_an_unasked_column():
     prose = "The Processor shall notify the Controller within thirty (30) days."
     assert table_cell(analyse("Within how many days?"), prose) is None
     assert table_cell(analyse("When was the agreement signed?"), ROW) is None
-    assert names_a_cell("Which role has an hourly rate of $120?",
+    assert names_a_cell(analyse("Which role has an hourly rate of $120?"),
                         "Role: QA analyst · Hourly rate: $120")  # fmt: skip
-    assert not names_a_cell("Which role has an hourly rate of $120?",
+    assert not names_a_cell(analyse("Which role has an hourly rate of $120?"),
                             "Role: Solution architect · Hourly rate: $240")  # fmt: skip
 
 

@@ -13,7 +13,7 @@ model code (:mod:`lateseg.encode`, torch, transformers).
 from __future__ import annotations
 
 from lateseg.answer.citations import parse_citations
-from lateseg.answer.extractive import extractive_answer
+from lateseg.answer.extractive import extractive_answer, quote_answer
 from lateseg.answer.question import Asked, analyse
 
-__all__ = ["Asked", "analyse", "extractive_answer", "parse_citations"]
+__all__ = ["Asked", "analyse", "extractive_answer", "parse_citations", "quote_answer"]

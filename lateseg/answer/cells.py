@@ -13,21 +13,23 @@ included users"; a place for "where"), leaving out the cells the question states
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
 
 from lateseg.answer.question import Asked, content_words
 from lateseg.text.boundaries import CELL_SEPARATOR
 from lateseg.text.words import stem
 
-_ASKING = re.compile(
-    r"\b(?:which|what|how\s+many|how\s+much|who|whose)\s+(?:is\s+|are\s+|was\s+)?(?:the\s+)?",
-    re.IGNORECASE,
-)
 _PLACE_HEADERS = ("location", "place", "city", "country", "address", "jurisdiction", "site")
 
 
 def _stems(text: str) -> set[str]:
-    return {stem(w)[:5] for w in content_words(text)}
+    return _prefixes(content_words(text))
+
+
+def _prefixes(words: Iterable[str]) -> set[str]:
+    """The first five letters of each word's stem: how a header's words meet the
+    question's."""
+    return {stem(w)[:5] for w in words}
 
 
 def row_cells(line: str, at: int = 0) -> list[tuple[str, int, int]]:
@@ -59,15 +61,14 @@ def table_cell(asked: Asked, text: str) -> tuple[int, int] | None:
     """The cell of ``text`` (one or more table rows) that answers ``asked``, or None when
     ``text`` holds no table row or the question names none of its columns."""
     question = asked.question
-    q_stems = _stems(question)
-    lead = [m.end() for m in _ASKING.finditer(question)]
+    q_stems = _prefixes(asked.words)
     where = bool(re.search(r"\bwhere\b", question, re.IGNORECASE))
     best: tuple[float, int, int] | None = None
     for cells in _table_rows(text):
         named = [_named(text[a:b], question, q_stems) for _, a, b in cells]
         row_score = sum(named)
         for (header, a, b), is_named in zip(cells, named, strict=True):
-            score = _header_score(header, question, q_stems, lead, where)
+            score = _header_score(header, q_stems, asked.asks_by, where)
             # a cell the question states is not its answer, unless its column is asked
             # for in full right after the question word (a score of 2: "which
             # directory holds the files of the boot loader" states "boot" too)
@@ -87,7 +88,7 @@ def other_cell(asked: Asked, text: str) -> tuple[int, int] | None:
     if asked.quantity:
         return None
     question = asked.question
-    q_stems = _stems(question)
+    q_stems = _prefixes(asked.words)
     for cells in _table_rows(text):
         if len(cells) != 2:
             continue
@@ -119,11 +120,11 @@ def _named(value: str, question: str, q_stems: set[str]) -> bool:
     return bool(words) and len(words & q_stems) * 2 > len(words)
 
 
-def _header_score(
-    header: str, question: str, q_stems: set[str], lead: list[int], where: bool
-) -> float:
+def _header_score(header: str, q_stems: set[str], asks_by: Sequence[str], where: bool) -> float:
     """How plainly the question asks for this column: its header's words in the
-    question, more when they follow the question word; a place column for "where"."""
+    question (``q_stems``), more when they follow the question word (``asks_by``:
+    :attr:`Asked.asks_by <lateseg.answer.question.Asked.asks_by>`); a place column
+    for "where"."""
     words = _stems(header)
     if not words:
         return 0.0
@@ -131,28 +132,26 @@ def _header_score(
     score = shared if shared >= 0.5 else 0.0
     if score:
         first = stem(content_words(header)[0])[:5]
-        for end in lead:  # "which location is the sub-processor": location, not the other
-            after = content_words(question[end:])[:1]
-            if any(stem(w)[:5] == first for w in after):
-                score += 1.0
-                break
+        # "which location is the sub-processor": location, not the other
+        if any(stem(w)[:5] == first for w in asks_by):
+            score += 1.0
     if where and any(p in header.lower() for p in _PLACE_HEADERS):
         score += 1.5
     return score
 
 
-def names_a_cell(question: str, text: str) -> bool:
+def names_a_cell(asked: Asked, text: str) -> bool:
     """Whether ``text`` is a table row with a cell the question states word for word and
     another column the question asks for by its header ("which role has an hourly rate
     of $120": the row whose rate is $120, asked for its role). A row whose key alone the
     question says ("what is the /dev directory for" over ``Directory: dev · Description:
     Device files``) is not singled out: prose may answer that as well."""
-    lowered = question.lower()
+    lowered = asked.question.lower()
     cells = row_cells(text)
     stated = [b - a >= 3 and text[a:b].lower() in lowered for _, a, b in cells]
     if not any(stated):
         return False
-    q_stems = _stems(question)
+    q_stems = _prefixes(asked.words)
     return any(
         not said and _stems(header) and _stems(header) <= q_stems
         for (header, _, _), said in zip(cells, stated, strict=True)

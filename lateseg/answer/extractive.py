@@ -226,7 +226,7 @@ def score_candidates(
     passage = np.array([hits[c.passage].score for c in cands])
     agree = np.array([subject_agreement(asked, t) for t in texts])
     # a table row whose cell the question states is the row it asks about
-    named = np.array([names_a_cell(asked.question, t) for t in texts], dtype=float)
+    named = np.array([names_a_cell(asked, t) for t in texts], dtype=float)
     sense = np.array([sense_agreement(asked, t) for t in texts])
     branch = np.array([_branch(asked, t) for t in texts])
     # preferences among the candidates: the best of them keeps its score (the confidence
@@ -314,7 +314,21 @@ def _distinct(order: list[int], hits: Sequence[Hit], cands: Sequence[Candidate])
 
 
 def extractive_answer(
-    asked: Asked | str,
+    question: Asked | str,
+    hits: Sequence[Hit],
+    encoder: LateEncoder,
+    max_sentences: int = 1,
+    weights: Weights = Weights(),
+) -> Answer:
+    """:func:`quote_answer` for a caller outside an ask, who may give the question's text:
+    it is analysed here, once (an ask analyses its question when it prepares it and
+    calls :func:`quote_answer` with the :class:`~lateseg.answer.question.Asked`)."""
+    asked = analyse(question) if isinstance(question, str) else question
+    return quote_answer(asked, hits, encoder, max_sentences, weights)
+
+
+def quote_answer(
+    asked: Asked,
     hits: Sequence[Hit],
     encoder: LateEncoder,
     max_sentences: int = 1,
@@ -324,9 +338,7 @@ def extractive_answer(
     with the number of its passage and its answer phrase; with ``max_sentences`` > 1 the
     next best follow, in passage order. The citations are the passages quoted. When the
     question asks for a value that no candidate states, there is no phrase and the text
-    says so before quoting the closest sentence. ``asked``: the analysed question (a
-    question's text is analysed here)."""
-    asked = analyse(asked) if isinstance(asked, str) else asked
+    says so before quoting the closest sentence. ``asked``: the analysed question."""
     cands = candidates(hits, lists=asked.kind == "list")
     if not cands:
         return quoted(asked, hits, [], None)

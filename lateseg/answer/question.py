@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from lateseg.answer.conditions import Condition, condition_words
-from lateseg.text.values import find_values, number_word
+from lateseg.text.values import Value, find_values, number_word
 from lateseg.text.words import STOPWORDS, WORD_PATTERN, stem, words
 
 # "What does 'Confidential Information' mean?", "How is Downtime defined?", "What counts
@@ -136,7 +136,13 @@ class Asked:
     ``"definition"`` question ("What does 'Downtime' mean?"), the ``term`` it asks about;
     for a count, the ``head`` noun it counts ("how many named users": ``users``); and the
     ``conditions`` it states ("if the landlord is not in default": ``landlord``, and
-    ``default`` negated), which prefer the branch of a clause that states the same."""
+    ``default`` negated), which prefer the branch of a clause that states the same; the
+    values it has ``stated`` (every value :func:`~lateseg.text.values.find_values` finds in
+    it, with offsets and units: the premises a tier's bounds are tested on); and the
+    word it ``asks_by``: the first content word after each question word ("which
+    sub-processor", "what is the monthly fee": ``monthly``), which may name the column
+    asked for. All of it is read by :func:`analyse`, once: the steps of an ask read
+    these fields, never the question's text again."""
 
     question: str
     kind: str
@@ -146,6 +152,8 @@ class Asked:
     term: str | None = None
     head: str | None = None
     conditions: tuple[Condition, ...] = ()
+    stated: tuple[Value, ...] = ()
+    asks_by: tuple[str, ...] = ()
 
     @property
     def values(self) -> tuple[str, ...]:
@@ -277,18 +285,28 @@ def analyse(question: str) -> Asked:
     kind = next((k for k, rx in _COMPILED if rx.search(question)), "other")
     if kind in ("place", "list", "party", "other") and _YES_NO.match(question):
         kind = "modal"  # "Can a program hard-code where …?": yes or no, first
-    given = frozenset((v.kind, v.amount) for v in find_values(question) if v.is_value)
+    stated = tuple(v for v in find_values(question) if v.is_value)
+    given = frozenset((v.kind, v.amount) for v in stated)
     m = _SUBJECT.search(question)
     subject = m.group(1) if m else None
     d = _DEFINITION.search(question) if kind == "definition" else None
     term = next((g.strip() for g in d.groups() if g), None) if d else None
     conds = tuple(Condition(w, equivalents(w), neg) for w, neg in condition_words(question))
+    asks_by = tuple(
+        w for m in _ASKING.finditer(question) for w in content_words(question[m.end() :])[:1]
+    )
     return Asked(
         question, kind, tuple(content_words(question)), given, subject, term,
-        head_noun(question), conds,
+        head_noun(question), conds, stated, asks_by,
     )  # fmt: skip
 
 
+# A question word and what may stand between it and the thing asked for ("which",
+# "what is the", "how many")
+_ASKING = re.compile(
+    r"\b(?:which|what|how\s+many|how\s+much|who|whose)\s+(?:is\s+|are\s+|was\s+)?(?:the\s+)?",
+    re.IGNORECASE,
+)
 # A question that opens with an auxiliary asks yes or no, whatever it asks after it
 _YES_NO = re.compile(
     r"^\s*(?:can|could|may|might|must|shall|should|is|are|am|does|do|did|will|would|has|have)\b",

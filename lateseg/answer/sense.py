@@ -180,7 +180,7 @@ def premise_agreement(asked: Asked, text: str) -> float:
     ("if uptime in a month is 97 %"): 1 when every bound it puts on a value of that kind
     ("less than 99.0 % but at least 95.0 %") holds for it, -1 when one fails ("less than
     95.0 %"), 0 when it bounds none (or the question gives no value)."""
-    given = [v for v in find_values(asked.question) if v.is_value and v.amount is not None]
+    given = [v for v in asked.stated if v.amount is not None]
     if not given:
         return 0.0
     held = failed = 0

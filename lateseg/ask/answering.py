@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from lateseg.answer.confidence import doubted
-from lateseg.answer.extractive import extractive_answer
+from lateseg.answer.extractive import extractive_answer, quote_answer
 from lateseg.answer.question import Asked, analyse
 from lateseg.answer.scope import (
     FILE_NAME,
@@ -302,19 +302,18 @@ class Answerer:
 
     def answer_from(
         self,
-        asked: Asked | str,
+        asked: Asked,
         hits: Sequence[Hit],
         options: AskOptions = ASK_DEFAULTS,
         *,
         stream: Callable[[str], None] | None = None,
     ) -> Answer:
         """The second half of :meth:`ask`: the answer to ``asked`` (as :meth:`prepare`
-        analysed it; a question's text is analysed here) from passages already retrieved
+        analysed it) from passages already retrieved
         (a server retrieves under its own lock, then generates). With ``options.llm``
         (a model behind a URL, a LangChain chat model: :meth:`writer`), that model
         writes it (:func:`~lateseg.generate.remote.generator.remote_answer`), checked and
         cited as the local generator's answer is."""
-        asked = analyse(asked) if isinstance(asked, str) else asked
         if options.llm is not None:
             from lateseg.generate.remote.generator import RemoteGenerator, remote_answer
 
@@ -323,7 +322,7 @@ class Answerer:
             done = remote_answer(writer, asked, hits, self.encoder(), stream)
             return self.checked(asked, done, hits) if options.fallback else done
         if options.answer == "quote":
-            return extractive_answer(asked, hits, self.encoder())
+            return quote_answer(asked, hits, self.encoder())
         gen = self.local_generator().with_prefill(options.prefill)
         kv = options.kv
         if options.answer == "copy":
@@ -336,7 +335,7 @@ class Answerer:
         from ``passages``, carrying the model's as ``generated``."""
         if answer.supported or not passages:
             return answer
-        quoted = extractive_answer(asked, passages, self.encoder())
+        quoted = quote_answer(asked, passages, self.encoder())
         # kv_stats stays: it describes the generation this ask ran
         return dataclasses.replace(
             quoted, generated=answer, dropped=answer.dropped, kv_stats=answer.kv_stats
@@ -439,5 +438,5 @@ def generate_answer(
     done = gen.complete(gen.prompt(asked.question, shown), kv=kv, stream=stream, stop=ANSWER_STOPS)
     return generated(
         done.text, asked, shown, encoder, done.kv_stats, dropped, done.finish_reason,
-        gen.model_name, extractive_answer(asked, shown, encoder),
+        gen.model_name, quote_answer(asked, shown, encoder),
     )  # fmt: skip

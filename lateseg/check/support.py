@@ -55,14 +55,16 @@ import numpy as np
 from lateseg.answer.citations import MARK, marked_numbers
 from lateseg.answer.phrase import is_heading
 from lateseg.answer.question import content_words, equivalents, word_overlaps
+from lateseg.check.facts import Premises, facts, holds_numbers, names, tokens
 from lateseg.check.verbatim import holder, normal
 from lateseg.text.boundaries import sentence_spans
-from lateseg.text.values import MODIFIERS, UNITS, find_values, number_word
-from lateseg.text.words import STOPWORDS, WORD_PATTERN, stem
+from lateseg.text.values import MODIFIERS, UNITS, find_values
+from lateseg.text.words import stem
 from lateseg.text.words import words as split_words
 from lateseg.types import Answer, Hit, Support
 
 if TYPE_CHECKING:
+    from lateseg.answer.question import Asked
     from lateseg.encode.late import LateEncoder
 
 #: Least cosine similarity (default embedder) between an answer sentence and its best
@@ -82,13 +84,6 @@ MIN_QUOTED = 0.5
 
 # -- facts ------------------------------------------------------------------------------
 
-_TOKEN = re.compile(r"\$?\d[\d,]*(?:\.\d+)?%?|" + WORD_PATTERN)
-# Capitalised words that are not names (they open clauses, label things, or are ours).
-_NOT_NAMES_WORDS = (
-    "according answer appendix article based but clause clauses exhibit however note "
-    "paragraph passage passages question schedule section sections therefore"
-)
-_NOT_NAMES = STOPWORDS | frozenset(_NOT_NAMES_WORDS.split())
 _REFUSAL = re.compile(
     r"\b(?:do(?:es)?n[o’']t|do(?:es)? not|cannot|can[’']t|no)\s+"
     r"(?:(?:seem to|appear to|explicitly|directly|clearly)\s+)?"
@@ -108,78 +103,34 @@ _QUANTITY = re.compile(
 )
 
 
-def _words(text: str) -> list[str]:
-    return [m.group(0) for m in _TOKEN.finditer(text)]
-
-
-def facts(text: str) -> tuple[set[tuple[float, str | None]], set[str]]:
-    """The values in ``text`` as ``(amount, unit)`` (unit: a duration's, else None; a
-    date as its day and year) and its names (lowercased capitalised words that do not
-    open a sentence). ``sixty (60) days`` gives one fact, ``(60.0, "day")``; a clause
-    number (``10.2 Cap on Liability``, ``Section 9.3``) gives none: it is not a value."""
-    found: set[tuple[float, str | None]] = set()
-    for v in find_values(text):
-        if not v.is_value:
-            continue
-        if v.amount is None or v.kind == "date":  # a date or time: its numbers
-            found |= {(float(n), None) for n in re.findall(r"\d+", text[v.start : v.end])}
-            continue
-        found.add((v.amount, v.unit if v.kind == "duration" else None))
-    return found, _names(text)
-
-
-def _names(text: str, openers: bool = False) -> set[str]:
-    """Lowercased capitalised words of ``text`` that do not open a sentence, a clause or a
-    list item (``openers=True``: those that do)."""
-    names = set()
-    for m in re.finditer(r"[A-Z][A-Za-z]*(?:[-'’][A-Za-z]+)*", text):
-        word = m.group(0)
-        before = text[: m.start()].rstrip(" \t\"'“‘(")
-        if (not before or before[-1] in ".!?:;\n]") != openers:
-            continue
-        if word.lower() in _NOT_NAMES or number_word(word):
-            continue
-        names.add(word.lower())
-    return names
-
-
-def _missing(claims: str, evidence: str, question: str, shown: set[str]) -> list[str]:
+def _missing(claims: str, evidence: str, premises: Premises, shown: set[str]) -> list[str]:
     """What the sentence ``claims`` states that neither the evidence nor the question
-    has, as strings for a reason. ``shown``: every word of every passage shown
-    (lowercased); a capitalised word opening the sentence is taken for a name when no
-    passage has it in any case ("Corvane must ..." but not "Notice must ...")."""
-    numbers, names = facts(claims)
-    names |= _names(claims, openers=True) - shown
+    (its ``premises``) has, as strings for a reason. ``shown``: every word of every
+    passage shown (lowercased); a capitalised word opening the sentence is taken for a
+    name when no passage has it in any case ("Corvane must ..." but not "Notice must ...")."""
+    numbers, said = facts(claims)
+    said |= names(claims, openers=True) - shown
     have_numbers, _ = facts(evidence)
-    asked_numbers, asked_names = facts(question)
-    values = {v for v, _ in have_numbers} | {v for v, _ in asked_numbers}
-    pairs = have_numbers | asked_numbers
-    words = {w.lower() for w in _words(evidence)} | {w.lower() for w in _words(question)}
+    values = {v for v, _ in have_numbers} | {v for v, _ in premises.numbers}
+    pairs = have_numbers | premises.numbers
+    words = {w.lower() for w in tokens(evidence)} | premises.tokens
     words |= {p for w in words for p in re.split(r"[-'’]", w)}  # "AES" of "AES-256"
     missing = []
     for value, unit in sorted(numbers, key=lambda f: (f[0], f[1] or "")):
         ok = (value, unit) in pairs if unit else value in values
         if not ok:
             missing.append(f"{value:g}" + (f" {unit}s" if unit else ""))
-    for name in sorted(names - asked_names):
+    for name in sorted(said - premises.names):
         if name not in words and name.rstrip("s") not in words and name + "s" not in words:
             missing.append(name)
     return missing
 
 
-def _new_numbers(claim: str, question: str) -> set[tuple[float, str | None]]:
-    """The claim's numbers that the question does not give."""
+def _new_numbers(claim: str, premises: Premises) -> set[tuple[float, str | None]]:
+    """The claim's numbers that the question (its ``premises``) does not give."""
     numbers, _ = facts(claim)
-    asked, _ = facts(question)
-    values = {v for v, _ in asked}
-    return {(v, u) for v, u in numbers if (v, u) not in asked and v not in values}
-
-
-def _holds_numbers(numbers: set[tuple[float, str | None]], evidence: str) -> bool:
-    """Whether ``evidence`` states every one of ``numbers`` (a duration with its unit)."""
-    have, _ = facts(evidence)
-    values = {v for v, _ in have}
-    return all((v, u) in have if u else v in values for v, u in numbers)
+    values = {v for v, _ in premises.numbers}
+    return {(v, u) for v, u in numbers if (v, u) not in premises.numbers and v not in values}
 
 
 # -- what a value is of ------------------------------------------------------------------
@@ -268,14 +219,14 @@ def about(
         own = [w for w in subject_words(part) if w in known] or known
         shares = word_overlaps(own, said)
         for number in mine:
-            has = [float(shares[k]) for k, t in enumerate(evidence) if _holds_numbers({number}, t)]
+            has = [float(shares[k]) for k, t in enumerate(evidence) if holds_numbers({number}, t)]
             # a sentence that states another value of the same sort (a duration in the
             # same unit; an amount, share or count) is the claim's rival
             other = [
                 float(shares[k])
                 for k, values in enumerate(stated)
                 if any(u == number[1] and (v, u) != number for v, u in values)
-                and not _holds_numbers({number}, evidence[k])
+                and not holds_numbers({number}, evidence[k])
             ]
             if max(has, default=0.0) - RIVAL * max(other, default=0.0) < held - RIVAL * rival:
                 held, rival = max(has, default=0.0), max(other, default=0.0)
@@ -290,42 +241,45 @@ MAX_NAME_WORDS = 6
 _PATH = re.compile(r"(?:~?/|\./)\S|[^/\s]*/[^/\s]*/")
 
 
-def agrees(claim: str, question: str, quote: Answer) -> bool | None:
+def agrees(claim: str, premises: Premises, quote: Answer) -> bool | None:
     """Whether ``claim`` gives the answer ``quote`` (the extractive answer from the same
-    passages) gives: one of the values of its phrase that the question does not (a date
-    whole: its day and year), or a short phrase's words the question does not give, its
-    paths whole (a law, a place, a name); None when its phrase is a clause, the question
-    gives it all, or there is none: then the claim must be about the sentence it quotes."""
+    passages) gives: one of the values of its phrase that the question (its
+    ``premises``: :meth:`Premises.of <lateseg.check.facts.Premises.of>` the analysed
+    question) does not (a date whole: its day and year), or a short phrase's words the
+    question does not give, its paths whole (a law, a place, a name); None when its
+    phrase is a clause, the question gives it all, or there is none: then the claim must
+    be about the sentence it quotes."""
     if quote.phrase is None:
         return None
     said = quote.phrase.text
-    asked, _ = facts(question)
-    wanted = [facts(said[v.start : v.end])[0] - asked for v in find_values(said) if v.is_value]
+    wanted = [
+        facts(said[v.start : v.end])[0] - premises.numbers for v in find_values(said) if v.is_value
+    ]
     wanted = [w for w in wanted if w]
     if wanted:
-        return any(_holds_numbers(w, claim) for w in wanted)
+        return any(holds_numbers(w, claim) for w in wanted)
     # a path (from the root, home or here, or of two slashes: not "and/or") is one name,
     # given whole; of the other words, those the question does not give ("which state":
     # "Colorado" gives "the State of Colorado")
-    tokens = [t.strip(".,;:()[]'\"`").lower() for t in said.split()]
-    paths = {t for t in tokens if _PATH.match(t)}
-    names = {stem(w) for w in content_words(" ".join(t for t in tokens if t not in paths))}
-    if len(names) + len(paths) > MAX_NAME_WORDS:
+    words = [t.strip(".,;:()[]'\"`").lower() for t in said.split()]
+    paths = {t for t in words if _PATH.match(t)}
+    named = {stem(w) for w in content_words(" ".join(t for t in words if t not in paths))}
+    if len(named) + len(paths) > MAX_NAME_WORDS:
         return None
-    names -= {stem(w) for w in content_words(question)}
-    if not names and not paths:
+    named -= {stem(w) for w in premises.asked.words}
+    if not named and not paths:
         return None
     low = claim.lower()
     have = {stem(w) for w in content_words(claim)}
-    return all(p in low for p in paths) and (names <= have or all(w in low for w in names))
+    return all(p in low for p in paths) and (named <= have or all(w in low for w in named))
 
 
-def _unsaid(claim: str, question: str, quoted: Hit) -> tuple[float, list[str]]:
-    """Of the words ``claim`` adds to ``question`` (its :func:`subject_words`, stemmed,
-    with equivalents), the share the ``quoted`` sentence and its headings hold, and the
-    words they do not; ``(1, [])`` when it adds none."""
-    asked = {s for w in content_words(question) for s in equivalents(w)}
-    added = [w for w in subject_words(claim) if not equivalents(w) & asked]
+def _unsaid(claim: str, asked: Asked, quoted: Hit) -> tuple[float, list[str]]:
+    """Of the words ``claim`` adds to the question ``asked`` (its :func:`subject_words`,
+    stemmed, with equivalents), the share the ``quoted`` sentence and its headings hold,
+    and the words they do not; ``(1, [])`` when it adds none."""
+    given = {s for w in asked.words for s in equivalents(w)}
+    added = [w for w in subject_words(claim) if not equivalents(w) & given]
     if not added:
         return 1.0, []
     there = {stem(w) for w in content_words(f"{quoted.text}\n{quoted.section or ''}")}
@@ -371,16 +325,17 @@ _LEAD_IN = re.compile(
 
 def check_support(
     answer: str,
-    question: str,
+    asked: Asked,
     passages: Sequence[Hit],
     encoder: LateEncoder,
     min_similarity: float = MIN_SIMILARITY,
     quote: Answer | None = None,
 ) -> tuple[Support, ...]:
     """Each sentence of ``answer`` checked against its evidence in ``passages`` (the
-    numbered passages the answerer was shown): see the module's docstring. ``quote``:
-    the extractive answer from the same passages, which a supported sentence must agree
-    with (:func:`agrees`; None: not tested)."""
+    numbered passages the answerer was shown) for the question ``asked`` (analysed: its
+    premises are read from it once): see the module's docstring. ``quote``: the
+    extractive answer from the same passages, which a supported sentence must agree with
+    (:func:`agrees`; None: not tested)."""
     quoted = quote.alternatives[0] if quote is not None and quote.alternatives else None
     sentences = _answer_sentences(answer)
     if not sentences:
@@ -388,8 +343,9 @@ def check_support(
     # candidate evidence sentences: (passage index, start, end) in the passage's text
     cands = [(i, s, e) for i, h in enumerate(passages) for s, e in sentence_spans(h.text)]
     claims = [_claim(answer[s:e]) for s, e, _ in sentences]
-    shown = {w.lower() for h in passages for w in _words(h.text)}
-    asks_quantity = bool(_QUANTITY.search(question))
+    shown = {w.lower() for h in passages for w in tokens(h.text)}
+    premises = Premises.of(asked)
+    asks_quantity = bool(_QUANTITY.search(asked.question))
 
     def cand_text(k: int) -> str:
         i, a, b = cands[k]
@@ -415,10 +371,10 @@ def check_support(
     titles = {normal(t) for h in passages for t in (h.section or "").split(" > ") if t}
     for n, ((s, e, cites), claim) in enumerate(zip(sentences, claims, strict=True)):
         valid = [c for c in cites if 1 <= c <= len(passages)]
-        numbers = _new_numbers(claim, question)
+        numbers = _new_numbers(claim, premises)
         held = holder(claim, passages)
         copied = None if held is None else passages[held[0]].text[held[1] : held[2]]
-        if copied is not None and numbers and not _holds_numbers(numbers, copied):
+        if copied is not None and numbers and not holds_numbers(numbers, copied):
             held = None  # its words copied ("The tenant's share is"), not its value
         if held is not None and held[0] + 1 not in valid:
             valid = [held[0] + 1]  # checked against where it was copied from
@@ -430,7 +386,7 @@ def check_support(
         # span shown as evidence is the closest of them, so the reader sees the value
         holding = [
             k for k in idx
-            if _holds_numbers(numbers, f"{cand_text(k)}\n{passages[cands[k][0]].section or ''}")
+            if holds_numbers(numbers, f"{cand_text(k)}\n{passages[cands[k][0]].section or ''}")
         ]  # fmt: skip
         evidence, best = None, 0.0
         if idx:
@@ -460,10 +416,10 @@ def check_support(
             text = "\n".join(
                 f"{passages[c - 1].text}\n{passages[c - 1].section or ''}" for c in pool
             )
-            missing = _missing(claim, text, question, shown)
+            missing = _missing(claim, text, premises, shown)
             told = [f"{cand_text(k)}\n{passages[cands[k][0]].section or ''}" for k in idx]
             context = [before(k) for k in idx]
-            given = None if quote is None else agrees(claim, question, quote)
+            given = None if quote is None else agrees(claim, premises, quote)
             of, rival = about(claim, numbers, told, context, everything) if numbers else (1, 0)
             if given:  # the quote's value: the ranker read what it is of in the question
                 of, rival = 1.0, 0.0
@@ -481,7 +437,7 @@ def check_support(
             elif (
                 given is None
                 and quoted is not None
-                and (unsaid := _unsaid(bare, question, quoted))[0] < MIN_QUOTED
+                and (unsaid := _unsaid(bare, asked, quoted))[0] < MIN_QUOTED
             ):
                 reason = (
                     f"says what the sentence the quoted answer quotes does not: "

@@ -83,7 +83,7 @@ def generated(
     the value where the first supported sentence's evidence states it."""
     if not passages:
         return Answer(NO_PASSAGE, ())
-    support = check_support(text, asked.question, passages, encoder, quote=quote)
+    support = check_support(text, asked, passages, encoder, quote=quote)
     marked = parse_citations(text, passages)
     held = [(s.evidence.source, s.evidence.chunk_id) for s in support if s.supported and s.evidence]
     # a supported sentence cites the passage that holds its evidence (the one it copied

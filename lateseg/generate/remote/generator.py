@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from lateseg.answer.citations import format_passages
-from lateseg.answer.extractive import extractive_answer
+from lateseg.answer.extractive import quote_answer
 from lateseg.errors import ConfigError, GenerationError, RemoteModelError
 from lateseg.generate.compose import generated, too_long
 from lateseg.generate.prompts import ANSWER_STOPS, CHECKABLE_PROMPT, QUESTION_MARK
@@ -158,5 +158,5 @@ def remote_answer(
     }
     return generated(
         draft.text, asked, fit.passages, encoder, stats, fit.dropped, draft.finish_reason,
-        draft.model, extractive_answer(asked, fit.passages, encoder),
+        draft.model, quote_answer(asked, fit.passages, encoder),
     )  # fmt: skip
