@@ -249,6 +249,16 @@ class Pipeline:
         """The stored Document of ``source`` (a path; made absolute)."""
         return self._retriever.document(source)
 
+    def stats(self) -> dict[str, Any]:
+        """The index's figures (:meth:`Index.stats <lateseg.index.index.Index.stats>`:
+        documents, chunks, vectors, bytes …) and what OCR read in it (``ocr``:
+        :func:`~lateseg.ingest.ocr.summary.ocr_summary`)."""
+        from lateseg.ingest.ocr.summary import ocr_summary
+
+        out = self.index.stats()
+        ocr = ocr_summary(meta for _, _, meta, _ in self.index.store.heads(0))
+        return {**{k: v for k, v in out.items() if k != "bytes"}, "ocr": ocr, "bytes": out["bytes"]}
+
     def sources(self) -> list[str]:
         return self._retriever.sources()
 

@@ -146,7 +146,7 @@ def test_a_scanned_contract_is_answered_and_cited_like_its_twin(tmp_path, encode
         top = next(h for h in hits if "sixty (60) days" in h.text)
         assert top.page == 4 and "5.2" in (top.section or "")
         assert top.ocr and top.to_dict()["ocr"] is True
-        stats = pipe.index.stats()["ocr"]
+        stats = pipe.stats()["ocr"]
         assert stats["pages"] == 8 and stats["documents"] == 1
         assert 0.8 < stats["mean_confidence"] <= 1.0
         # the highlight of the cited words lies on their own boxes on the scan

@@ -129,7 +129,7 @@ def run(args: argparse.Namespace) -> int:
         args.index, create=False, readonly=readonly, cache_dir=args.cache_dir
     ) as pipe:
         if args.action == "stats":
-            out: dict[str, object] = {**pipe.index.stats(), **built_with(pipe)}
+            out: dict[str, object] = {**pipe.stats(), **built_with(pipe)}
         elif args.action == "verify":
             out = {"problems": pipe.index.problems()}
         else:

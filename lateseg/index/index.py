@@ -412,24 +412,8 @@ class Index:
             "changes": state.seq,
             "cache_changes_behind": None if self._disk_seq is None else state.seq - self._disk_seq,
             "documents_by_kind": self.store.kinds(),
-            "ocr": self._ocr_stats(),
             "bytes": self._bytes(),
         }
-
-    def _ocr_stats(self) -> dict[str, Any]:
-        """Pages read by OCR, the documents they are in, and the OCR's mean word
-        confidence over those pages (0-1; None without any)."""
-        pages = documents = 0
-        weighted = 0.0
-        for _, _, meta, _ in self.store.heads(0):
-            read = meta.get("ocr_pages") if isinstance(meta, dict) else None
-            conf = meta.get("ocr_confidence") if isinstance(meta, dict) else None
-            if isinstance(read, list) and read and isinstance(conf, (int, float)):
-                pages += len(read)
-                documents += 1
-                weighted += float(conf) * len(read)
-        mean = round(weighted / pages, 4) if pages else None
-        return {"pages": pages, "documents": documents, "mean_confidence": mean}
 
     def compact(self, vectors: str | None = None) -> dict[str, Any]:
         """Reclaim space: SQLite VACUUM, FTS merge, and the vector cache rebuilt from the
