@@ -14,6 +14,7 @@ import importlib.abc
 import importlib.machinery
 import sys
 import warnings
+from collections.abc import Callable
 from types import ModuleType
 
 #: Old module path -> the module that holds its code now.
@@ -94,3 +95,17 @@ def install() -> None:
     """Put the finder on ``sys.meta_path`` once (last: real modules are found first)."""
     if not any(isinstance(f, _Moved) for f in sys.meta_path):
         sys.meta_path.append(_Moved())
+
+
+def forwarding(package: str, module: str) -> Callable[[str], object]:
+    """A package's ``__getattr__`` that finds, in ``module``, the names the package had
+    when it was that one module (``lateseg.ingest.ocr`` was ``ocr/engine.py``'s code):
+    imported only when such a name is first asked for."""
+
+    def __getattr__(name: str) -> object:
+        try:
+            return getattr(importlib.import_module(module), name)
+        except AttributeError:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}") from None
+
+    return __getattr__

@@ -5,14 +5,7 @@
 
 from __future__ import annotations
 
+from lateseg._moved import forwarding
 
-def __getattr__(name: str) -> object:
-    """The names this module had before it became a package (issue 61), from
-    :mod:`lateseg.ingest.contract.clauses`."""
-    import importlib
-
-    module = importlib.import_module("lateseg.ingest.contract.clauses")
-    try:
-        return getattr(module, name)
-    except AttributeError:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+# The names this module had before it became a package (issue 61): from clauses.py.
+__getattr__ = forwarding(__name__, "lateseg.ingest.contract.clauses")

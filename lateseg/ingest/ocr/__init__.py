@@ -11,14 +11,7 @@ reader) and the table text of :mod:`lateseg.ingest.tables`.
 
 from __future__ import annotations
 
+from lateseg._moved import forwarding
 
-def __getattr__(name: str) -> object:
-    """The names this module had before it became a package (issue 61), from
-    :mod:`lateseg.ingest.ocr.engine`."""
-    import importlib
-
-    module = importlib.import_module("lateseg.ingest.ocr.engine")
-    try:
-        return getattr(module, name)
-    except AttributeError:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+# The names this module had before it became a package (issue 61): from engine.py.
+__getattr__ = forwarding(__name__, "lateseg.ingest.ocr.engine")

@@ -7,14 +7,7 @@ reading order and drops page furniture. Page geometry is :mod:`lateseg.ingest.la
 
 from __future__ import annotations
 
+from lateseg._moved import forwarding
 
-def __getattr__(name: str) -> object:
-    """The names this module had before it became a package (issue 61), from
-    :mod:`lateseg.ingest.pdf.reader`."""
-    import importlib
-
-    module = importlib.import_module("lateseg.ingest.pdf.reader")
-    try:
-        return getattr(module, name)
-    except AttributeError:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+# The names this module had before it became a package (issue 61): from reader.py.
+__getattr__ = forwarding(__name__, "lateseg.ingest.pdf.reader")
