@@ -126,8 +126,10 @@ class Answerer:
 
     def writer(self, llm: object) -> Writer:
         """Who writes for ``options.llm``: the kept client of the model server an
-        :class:`LLMConfig` names (:meth:`remote`), else ``llm`` as a writer (a LangChain
-        chat model wrapped: :func:`~lateseg.generate.writer.as_writer`)."""
+        :class:`LLMConfig` names (:meth:`remote`), else ``llm`` as a writer (made by the
+        kind of :data:`~lateseg.generate.writer.WRITERS` that accepts it, a LangChain
+        chat model or a local generator wrapped:
+        :func:`~lateseg.generate.remote.choice.as_writer`)."""
         if isinstance(llm, LLMConfig):
             return self.remote(llm)
         from lateseg.generate.remote.choice import as_writer

@@ -4,18 +4,29 @@ A :class:`Writer` is what the answer path needs of a model it cannot reach insid
 whole reply to chat messages (:meth:`~Writer.chat`), a token count to fit whole passages
 under ``context_tokens`` (:meth:`~Writer.count_tokens`, with :attr:`~Writer.counting`
 saying how it counts), and the name ``Answer.model`` shows (:meth:`~Writer.model_name`);
-a :class:`StreamingWriter` also gives the reply as it is written. Two kinds exist:
+a :class:`StreamingWriter` also gives the reply as it is written. The kinds of writer
+are one registry, :data:`WRITERS` (all of them imported by
+:mod:`lateseg.generate.writers`), in this order:
 
-* a model behind an OpenAI-compatible URL (:class:`~lateseg.generate.remote.client.RemoteLLM`,
-  made from an :class:`~lateseg.generate.remote.config.LLMConfig`);
-* any LangChain chat model (``ChatOllama``, ``ChatOpenAI``, ``ChatAnthropic``, lateseg's
-  own ``LatesegChatModel``), through
-  :class:`~lateseg.generate.remote.chat.ChatModelWriter`.
+* ``server``: a model behind an OpenAI-compatible URL
+  (:class:`~lateseg.generate.remote.client.RemoteLLM`, made from an
+  :class:`~lateseg.generate.remote.config.LLMConfig`);
+* ``langchain``: any LangChain chat model (``ChatOllama``, ``ChatOpenAI``,
+  ``ChatAnthropic``, lateseg's own ``LatesegChatModel``), through
+  :class:`~lateseg.generate.remote.chat.ChatModelWriter`;
+* ``local``: the local Hugging Face generator
+  (:class:`~lateseg.generate.local_writer.LocalWriter` over a
+  :class:`~lateseg.generate.local.LocalGenerator`).
+
+A kind is a writer class with a ``name``, a ``summary`` and two class methods
+(:class:`WriterKind`): ``accepts(llm)``, whether an ``llm`` option is of its kind, and
+``of(llm)``, its writer. One ``@register`` line makes a new kind known to
+:func:`~lateseg.generate.remote.choice.as_writer` (so to ``AskOptions(llm=...)``) and to
+the family's conformance test (``tests/test_conformance_writers.py``).
 
 The answer path (:mod:`~lateseg.generate.remote.generator`) sees only the protocol: the
 passages chosen, the prompt, the support check, the phrase and the citations are the
-same whoever writes. :func:`~lateseg.generate.remote.choice.as_writer` makes a writer
-of what a user gave; LangChain is imported only when a LangChain model is given
+same whoever writes. LangChain is imported only when a LangChain model is given
 (``import lateseg`` never imports it).
 """
 
@@ -23,7 +34,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, TypeVar, runtime_checkable
+
+from lateseg.registry import Registry
 
 #: How tokens are counted when the model offers no tokenizer: about four characters a
 #: token for English text with the common BPE vocabularies.
@@ -111,3 +124,36 @@ class StreamingWriter(Writer, Protocol):
     ) -> Iterator[str]:
         """The reply's text, piece by piece."""
         ...
+
+
+class WriterKind(Protocol):
+    """A kind of writer as :data:`WRITERS` holds it: the writer class itself, with its
+    ``name`` and ``summary``."""
+
+    name: str
+    summary: str
+
+    def accepts(self, llm: object) -> bool:
+        """Whether ``llm`` (what a user gave as ``llm``) is of this kind."""
+        ...
+
+    def of(self, llm: Any) -> Writer:
+        """The writer of ``llm`` (one this kind :meth:`accepts`)."""
+        ...
+
+
+#: The kinds of writer by name, in registration order (the order
+#: :func:`~lateseg.generate.remote.choice.as_writer` asks them in).
+WRITERS: Registry[Writer] = Registry("writer", key="type", option="llm")
+
+_Kind = TypeVar("_Kind", bound=type)
+
+
+def register(cls: _Kind) -> _Kind:
+    """Class decorator: make the writer class ``cls`` a kind of :data:`WRITERS` (it needs
+    a ``name`` and the class methods ``accepts`` and ``of``: :class:`WriterKind`)."""
+    for method in ("accepts", "of"):
+        if not callable(getattr(cls, method, None)):
+            raise TypeError(f"a writer needs a class method {method!r} to register")
+    WRITERS.register(cls)
+    return cls

@@ -4,24 +4,27 @@
 The model writes from the same messages and the same whole-chunk context as a model
 behind a URL; lateseg then locates the phrase, checks every sentence and cites, as for
 any writer. Made by :func:`~lateseg.generate.remote.choice.as_writer` when such a model
-is given, so this module (and langchain-core, the ``lateseg[langchain]`` extra) is
-imported only then. It is the one place the answer path meets LangChain; it lives in
+is given (the ``langchain`` member of :data:`~lateseg.generate.writer.WRITERS`).
+langchain-core (the ``lateseg[langchain]`` extra) is imported only when a LangChain
+model is wrapped, never by importing this module: ``import lateseg`` and a model-server
+ask never import it. It is the one place the answer path meets LangChain; it lives in
 ``generate`` because the answer path uses it (``integrations`` re-exports it).
 """
 
 from __future__ import annotations
 
 import logging
+import sys
 from collections.abc import Iterator, Sequence
-from typing import Any
-
-from langchain_core.language_models import BaseLanguageModel
-from langchain_core.language_models.chat_models import BaseChatModel
-from langchain_core.messages import BaseMessage, convert_to_messages
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 from lateseg.errors import GenerationError, LatesegError
 from lateseg.generate.remote.errors import one_line
-from lateseg.generate.writer import ESTIMATE, Completion, Usage, estimate_tokens
+from lateseg.generate.writer import ESTIMATE, Completion, Usage, estimate_tokens, register
+
+if TYPE_CHECKING:
+    from langchain_core.language_models.chat_models import BaseChatModel
+    from langchain_core.messages import BaseMessage
 
 log = logging.getLogger(__name__)
 
@@ -40,12 +43,21 @@ def display_name(model: BaseChatModel) -> str:
     return type(model).__name__
 
 
+def is_chat_model(llm: object) -> TypeGuard[BaseChatModel]:
+    """Whether ``llm`` is a LangChain chat model. Read without importing LangChain: a
+    ``BaseChatModel`` exists only once langchain-core's module of it has been imported."""
+    module = sys.modules.get("langchain_core.language_models.chat_models")
+    return module is not None and isinstance(llm, module.BaseChatModel)
+
+
 def counts_own_tokens(model: BaseChatModel) -> bool:
     """Whether ``model`` counts tokens with a tokenizer of its own: a
     ``custom_get_token_ids``, or a class that overrides ``get_num_tokens`` or
     ``get_token_ids``. LangChain's default counter is GPT-2's tokenizer, fetched from the
     Hugging Face hub on first use: not the model's, and a download lateseg never makes
     unasked; the stated estimate is used instead."""
+    from langchain_core.language_models import BaseLanguageModel
+
     if getattr(model, "custom_get_token_ids", None) is not None:
         return True
     cls = type(model)
@@ -55,6 +67,7 @@ def counts_own_tokens(model: BaseChatModel) -> bool:
     )
 
 
+@register
 class ChatModelWriter:
     """``model`` (any LangChain ``BaseChatModel``) as a
     :class:`~lateseg.generate.writer.StreamingWriter`.
@@ -70,10 +83,23 @@ class ChatModelWriter:
     * Whatever it raises becomes one :class:`~lateseg.errors.GenerationError` line naming
       the model (lateseg's own errors pass as they are)."""
 
+    name = "langchain"
+    summary = "any LangChain chat model"
+
     def __init__(self, model: BaseChatModel) -> None:
         self.model = model
         self._name = display_name(model)
         self._counts = counts_own_tokens(model)
+
+    @classmethod
+    def accepts(cls, llm: object) -> bool:
+        """Whether ``llm`` is a LangChain chat model (:func:`is_chat_model`)."""
+        return is_chat_model(llm)
+
+    @classmethod
+    def of(cls, llm: Any) -> ChatModelWriter:
+        """The writer of the chat model ``llm``."""
+        return cls(llm)
 
     def __repr__(self) -> str:
         return f"ChatModelWriter({type(self.model).__name__}, model={self._name!r})"
@@ -153,6 +179,8 @@ class ChatModelWriter:
 
 
 def _messages(messages: Sequence[dict[str, str]]) -> list[BaseMessage]:
+    from langchain_core.messages import convert_to_messages
+
     return convert_to_messages([(m["role"], m["content"]) for m in messages])
 
 

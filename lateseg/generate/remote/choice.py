@@ -1,36 +1,41 @@
-"""Which :class:`~lateseg.generate.writer.Writer` an ``llm`` option names: a LangChain chat
-model wrapped, a writer as it is. Apart from :mod:`~lateseg.generate.writer` because the
-LangChain adapter (:mod:`~lateseg.generate.remote.chat`) imports that module's types."""
+"""Which :class:`~lateseg.generate.writer.Writer` an ``llm`` option names: the first kind of
+:data:`~lateseg.generate.writer.WRITERS` that accepts it (a model server's
+:class:`~lateseg.generate.remote.config.LLMConfig`, a LangChain chat model, the local
+generator), or a writer as it is. Apart from :mod:`~lateseg.generate.writer` because the
+kinds' modules (:mod:`lateseg.generate.writers`) import that module's types."""
 
 from __future__ import annotations
 
-import sys
-from typing import TYPE_CHECKING, TypeGuard
+from typing import cast
 
 from lateseg.errors import ConfigError
-from lateseg.generate.writer import Writer
+from lateseg.generate.remote.chat import is_chat_model
+from lateseg.generate.writers import WRITERS, Writer, WriterKind
 
-if TYPE_CHECKING:
-    from langchain_core.language_models.chat_models import BaseChatModel
+__all__ = ["as_writer", "is_chat_model", "writer_kind"]
 
 
-def is_chat_model(llm: object) -> TypeGuard[BaseChatModel]:
-    """Whether ``llm`` is a LangChain chat model. Read without importing LangChain: a
-    ``BaseChatModel`` exists only once langchain-core's module of it has been imported."""
-    module = sys.modules.get("langchain_core.language_models.chat_models")
-    return module is not None and isinstance(llm, module.BaseChatModel)
+def writer_kind(llm: object) -> WriterKind | None:
+    """The first kind of writer (in registration order) that accepts ``llm``; None when
+    none does."""
+    for cls in WRITERS.values():
+        kind = cast(WriterKind, cls)
+        if kind.accepts(llm):
+            return kind
+    return None
 
 
 def as_writer(llm: object) -> Writer:
-    """The writer of ``llm``: a LangChain chat model wrapped
-    (:class:`~lateseg.generate.remote.chat.ChatModelWriter`), a :class:`Writer`
-    as it is. A model server's :class:`~lateseg.generate.remote.config.LLMConfig` is
-    not taken here: its client keeps connections, so its owner (``Answerer.writer``)
-    makes and closes it."""
-    if is_chat_model(llm):
-        from lateseg.generate.remote.chat import ChatModelWriter
-
-        return ChatModelWriter(llm)
+    """The writer of ``llm``: made by the first kind of writer that accepts it
+    (:func:`writer_kind`: a LangChain chat model wrapped in a
+    :class:`~lateseg.generate.remote.chat.ChatModelWriter`, a local generator in a
+    :class:`~lateseg.generate.local_writer.LocalWriter`), else a :class:`Writer` as it
+    is. A model server's :class:`~lateseg.generate.remote.config.LLMConfig` is made a
+    client here too, but an ask does not come here for one: its client keeps
+    connections, so its owner (``Answerer.writer``) makes, keeps and closes it."""
+    kind = writer_kind(llm)
+    if kind is not None:
+        return kind.of(llm)
     if isinstance(llm, Writer):
         return llm
     raise ConfigError(

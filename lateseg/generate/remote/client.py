@@ -31,7 +31,7 @@ from lateseg.generate.remote.errors import (
     status_error,
     transport_error,
 )
-from lateseg.generate.writer import ESTIMATE, Completion, Usage, estimate_tokens
+from lateseg.generate.writer import ESTIMATE, Completion, Usage, estimate_tokens, register
 
 __all__ = ["ESTIMATE", "SERVER_TOKENIZER", "Completion", "RemoteLLM", "Usage"]
 
@@ -49,10 +49,25 @@ def _httpx() -> Any:
     return httpx
 
 
+@register
 class RemoteLLM:
     """One OpenAI-compatible server, with a pool of connections kept for reuse (close it,
     or use it as a context manager). Safe to share between threads. A
-    :class:`~lateseg.generate.writer.StreamingWriter`."""
+    :class:`~lateseg.generate.writer.StreamingWriter`, the ``server`` kind of
+    :data:`~lateseg.generate.writer.WRITERS`."""
+
+    name = "server"
+    summary = "a model behind an OpenAI-compatible URL, from an LLMConfig"
+
+    @classmethod
+    def accepts(cls, llm: object) -> bool:
+        """Whether ``llm`` names a model server (an :class:`LLMConfig`)."""
+        return isinstance(llm, LLMConfig)
+
+    @classmethod
+    def of(cls, llm: LLMConfig) -> RemoteLLM:
+        """A client of the server ``llm`` names (its owner closes it)."""
+        return cls(llm)
 
     def __init__(self, config: LLMConfig) -> None:
         self.config = config
