@@ -15,9 +15,12 @@ import hashlib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from lateseg.errors import InvariantError
+
+if TYPE_CHECKING:
+    import numpy as np
 
 #: A document's ID: 16 hex digits of :func:`stable_id` (of its source and text, or of
 #: the source alone for a document added through LangChain). Indexes written before
@@ -440,3 +443,14 @@ class Answer:
             "alternatives": [h.to_dict() for h in self.alternatives],
             "model": self.model,
         }
+
+
+class TextEmbedder(Protocol):
+    """What quoting and the support check need of an embedder: normalised vectors of
+    queries and of short texts (the index's :class:`~lateseg.encode.late.LateEncoder`
+    is one). Named here so that :mod:`lateseg.answer` and :mod:`lateseg.check`, where no
+    model runs, import no model code: the embedder is handed in."""
+
+    def embed_queries(self, queries: Sequence[str]) -> np.ndarray: ...
+
+    def embed_texts(self, texts: Sequence[str]) -> np.ndarray: ...

@@ -163,7 +163,7 @@ def test_a_copied_sentence_is_cited_where_it_was_copied_from(sample_index):
         sample_index.encoder,
         None,
     )
-    answer = sample_index.answerer.located(answer)
+    answer = sample_index.answerer.cite_where_it_lies(answer)
     (s,) = answer.support
     assert s.supported and s.evidence.source == source.source
     assert source.start <= s.evidence.start < s.evidence.end <= source.end

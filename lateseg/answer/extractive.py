@@ -28,7 +28,6 @@ import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -43,10 +42,7 @@ from lateseg.answer.sense import sense_agreement
 from lateseg.text.boundaries import answer_pieces, sentence_spans
 from lateseg.text.values import find_values
 from lateseg.text.words import MODAL
-from lateseg.types import Answer, Hit, Phrase
-
-if TYPE_CHECKING:
-    from lateseg.encode.late import LateEncoder
+from lateseg.types import Answer, Hit, Phrase, TextEmbedder
 
 
 @dataclass(frozen=True)
@@ -212,7 +208,7 @@ def score_candidates(
     asked: Asked,
     hits: Sequence[Hit],
     cands: Sequence[Candidate],
-    encoder: LateEncoder,
+    encoder: TextEmbedder,
     weights: Weights = Weights(),
 ) -> tuple[np.ndarray, np.ndarray]:
     """Each candidate's score ``[n]`` and whether it states what is asked ``[n]``."""
@@ -316,7 +312,7 @@ def _distinct(order: list[int], hits: Sequence[Hit], cands: Sequence[Candidate])
 def extractive_answer(
     question: Asked | str,
     hits: Sequence[Hit],
-    encoder: LateEncoder,
+    encoder: TextEmbedder,
     max_sentences: int = 1,
     weights: Weights = Weights(),
 ) -> Answer:
@@ -330,7 +326,7 @@ def extractive_answer(
 def quote_answer(
     asked: Asked,
     hits: Sequence[Hit],
-    encoder: LateEncoder,
+    encoder: TextEmbedder,
     max_sentences: int = 1,
     weights: Weights = Weights(),
 ) -> Answer:

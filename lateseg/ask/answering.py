@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from lateseg.answer.confidence import doubted
-from lateseg.answer.extractive import extractive_answer, quote_answer
+from lateseg.answer.extractive import quote_answer
 from lateseg.answer.question import Asked, analyse
 from lateseg.answer.scope import (
     FILE_NAME,
@@ -40,13 +40,11 @@ from lateseg.ask.options import (
     AskOptions,
     SearchOptions,
 )
-from lateseg.generate.compose import copied, generated, too_long
-from lateseg.generate.copying import COPY_TOKENS, CopyConstraint, copy_messages, openings
-from lateseg.generate.prompts import ANSWER_STOPS
+from lateseg.generate.answers import copy_answer, generate_answer
+from lateseg.generate.compose import generated
 from lateseg.generate.remote.config import LLMConfig
 from lateseg.generate.rerank import RERANK_TOP
 from lateseg.generate.rerank import rerank as by_likelihood
-from lateseg.kv.compress import KVConfig
 from lateseg.types import NO_PASSAGE, Answer, Hit, Scope, clean_text
 
 __all__ = ["DEFAULT_ANSWER", "Answerer", "Prepared", "copy_answer", "generate_answer"]
@@ -273,10 +271,10 @@ class Answerer:
         """The last step of :meth:`ask`: ``answer``, unsure below ``min_confidence``
         (:func:`~lateseg.answer.confidence.doubted`), cited where its phrase and evidence
         lie (:meth:`located`), with the question's scope."""
-        answer = self.located(doubted(answer, min_confidence))
+        answer = self.cite_where_it_lies(doubted(answer, min_confidence))
         return dataclasses.replace(answer, scope=prepared.scope)
 
-    def located(self, answer: Answer) -> Answer:
+    def cite_where_it_lies(self, answer: Answer) -> Answer:
         """``answer`` with its phrase's sentence and each evidence span cited where they
         lie (their own page, lines and clause: :meth:`Retriever.narrow`), not where the
         passage around them starts."""
@@ -296,7 +294,7 @@ class Answerer:
         )
         generated = answer.generated
         if generated is not None:
-            generated = self.located(generated)
+            generated = self.cite_where_it_lies(generated)
         alternatives = tuple(narrow(h) for h in answer.alternatives)
         return dataclasses.replace(
             answer, phrase=phrase, support=support, generated=generated, alternatives=alternatives
@@ -322,7 +320,7 @@ class Answerer:
             budget = options.context_tokens or REMOTE_CONTEXT_TOKENS
             writer = RemoteGenerator(self.writer(options.llm), context_tokens=budget)
             done = remote_answer(writer, asked, hits, self.encoder(), stream)
-            return self.checked(asked, done, hits) if options.fallback else done
+            return self.supported_or_quoted(asked, done, hits) if options.fallback else done
         if options.answer == "quote":
             return quote_answer(asked, hits, self.encoder())
         gen = self.local_generator().with_prefill(options.prefill)
@@ -330,9 +328,9 @@ class Answerer:
         if options.answer == "copy":
             return copy_answer(gen, asked, hits, self.encoder(), kv=kv, stream=stream)
         done = generate_answer(gen, asked, hits, self.encoder(), kv=kv, stream=stream)
-        return self.checked(asked, done, hits) if options.fallback else done
+        return self.supported_or_quoted(asked, done, hits) if options.fallback else done
 
-    def checked(self, asked: Asked, answer: Answer, passages: Sequence[Hit]) -> Answer:
+    def supported_or_quoted(self, asked: Asked, answer: Answer, passages: Sequence[Hit]) -> Answer:
         """``answer`` when some sentence of it is supported; else the extractive answer
         from ``passages``, carrying the model's as ``generated``."""
         if answer.supported or not passages:
@@ -385,60 +383,9 @@ class Answerer:
             made = generated(
                 done.text, asked, session.passages, self.encoder(), done.kv_stats,
                 session.dropped, done.finish_reason,
-                quote=extractive_answer(asked, session.passages, self.encoder()),
+                quote=quote_answer(asked, session.passages, self.encoder()),
             )  # fmt: skip
-            out.append(self.checked(asked, made, session.passages) if options.fallback else made)
+            if options.fallback:
+                made = self.supported_or_quoted(asked, made, session.passages)
+            out.append(made)
         return out
-
-
-def copy_answer(
-    gen: LocalGenerator,
-    asked: Asked,
-    passages: Sequence[Hit],
-    encoder: LateEncoder,
-    *,
-    kv: KVConfig | None = None,
-    stream: Callable[[str], None] | None = None,
-) -> Answer:
-    """The generator's answer to ``asked``, copied from ``passages``
-    (:mod:`lateseg.generate.copying`: decoding may open only where the extractive
-    ranker's best sentences do, and only continue a span of a passage)."""
-    if not passages:
-        return Answer(NO_PASSAGE, (), mode="copy", cited_by="copy")
-    gen.load()
-    shown, dropped = gen.fitted(passages)
-    if not shown:
-        return too_long(dropped, gen.context_tokens)
-    constraint = CopyConstraint(
-        gen.tokenizer, [h.text for h in shown], openings(asked, shown, encoder)
-    )
-    done = gen.complete(
-        copy_messages(asked.question, shown), kv=kv, stream=stream,
-        max_new_tokens=COPY_TOKENS, constraint=constraint,
-    )  # fmt: skip
-    return copied(asked, shown, constraint.span(), dropped, done.kv_stats, done.finish_reason)
-
-
-def generate_answer(
-    gen: LocalGenerator,
-    asked: Asked,
-    passages: Sequence[Hit],
-    encoder: LateEncoder,
-    *,
-    kv: KVConfig | None = None,
-    stream: Callable[[str], None] | None = None,
-) -> Answer:
-    """The generator's own answer to ``asked`` from the ``passages`` that fit its budget
-    (KV cache compressed by ``kv``), each sentence checked against the passage that
-    holds it and against the quoted answer from the same passages
-    (:func:`~lateseg.generate.compose.generated`)."""
-    if not passages:
-        return Answer(NO_PASSAGE, ())
-    shown, dropped = gen.fitted(passages)
-    if not shown:
-        return too_long(dropped, gen.context_tokens)
-    done = gen.complete(gen.prompt(asked.question, shown), kv=kv, stream=stream, stop=ANSWER_STOPS)
-    return generated(
-        done.text, asked, shown, encoder, done.kv_stats, dropped, done.finish_reason,
-        gen.model_name, quote_answer(asked, shown, encoder),
-    )  # fmt: skip

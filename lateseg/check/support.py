@@ -61,11 +61,10 @@ from lateseg.text.boundaries import sentence_spans
 from lateseg.text.values import MODIFIERS, UNITS, find_values
 from lateseg.text.words import stem
 from lateseg.text.words import words as split_words
-from lateseg.types import Answer, Hit, Support
+from lateseg.types import Answer, Hit, Support, TextEmbedder
 
 if TYPE_CHECKING:
     from lateseg.answer.question import Asked
-    from lateseg.encode.late import LateEncoder
 
 #: Least cosine similarity (default embedder) between an answer sentence and its best
 #: evidence sentence for the sentence to count as supported; chosen on bench/answers.py.
@@ -327,7 +326,7 @@ def check_support(
     answer: str,
     asked: Asked,
     passages: Sequence[Hit],
-    encoder: LateEncoder,
+    encoder: TextEmbedder,
     min_similarity: float = MIN_SIMILARITY,
     quote: Answer | None = None,
 ) -> tuple[Support, ...]:
