@@ -56,7 +56,7 @@ from lateseg.answer.citations import MARK, marked_numbers
 from lateseg.answer.phrase import is_heading
 from lateseg.answer.question import content_words, equivalents, word_overlaps
 from lateseg.check.facts import Premises, facts, holds_numbers, names, tokens
-from lateseg.check.verbatim import holder, normal
+from lateseg.check.verbatim import find_copied_from, normal
 from lateseg.text.boundaries import sentence_spans
 from lateseg.text.values import MODIFIERS, UNITS, find_values
 from lateseg.text.words import stem
@@ -371,7 +371,7 @@ def check_support(
     for n, ((s, e, cites), claim) in enumerate(zip(sentences, claims, strict=True)):
         valid = [c for c in cites if 1 <= c <= len(passages)]
         numbers = _new_numbers(claim, premises)
-        held = holder(claim, passages)
+        held = find_copied_from(claim, passages)
         copied = None if held is None else passages[held[0]].text[held[1] : held[2]]
         if copied is not None and numbers and not holds_numbers(numbers, copied):
             held = None  # its words copied ("The tenant's share is"), not its value

@@ -19,7 +19,9 @@ def normal(text: str) -> str:
     return " ".join(terms(text))
 
 
-def holder(claim: str, passages: Sequence[Hit], least: float = 0.6) -> tuple[int, int, int] | None:
+def find_copied_from(
+    claim: str, passages: Sequence[Hit], least: float = 0.6
+) -> tuple[int, int, int] | None:
     """The passage that holds ``claim`` word for word: ``(passage index, start, end)`` of
     the longest stretch of the claim found in one passage's text (case and spacing
     aside), when it covers at least ``least`` of the claim; else None. A copied
