@@ -7,7 +7,7 @@ Reads the quote answers that ``bench/answers.py`` graded (each with its
 answered: the gold value in its text and no wrong phrase shown) and fits a logistic
 regression of rightness on the signals, with numpy (Newton's method, an L2 penalty on
 the standardised weights). It prints the coefficients to paste into
-``lateseg/generate/confidence.py`` and the calibration section of
+``lateseg/answer/confidence.py`` and the calibration section of
 ``bench/results/answers.md``, which ``bench/answers.py`` appends itself.
 
 Every number of that section is cross-validated: a question's probability comes from a
