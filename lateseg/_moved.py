@@ -10,7 +10,6 @@ not in it is not found as before. The finder is appended to ``sys.meta_path`` wh
 from __future__ import annotations
 
 import importlib
-import importlib.abc
 import importlib.machinery
 import sys
 import warnings
@@ -66,15 +65,17 @@ MOVED = {
 }
 
 
-class _Moved(importlib.abc.MetaPathFinder, importlib.abc.Loader):
-    """Finds an old path of :data:`MOVED` and loads it as its new module."""
+class _Moved:
+    """Finds an old path of :data:`MOVED` and loads it as its new module: a meta path
+    finder and its loader (by their methods: ``importlib.abc`` would import
+    ``importlib.resources`` into every ``import lateseg``)."""
 
     def find_spec(
         self, fullname: str, path: object = None, target: object = None
     ) -> importlib.machinery.ModuleSpec | None:
         if fullname not in MOVED:
             return None
-        return importlib.machinery.ModuleSpec(fullname, self)
+        return importlib.machinery.ModuleSpec(fullname, self)  # type: ignore[arg-type]  # a Loader by its methods
 
     def create_module(self, spec: importlib.machinery.ModuleSpec) -> ModuleType | None:
         return None  # a placeholder: exec_module puts the real module in its place

@@ -91,7 +91,7 @@ class IngestOptions:
     """How to ingest (``Pipeline.ingest``; :mod:`lateseg.scale.ingest`): ``workers``
     parse processes (None: automatic, 0: none; Ray: encoder actors); ``ocr``: ``auto``
     reads scanned pages and image files by OCR, ``off`` reports them unread, ``force``
-    reads every page by OCR (:data:`~lateseg.ingest.ocr.engine.OCR_MODES`);
+    reads every page by OCR (:data:`~lateseg.ingest.ocr.modes.OCR_MODES`);
     ``progress``: a bar (None: on a terminal); ``password``: of encrypted PDFs;
     ``walk_config``: what a folder walk takes (:class:`~lateseg.ingest.folder.WalkConfig`);
     ``prune``: remove the indexed documents under the paths that the walk no longer
@@ -108,7 +108,7 @@ class IngestOptions:
     address: str | None = None
 
     def __post_init__(self) -> None:
-        from lateseg.ingest.ocr.engine import check_mode
+        from lateseg.ingest.ocr.modes import check_mode
 
         if self.engine not in ENGINES:
             raise ConfigError(f"engine={self.engine!r}; choose one of {', '.join(ENGINES)}")

@@ -270,7 +270,7 @@ class Answerer:
     ) -> Answer:
         """The last step of :meth:`ask`: ``answer``, unsure below ``min_confidence``
         (:func:`~lateseg.answer.confidence.doubted`), cited where its phrase and evidence
-        lie (:meth:`located`), with the question's scope."""
+        lie (:meth:`cite_where_it_lies`), with the question's scope."""
         answer = self.cite_where_it_lies(doubted(answer, min_confidence))
         return dataclasses.replace(answer, scope=prepared.scope)
 
@@ -302,7 +302,7 @@ class Answerer:
 
     def answer_from(
         self,
-        asked: Asked,
+        asked: Asked | str,
         hits: Sequence[Hit],
         options: AskOptions = ASK_DEFAULTS,
         *,
@@ -313,7 +313,10 @@ class Answerer:
         (a server retrieves under its own lock, then generates). With ``options.llm``
         (a model behind a URL, a LangChain chat model: :meth:`writer`), that model
         writes it (:func:`~lateseg.generate.remote.generator.remote_answer`), checked and
-        cited as the local generator's answer is."""
+        cited as the local generator's answer is. A question's text is analysed here, once:
+        this is a public entry point (:attr:`Pipeline.answerer <lateseg.Pipeline.answerer>`)."""
+        if isinstance(asked, str):
+            asked = analyse(asked)
         if options.llm is not None:
             from lateseg.generate.remote.generator import RemoteGenerator, remote_answer
 

@@ -335,6 +335,11 @@ def check_support(
     premises are read from it once): see the module's docstring. ``quote``: the
     extractive answer from the same passages, which a supported sentence must agree with
     (:func:`agrees`; None: not tested)."""
+    if isinstance(asked, str):  # before issue 61 it took the question's text
+        raise TypeError(
+            "check_support takes the analysed question: "
+            "check_support(answer, lateseg.answer.analyse(question), ...)"
+        )
     quoted = quote.alternatives[0] if quote is not None and quote.alternatives else None
     sentences = _answer_sentences(answer)
     if not sentences:

@@ -47,11 +47,11 @@ def copy_answer(
     """The generator's answer to ``asked``, copied from ``passages``
     (:mod:`lateseg.generate.copying`: decoding may open only where the extractive
     ranker's best sentences do, and only continue a span of a passage)."""
-    gen.load()  # the constraint reads its tokenizer
     fit = _fitted(gen, passages, Answer(NO_PASSAGE, (), mode="copy", cited_by="copy"))
     if isinstance(fit, Answer):
-        return fit
+        return fit  # nothing to copy from: the model is not loaded for it
     shown, dropped = fit
+    gen.load()  # the constraint reads its tokenizer
     constraint = CopyConstraint(
         gen.tokenizer, [h.text for h in shown], openings(asked, shown, encoder)
     )

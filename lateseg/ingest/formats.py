@@ -74,7 +74,7 @@ class ReadOptions:
     ocr: str = "auto"
 
     def __post_init__(self) -> None:
-        from lateseg.ingest.ocr.engine import check_mode
+        from lateseg.ingest.ocr.modes import check_mode
 
         check_mode(self.ocr)
 

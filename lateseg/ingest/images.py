@@ -9,7 +9,8 @@ from typing import Any
 
 from lateseg.errors import IngestError
 from lateseg.ingest.ocr import engine as ocr_mod
-from lateseg.ingest.ocr.engine import MAX_IMAGE_PIXELS, OcrUnavailable, check_mode
+from lateseg.ingest.ocr.engine import MAX_IMAGE_PIXELS, OcrUnavailable
+from lateseg.ingest.ocr.modes import check_mode
 from lateseg.ingest.pdf.reader import finish_pages, ocr_bar, read_by_ocr
 from lateseg.ingest.pdf.text import PageLines
 from lateseg.types import LineBox, Span

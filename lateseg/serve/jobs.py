@@ -98,7 +98,7 @@ class Job:
     entries: int = 0  # files it brought: uploads and zip entries
     hashes: dict[str, str] = field(default_factory=dict)  # SHA-256 -> file name
     finished: float | None = None  # when it ended (done or failed)
-    ocr: str = "auto"  # how scans and images are read (lateseg.ingest.ocr.engine.OCR_MODES)
+    ocr: str = "auto"  # how scans and images are read (lateseg.ingest.ocr.modes.OCR_MODES)
 
     def event(self, kind: str, **data: Any) -> None:
         self.events.append({"seq": len(self.events), "event": kind, "time": time.time(), **data})
@@ -275,7 +275,7 @@ class Jobs:
     def new_job(self, ocr: str = "auto") -> Job:
         """A new job; ``ocr``: how its scans and images are read (ConfigError if not one
         of ``auto``, ``off``, ``force``)."""
-        from lateseg.ingest.ocr.engine import check_mode
+        from lateseg.ingest.ocr.modes import check_mode
 
         check_mode(ocr)
         self.trim()

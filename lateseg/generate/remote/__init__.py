@@ -12,7 +12,9 @@ No model runs in this process; may import :mod:`lateseg.answer`, :mod:`lateseg.c
 
 from __future__ import annotations
 
-from lateseg.generate.remote.client import RemoteLLM
-from lateseg.generate.remote.config import LLMConfig
+from lateseg._moved import forwarding
 
-__all__ = ["LLMConfig", "RemoteLLM"]
+# The names this module had before it became a package (issue 61): from client.py
+# (RemoteLLM, Completion, Usage, ESTIMATE, SERVER_TOKENIZER; LLMConfig through it),
+# imported when first asked for, so importing a writer's config loads no HTTP client.
+__getattr__ = forwarding(__name__, "lateseg.generate.remote.client")

@@ -54,18 +54,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from lateseg.errors import ConfigError, IngestError
+from lateseg.errors import IngestError
 from lateseg.ingest.layout import Line
 from lateseg.ingest.ocr import cache as ocr_cache
 from lateseg.ingest.ocr import contents as ocr_contents
 from lateseg.ingest.ocr import missed as ocr_missed
+from lateseg.ingest.ocr.modes import OCR_MODES as OCR_MODES  # re-exported: its old home
+from lateseg.ingest.ocr.modes import check_mode as check_mode
 from lateseg.ingest.ocr.tables import Grid, find_grids, table_lines
 from lateseg.ingest.ocr.words import mapped, parse_tsv, word_lines
 
 log = logging.getLogger(__name__)
 
-#: ``auto``: OCR the pages without usable text; ``off``: never; ``force``: every page.
-OCR_MODES = ("auto", "off", "force")
 DPI = 200
 MAX_IMAGE_PIXELS = 100_000_000
 MAX_RENDER_PIXELS = 40_000_000
@@ -75,13 +75,6 @@ INSTALL_HINT = (
     "tesseract-ocr-eng; or `make ocr`), or set TESSDATA_PREFIX to a folder holding "
     "eng.traineddata"
 )
-
-
-def check_mode(ocr: str) -> str:
-    """``ocr`` if it is one of :data:`OCR_MODES`, else ConfigError."""
-    if ocr not in OCR_MODES:
-        raise ConfigError(f"ocr={ocr!r}; one of {', '.join(OCR_MODES)}")
-    return ocr
 
 
 #: Where set (serve's ingest jobs): called as ``(file name, page, pages)`` after OCR has

@@ -26,7 +26,8 @@ from typing import Any
 from lateseg.errors import IngestError
 from lateseg.ingest.layout import text_lines
 from lateseg.ingest.ocr import engine as ocr_mod
-from lateseg.ingest.ocr.engine import OcrUnavailable, check_mode
+from lateseg.ingest.ocr.engine import OcrUnavailable
+from lateseg.ingest.ocr.modes import check_mode
 from lateseg.ingest.ocr.words import fix_lookalikes
 from lateseg.ingest.pdf.tables import table_lines
 from lateseg.ingest.pdf.text import PageLines, assemble, dehyphenate, furniture, ordered
