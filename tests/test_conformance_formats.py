@@ -140,6 +140,15 @@ def test_a_new_format_is_one_class_and_one_registry_line(tmp_path, encoder):
         hits = pipe.search("notice period", k=3, kind="records")
         assert hits and all(h.source.endswith("notice.rec") for h in hits)
         pipe.close()
+        # the server's kind filter and upload list read the registry too
+        from lateseg.serve.jobs import Limits
+        from lateseg.serve.service import Service
+
+        served = Service(tmp_path / "index", encoder=encoder, create=False)
+        found = served.search("notice period", 3, kind="records")
+        assert found and all(h.source.endswith("notice.rec") for h in found)
+        served.close()
+        assert ".rec" in Limits().types
     finally:
         FORMATS.unregister("records")
     assert format_of(path) is None

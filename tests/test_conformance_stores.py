@@ -17,7 +17,7 @@ from typing import ClassVar
 
 import numpy as np
 import pytest
-from conftest import license_file
+from conftest import DATA, license_file
 
 from lateseg.index.sqlite.store import DocStore
 from lateseg.index.stores import DEFAULT_STORE, STORES, SqliteStore, open_store, store_for
@@ -126,14 +126,16 @@ def test_registering_the_postgres_store_imports_no_driver():
     assert out.stdout.strip() == "False"
 
 
-def test_a_new_store_is_one_class_and_one_line(tmp_path, written):
-    """A toy store (the SQLite one at ``toy://FOLDER`` locations) registered in a few
-    lines is chosen for its locations and passes the family's matrix."""
+def test_a_new_store_is_one_class_and_one_line(tmp_path, written, encoder):
+    """A toy store (the SQLite one at ``toy://FOLDER`` locations, its vector cache kept
+    apart as a server's is) registered in a few lines is chosen for its locations,
+    passes the family's matrix, and a pipeline ingests into it and searches it."""
 
     @STORES.register
     class ToyStore(SqliteStore):
         name: ClassVar[str] = "toy"
         summary: ClassVar[str] = "SQLite at toy:// locations"
+        in_folder: ClassVar[bool] = False
 
         @classmethod
         def opens(cls, location: object) -> bool:
@@ -150,6 +152,15 @@ def test_a_new_store_is_one_class_and_one_line(tmp_path, written):
         assert store_for(location) is ToyStore
         _conforms("toy", location, written)
         assert (tmp_path / "idx" / "docstore.sqlite").exists()
+        from lateseg.pipeline import Pipeline
+
+        (tmp_path / "idx2").mkdir()
+        with Pipeline.open(f"toy://{tmp_path / 'idx2'}", cache_dir=tmp_path / "cache") as pipe:
+            pipe.encoder = encoder
+            report = pipe.ingest([DATA / "contracts" / "nda.pdf"], progress=False)
+            assert report.ok and not report.failed
+            assert pipe.search("confidential information", k=2)
+        assert (tmp_path / "idx2" / "docstore.sqlite").exists()
     finally:
         STORES.unregister("toy")
     assert store_for(location) is STORES["sqlite"]  # a folder named toy: again

@@ -12,8 +12,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from lateseg.cli.options import EXIT_ERROR, EXIT_OK, UsageError, running
-from lateseg.index.postgres import is_store_url
 from lateseg.index.postgres.glob import glob_regex
+from lateseg.index.stores import is_folder
 
 GLOB_CHARS = ("*", "?", "[")
 
@@ -84,11 +84,11 @@ def run_reindex(args: argparse.Namespace) -> int:
     from lateseg.segment import CHUNKERS
 
     target = args.to
-    if not is_store_url(target):
+    if is_folder(target):
         path = Path(target)
         if path.exists() and (not path.is_dir() or any(path.iterdir())):
             raise UsageError(f"--to {target} exists and is not an empty folder: name a new one")
-        if not is_store_url(args.index) and path.resolve() == Path(args.index).resolve():
+        if is_folder(args.index) and path.resolve() == Path(args.index).resolve():
             raise UsageError("--to is --index: reindex writes a new index, the old stays as is")
     with Pipeline.open(args.index, create=False, readonly=True, cache_dir=args.cache_dir) as old:
         chunker = CHUNKERS.make(args.chunker) if args.chunker else old.chunker

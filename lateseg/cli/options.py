@@ -12,7 +12,7 @@ from lateseg.encode.backends import BACKENDS
 from lateseg.encode.profiles import PROFILE_HELP, PROFILES
 from lateseg.errors import LatesegError
 from lateseg.generate.rerank import RERANK_TOP, RERANKERS
-from lateseg.ingest.formats import DOCUMENT_KINDS
+from lateseg.ingest.formats import document_kinds
 from lateseg.retrieve.retriever import SEARCH_MODES
 
 if TYPE_CHECKING:
@@ -168,7 +168,7 @@ def filters(sp: argparse.ArgumentParser) -> None:
     )
     sp.add_argument(
         "--kind",
-        choices=DOCUMENT_KINDS,
+        choices=document_kinds(),  # the formats registered when the parser is built
         default=None,
         help="only documents of this kind",
     )

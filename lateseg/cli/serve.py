@@ -275,8 +275,9 @@ def run(args: argparse.Namespace) -> int:
         )
     import uvicorn
 
+    from lateseg.ingest.formats import upload_suffixes
     from lateseg.serve.app import create_app
-    from lateseg.serve.jobs import DEFAULT_TYPES, Jobs, Limits
+    from lateseg.serve.jobs import Jobs, Limits
     from lateseg.serve.service import Service
 
     service = Service(
@@ -290,7 +291,7 @@ def run(args: argparse.Namespace) -> int:
     folder = service.uploads
     jobs = None
     if args.uploads:
-        types = DEFAULT_TYPES
+        types = upload_suffixes()
         if args.upload_types:
             types = tuple(
                 t if t.startswith(".") else "." + t

@@ -108,6 +108,12 @@ def store_for(location: object) -> type[StoreKind]:
     return STORES[DEFAULT_STORE]
 
 
+def is_folder(location: object) -> bool:
+    """Whether ``location`` names an index folder (the default store's), not a location
+    another registered store opens (a ``postgresql://`` URL …)."""
+    return store_for(location).in_folder
+
+
 def open_store(
     location: str | os.PathLike[str], *, writable: bool = True, create: bool = True
 ) -> Store:

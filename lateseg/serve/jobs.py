@@ -36,13 +36,13 @@ from pathlib import Path, PurePosixPath
 from typing import IO, Any
 
 from lateseg.errors import LatesegError
-from lateseg.ingest.formats import UPLOAD_SUFFIXES
+from lateseg.ingest.formats import UPLOAD_SUFFIXES, upload_suffixes
 from lateseg.ingest.report import IngestReport
 from lateseg.serve.limits import JOBS_KEPT, JOBS_SECONDS, MAX_FILES
 
 log = logging.getLogger(__name__)
 
-DEFAULT_TYPES = UPLOAD_SUFFIXES
+DEFAULT_TYPES = UPLOAD_SUFFIXES  # the built-in formats' (Limits reads the registry)
 MAX_RATIO = 100  # unpacked / packed, for every entry over RATIO_FROM bytes
 RATIO_FROM = 4 << 10
 _COPY = 1 << 16
@@ -61,7 +61,7 @@ class Limits:
 
     max_bytes: int = 50 << 20
     max_unzipped: int = 500 << 20
-    types: tuple[str, ...] = DEFAULT_TYPES
+    types: tuple[str, ...] = field(default_factory=upload_suffixes)
     max_files: int = MAX_FILES
     quota: int = 2 << 30
 

@@ -23,10 +23,10 @@ from typing import TYPE_CHECKING, Any
 from lateseg.ask.options import AskOptions, SearchOptions
 from lateseg.ask.options import options_of as _options
 from lateseg.errors import ConfigError, LatesegError
-from lateseg.index.postgres import is_store_url
+from lateseg.index.stores import is_folder
 from lateseg.options import OpenOptions
 from lateseg.serve.documents import Documents, Paths
-from lateseg.serve.limits import DOCUMENT_KINDS, MAX_K, MAX_QUESTION, MAX_STREAMS
+from lateseg.serve.limits import MAX_K, MAX_QUESTION, MAX_STREAMS, document_kinds
 from lateseg.types import Answer, Hit, clean_text
 
 if TYPE_CHECKING:
@@ -138,11 +138,11 @@ class Service:
         if queue < 0:
             raise ConfigError(f"queue={queue}; give 0 or more waiting answers")
         #: What a writer opens: the folder, or the server's URL.
-        self.location: Path | str = folder if is_store_url(folder) else Path(folder)
+        self.location: Path | str = Path(folder) if is_folder(folder) else folder
         self.cache_dir = cache_dir
         # how this process runs the embedder, for the index made here and the one read
         running = OpenOptions(device=device, backend=backend, trust_remote_code=trust_remote_code)
-        if create and not is_store_url(folder) and not Path(folder).exists():
+        if create and is_folder(folder) and not Path(folder).exists():
             # a new, empty index the upload page can fill
             Pipeline.open(folder, options=dataclasses.replace(running, profile=profile)).close()
         reading = dataclasses.replace(
@@ -382,6 +382,7 @@ def _limited(options: SearchOptions) -> SearchOptions:
     a known document kind)."""
     if options.k > MAX_K:
         raise ConfigError(f"k={options.k}; give 1 to {MAX_K}")
-    if options.kind is not None and options.kind not in DOCUMENT_KINDS:
-        raise ConfigError(f"kind={options.kind!r}; choose one of {', '.join(DOCUMENT_KINDS)}")
+    kinds = document_kinds()  # the formats registered now, a plugin's too
+    if options.kind is not None and options.kind not in kinds:
+        raise ConfigError(f"kind={options.kind!r}; choose one of {', '.join(kinds)}")
     return options

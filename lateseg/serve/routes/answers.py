@@ -18,12 +18,12 @@ from sse_starlette.sse import EventSourceResponse
 from lateseg.ask.options import ANSWER_MODES, MODE_ALIASES, AskOptions
 from lateseg.serve.guard import error_body, status_of
 from lateseg.serve.limits import (
-    DOCUMENT_KINDS,
     MAX_K,
     MAX_KV_BUDGET,
     MAX_QUESTION,
     MAX_STREAMS,
     SEARCH_MODES,
+    document_kinds,
 )
 from lateseg.serve.routes.deps import ServiceDep
 from lateseg.serve.schemas import AnswerOut, SearchOut
@@ -63,7 +63,7 @@ class AskBody(BaseModel):
     @field_validator("kind")
     @classmethod
     def _kind(cls, v: str | None) -> str | None:
-        return _one_of(v, DOCUMENT_KINDS, "kind")
+        return _one_of(v, document_kinds(), "kind")  # the formats registered now
 
     def options(self) -> AskOptions:
         """The ask's options (a budget of 1 or more is a number of tokens)."""

@@ -7,7 +7,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
-from lateseg.serve.limits import DEFAULT_ZOOM, DOCUMENT_KINDS, MAX_K
+from lateseg.serve.limits import DEFAULT_ZOOM, MAX_K, document_kinds
 from lateseg.serve.routes.deps import JobsDep, ServiceDep
 from lateseg.serve.schemas import StatusOut
 
@@ -17,7 +17,7 @@ router = APIRouter()
 @router.get("/", response_class=HTMLResponse, include_in_schema=False)
 def page(request: Request, jobs: JobsDep) -> HTMLResponse:
     html = request.app.state.templates.get_template("index.html").render(
-        kinds=DOCUMENT_KINDS,
+        kinds=document_kinds(),
         max_k=MAX_K,
         zoom=DEFAULT_ZOOM,
         uploads=jobs is not None,
