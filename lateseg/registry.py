@@ -29,12 +29,16 @@ class Registry(Mapping[str, type[T]], Generic[T]):
     """The members of one extension family, by name. ``family`` names it in messages
     ("chunker"); ``key`` is the field of a member's dict that holds its name
     (``to_dict``/``from_dict``: ``"type"`` for chunkers, ``"method"`` for presses);
-    ``option`` is the setting a user writes the name in (``kv_method``), for messages."""
+    ``option`` is the setting a user writes the name in (``kv_method``), and ``noun`` what
+    a member is called in a sentence (``press``; default ``family``), for messages."""
 
-    def __init__(self, family: str, key: str = "type", option: str | None = None) -> None:
+    def __init__(
+        self, family: str, key: str = "type", option: str | None = None, noun: str | None = None
+    ) -> None:
         self.family = family
         self.key = key
         self.option = option or family
+        self.noun = noun or family
         self._members: dict[str, type[T]] = {}
 
     def register(self, cls: type[T]) -> type[T]:
@@ -44,8 +48,8 @@ class Registry(Mapping[str, type[T]], Generic[T]):
         if not isinstance(name, str) or not name:
             raise TypeError(f"a {self.family} needs a class attribute 'name' to register")
         held = self._members.get(name)
-        if held is not None and held.__qualname__ != cls.__qualname__:
-            raise ValueError(f"{self.family} {name!r} is already {held.__qualname__}")
+        if held is not None and _identity(held) != _identity(cls):
+            raise ValueError(f"{self.family} {name!r} is already {'.'.join(_identity(held))}")
         self._members[name] = cls
         return cls
 
@@ -89,9 +93,7 @@ class Registry(Mapping[str, type[T]], Generic[T]):
         under :attr:`key`; made by the class's own ``from_dict`` where it has one, else
         with the rest of the mapping as settings (:meth:`make`)."""
         if not isinstance(data, Mapping) or not isinstance(data.get(self.key), str):
-            raise ConfigError(
-                f"a {self.family} is a mapping with its {self.key!r}: not {data!r:.80}"
-            )
+            raise ConfigError(f"a {self.noun} is a mapping with its {self.key!r}: not {data!r:.80}")
         cls = self.get_class(data[self.key])
         rest = {k: v for k, v in data.items() if k != self.key}
         build = getattr(cls, "from_dict", None)
@@ -105,3 +107,9 @@ class Registry(Mapping[str, type[T]], Generic[T]):
             f"{name} ({summary})" if (summary := getattr(cls, "summary", "")) else name
             for name, cls in self._members.items()
         )
+
+
+def _identity(cls: type) -> tuple[str, str]:
+    """Where a class is defined: the same class registered again (a module reloaded) is
+    itself; another class of the same name in another module is not."""
+    return cls.__module__, cls.__qualname__

@@ -164,6 +164,7 @@ def test_a_manifest_cannot_turn_on_remote_code(small_index, evil_model, tmp_path
         (lambda m: m.update(dim="384"), "dim: '384' is not an integer"),
         (lambda m: m.update(chunker=[]), "chunker: [] is not an object"),
         (lambda m: m["chunker"].update(type="magic"), "unknown chunker type 'magic'"),
+        (lambda m: m["chunker"].pop("type"), "unknown chunker type None; expected one of"),
         (lambda m: m["chunker"].update(min_tokens="x"), "chunker.min_tokens: 'x' is not"),
         (lambda m: m["chunker"].update(code=5), "chunker.code: 5 is not an object"),
         (lambda m: m.update(vectors="annoy"), "vectors: 'annoy'; choose one of"),

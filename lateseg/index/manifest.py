@@ -62,7 +62,7 @@ class Manifest:
 
     embedder: EncoderConfig
     dim: int
-    # The chunker's ``to_dict()``: a JSON object with a string ``type``, checked in full
+    # The chunker's ``to_dict()``: a JSON object, checked in full
     # (lateseg.segment.chunker_from_dict) where the folder is opened (lateseg.open_index),
     # since storage does not import the chunkers.
     chunker: dict[str, Any]
@@ -134,7 +134,9 @@ def _no_constant(name: str) -> Any:
 
 
 def parse_manifest(data: Any, *, device: str | None = None) -> Manifest:
-    """Validate a manifest's JSON; :class:`ConfigError` names the first bad field."""
+    """Validate a manifest's JSON; :class:`ConfigError` names the first bad field. The
+    chunker section is checked as an object only: storage does not import the chunkers,
+    so its type and fields are checked where the folder is opened (:mod:`lateseg.open_index`)."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ConfigError("not a lateseg index (the manifest's format is not 'lateseg-index')")
     unknown = sorted(set(data) - set(TOP_FIELDS))
@@ -198,13 +200,11 @@ def _embedder(raw: Any, device: str | None) -> EncoderConfig:
 
 
 def _chunker(raw: Any) -> dict[str, Any]:
-    """The chunker section as it is stored: an object naming its ``type``. Its fields are
-    the chunker's to check, where the folder is opened (``lateseg.open_index``)."""
+    """The chunker section as it is stored: an object. Its ``type`` and fields are the
+    chunker registry's to check (``lateseg.segment.CHUNKERS``, whose message lists the
+    known types), where the folder is opened (``lateseg.open_index``)."""
     if not isinstance(raw, dict):
         raise ConfigError(f"chunker: {shown(raw)} is not an object")
-    kind = raw.get("type")
-    if not isinstance(kind, str):
-        raise ConfigError(f"chunker: unknown chunker type {kind!r:.80}")
     return dict(raw)
 
 

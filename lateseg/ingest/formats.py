@@ -88,11 +88,16 @@ class Format:
     ``paged``: pages the viewer shows as images with the span highlighted."""
 
     name: ClassVar[str] = ""
+    kind: ClassVar[str] = ""  # the same as name: what a Format row called it before
     summary: ClassVar[str] = ""
     suffixes: ClassVar[tuple[str, ...]] = ()
     extracted: ClassVar[bool] = False
     upload: ClassVar[bool] = True
     paged: ClassVar[bool] = False
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__()
+        cls.kind = cls.name
 
     @classmethod
     def read(

@@ -35,7 +35,7 @@ from lateseg.kv.chunks import fixed_chunks
 from lateseg.registry import Registry
 
 #: The KV compression methods, by name (the family's registry: :mod:`lateseg.registry`).
-PRESSES: Registry[Press] = Registry("method", key="method", option="kv_method")
+PRESSES: Registry[Press] = Registry("method", key="method", option="kv_method", noun="press")
 register = PRESSES.register
 
 
