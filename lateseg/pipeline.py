@@ -17,6 +17,7 @@ from lateseg.ask.options import AskOptions, SearchOptions, options_of
 from lateseg.encode.config import EncoderConfig
 from lateseg.encode.late import LateEncoder
 from lateseg.encode.models import DEFAULT_GENERATOR
+from lateseg.errors import ConfigError
 from lateseg.index import Index
 from lateseg.ingest.report import IngestReport
 from lateseg.open_index import open_folder
@@ -224,7 +225,14 @@ class Pipeline:
         """Answer several questions from one context, prefilled and compressed once, as
         ``options`` (or the same options given as keywords: ``k``, ``mode``,
         ``kv_budget``, ``kv_method``, ``prefill`` …;
-        :class:`~lateseg.ask.options.AskOptions`) say (:meth:`Answerer.ask_many`)."""
+        :class:`~lateseg.ask.options.AskOptions`) say (:meth:`Answerer.ask_many`). Every
+        answer is generated: ``answer="quote"`` is refused (the default, which an
+        ``options`` object always carries, is not read; ``copy`` is refused below)."""
+        if given.get("answer") in ("quote", "extractive"):
+            raise ConfigError(
+                f"ask_many generates every answer from one shared context: "
+                f"answer={given['answer']!r} cannot apply (ask each question alone)"
+            )
         return self._answerer.ask_many(
             questions, options_of(AskOptions, options, k, given), document=document,
             stream=stream,

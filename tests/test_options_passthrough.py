@@ -184,6 +184,8 @@ def test_ask_many_applies_or_refuses_each_option_never_ignores_it(sample_index, 
         with pytest.raises(ConfigError, match=f"shared context: .*{name}") as caught:
             sample_index.ask_many(["notice period?"], **ASK_VALUES[name])
         assert "cannot apply" in str(caught.value)
+    with pytest.raises(ConfigError, match="shared context: answer='quote' cannot apply"):
+        sample_index.ask_many(["notice period?"], answer="quote")
     seen = _spy(monkeypatch, sample_index.answerer, "local_generator")
     searched = []
     search = sample_index.answerer.search

@@ -28,7 +28,7 @@ from lateseg.ingest.ocr.words import clean_word
 log = logging.getLogger(__name__)
 
 #: Of the readings (a cached page read by older code is read again): 4 since a contents
-#: page's page numbers are read again as digits (:func:`.ocr_contents.page_numbers`).
+#: page's page numbers are read again as digits (:func:`.contents.page_numbers`).
 VERSION = 4
 #: A cache entry larger than this is not read (a page holds some 20-60 KB of words).
 MAX_ENTRY_BYTES = 8 << 20

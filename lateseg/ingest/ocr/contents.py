@@ -1,4 +1,4 @@
-"""Pages with dot leaders, read without them (:mod:`.ocr_leaders` whites them out): a
+"""Pages with dot leaders, read without them (:mod:`.leaders` whites them out): a
 contents page or an index is read as one block of lines and its page numbers read again
 as digits (:func:`read_led`, :func:`page_numbers`); on another page, a line a leader led
 to joins its heading (:func:`join_led_lines`).
@@ -61,7 +61,7 @@ def _leads_to(x: int, end: int) -> bool:
 
 
 def whiten_leaders(image: bytes, number: int) -> tuple[Unled | None, bool]:
-    """Page ``image`` with its dot leaders whited out (:func:`.ocr_leaders.without_leaders`:
+    """Page ``image`` with its dot leaders whited out (:func:`.leaders.without_leaders`:
     Tesseract reads a contents page's leaders as letters and its numbers with them), or
     None (none, or SciPy missing); False when looking failed (memory, say), so that the
     reading is not cached."""
@@ -84,7 +84,7 @@ def read_led(
     **kw: Any,
 ) -> list[dict[str, Any]]:
     """``read`` of a page whose leaders were whited out (``unled``; None: it had none). A
-    contents page or an index (:attr:`.ocr_leaders.Unled.contents`) is read as one block
+    contents page or an index (:attr:`.leaders.Unled.contents`) is read as one block
     of lines (``--psm 6`` for ``--psm 3``): read as a page, its section numbers, titles
     and page numbers came out as three columns (the Policy Manual's second contents page:
     51 of its 106 numbers; as a block, 101). On another page the lines the leaders lead
@@ -139,7 +139,7 @@ def page_numbers(
 ) -> list[dict[str, Any]]:
     """``words`` (a contents page read as one block, its ``leaders`` whited out) with the
     page numbers that ``column`` read (the strip of page numbers read again as digits
-    only, :func:`.ocr_leaders.number_column`; boxes in the page's pixels) where the block
+    only, :func:`.leaders.number_column`; boxes in the page's pixels) where the block
     misread them: among the words of a whole page, Tesseract took the Policy Manual's
     "27" for "74", "35" for "55", "37" for "aT:" and FHS's "11" for "ll"; alone as digits,
     it read them right. A number of the column counts where it is the only one on its
@@ -149,7 +149,7 @@ def page_numbers(
     chapter's line). It replaces what the block read there (right of the leader's end;
     on a line without leader, the words from a leader gap left of it):
 
-    * letters or nothing after a leader, read unsure (:data:`.ocr_missed.MISSED_CONFIDENCE`),
+    * letters or nothing after a leader, read unsure (:data:`.missed.MISSED_CONFIDENCE`),
       whatever the number's confidence: a leader leads to a number (on three rescans of
       the manuals' contents pages, three in five of those read under 50 were right; the
       letters never are);

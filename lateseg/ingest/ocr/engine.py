@@ -28,7 +28,7 @@ is decoded, and so is a page whose images add up to twice that; a page is render
 40 MB of grey pixels; a levelled page's corners add up to a fifth), one page at a time,
 and at most two page images per Tesseract process wait (uncompressed: 3.7 MB a letter
 page at 200 dpi, 40 MB at the render ceiling): that bounds an OCR ingest's memory
-whatever the page count. Looking for what Tesseract's reading lost (:mod:`.ocr_missed`)
+whatever the page count. Looking for what Tesseract's reading lost (:mod:`.missed`)
 holds up to some 12 bytes a rendered pixel at once, per Tesseract process (about 500 MB
 at the render ceiling, 45 MB for a letter page at 200 dpi). A page that Tesseract has not read
 in :data:`PAGE_TIMEOUT` seconds is reported, not waited for; the second readings share
@@ -36,7 +36,7 @@ what is left of that time, and when they fail the first reading stands.
 
 Results are cached under ``$LATESEG_HOME/ocr`` by the SHA-256 of the engine, its
 settings and the rendered pixels, so a re-ingest, a renamed or re-ordered file does not
-OCR again; the folder is kept under ``$LATESEG_OCR_CACHE_MB`` (:mod:`.ocr_cache`).
+OCR again; the folder is kept under ``$LATESEG_OCR_CACHE_MB`` (:mod:`.cache`).
 """
 
 from __future__ import annotations
@@ -109,7 +109,7 @@ class OcrPage:
     lines: list[Line]
     confidence: float
     engine: str
-    #: Ruled tables found on the page image, as ``table`` lines (:mod:`.ocr_tables`).
+    #: Ruled tables found on the page image, as ``table`` lines (:mod:`.tables`).
     tables: list[Line] = field(default_factory=list)
 
 
@@ -416,7 +416,7 @@ def _second_readings(
     words: list[dict[str, Any]],
     left_s: Callable[[], float],
 ) -> list[dict[str, Any]]:
-    """``words`` (the first reading of page image ``image``) with what :mod:`.ocr_missed`
+    """``words`` (the first reading of page image ``image``) with what :mod:`.missed`
     finds in the ink they left: where lines of ink were left, the page is read again
     darkened (the surer reading kept); the ink the kept reading left is read again as one
     block (``--psm 6``) and its words joined to their lines. These readings (``read``:

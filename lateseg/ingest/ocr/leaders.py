@@ -1,7 +1,7 @@
 """Dot leaders on a page image: the rows of evenly set dots that lead a contents
 page's headings to their page numbers (:func:`without_leaders` whites them out before the
 page is read), and the dots, specks and runs the leftover reading
-(:mod:`.ocr_missed`) leaves out too.
+(:mod:`.missed`) leaves out too.
 
 Read with its leaders, a contents page of the Policy Manual, scanned, gave Tesseract 7 of
 its 150 numbers, in 5 s: the dots become letters that swallow the numbers beside them.
@@ -38,7 +38,7 @@ SPARSE = 2.0
 MAX_DARK = 0.3
 #: A page with this many dot leaders or more ending in one band (:data:`BAND` of the
 #: page's width) is a contents page or an index: read as one block of lines
-#: (:func:`.ocr_contents.read_led`). Leaders ending in two bands are two columns.
+#: (:func:`.contents.read_led`). Leaders ending in two bands are two columns.
 LED_LINES = 5
 BAND = 0.05
 #: A contents page's page numbers are read again from the strip of the page that starts

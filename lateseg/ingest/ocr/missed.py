@@ -2,10 +2,10 @@
 a copy of the page image with every word read, every rule, dot leader and speck whited
 out (:func:`leftover`).
 
-* **Dot leaders first** (:mod:`.ocr_leaders`): before the page is read, each run of
+* **Dot leaders first** (:mod:`.leaders`): before the page is read, each run of
   evenly set dots is whited out (a contents page is then read as one block of lines and
   its page numbers again as digits; on another page, a line a leader led to joins its
-  heading again: :mod:`.ocr_contents`).
+  heading again: :mod:`.contents`).
 
 * **Lines lost** (:data:`LOST_TEXT` dark pixels or more left): Tesseract's page threshold
   drops light grey print beside black, and the Policy Manual's code blocks (syntax

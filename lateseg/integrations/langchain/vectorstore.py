@@ -84,7 +84,11 @@ class LatesegVectorStore(VectorStore):
             self._tmp = tempfile.TemporaryDirectory(prefix="lateseg-langchain-")
             index = self._tmp.name
         embedder = embedding.encoder.config if embedding is not None else None
-        self.pipeline = open_pipeline(index, OpenOptions(embedder=embedder, vectors=vectors))
+        # a pipeline given is open already: its options are its own (as before, not checked)
+        opening = (
+            None if isinstance(index, Pipeline) else OpenOptions(embedder=embedder, vectors=vectors)
+        )
+        self.pipeline = open_pipeline(index, opening)
         self._embedding = embedding or LatesegEmbeddings(encoder=self.pipeline.encoder)
         self._lock = threading.RLock()
 
