@@ -114,8 +114,10 @@ def test_errors_are_one_line_with_exit_codes(tmp_path, capsys):
         out = capsys.readouterr()
         return code, out.out, out.err
 
-    code, out, _ = run("ingest", str(tmp_path / "nope"), "--index", str(tmp_path / "i"))
+    code, out, err = run("ingest", str(tmp_path / "nope"), "--index", str(tmp_path / "i"))
     assert code == 3 and f"failed: {tmp_path / 'nope'}: no such file or folder" in out
+    # nothing indexed: the index folder this command made is not left behind (issue 62)
+    assert not (tmp_path / "i").exists() and "was not kept" in err
     code, _, err = run("search", "x", "--index", str(tmp_path / "empty"))
     assert code == 1 and "no index at" in err and err.count("\n") == 1
     assert not (tmp_path / "empty").exists()  # a typo never creates an index
@@ -129,6 +131,10 @@ def test_errors_are_one_line_with_exit_codes(tmp_path, capsys):
     assert code == 3 and "1 unchanged" in out
     (bad / "ok.txt").unlink()
     assert run("ingest", str(bad), "--index", str(tmp_path / "k"))[0] == 3
+    assert not (tmp_path / "k").exists()
+    # an index that existed stays, whatever this ingest found
+    assert run("ingest", str(tmp_path / "nope"), "--index", str(tmp_path / "j"))[0] == 3
+    assert (tmp_path / "j" / "manifest.json").exists()
     # The installed command itself: help, and a usage error.
     assert lateseg("--help").returncode == 0
     assert lateseg("ask").returncode == 2

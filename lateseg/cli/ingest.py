@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import sys
 from pathlib import Path
 
@@ -20,6 +21,7 @@ from lateseg.cli.options import (
     workers,
 )
 from lateseg.encode.profiles import DEFAULT_PROFILE, FAST_NOTICE
+from lateseg.index.stores import is_folder
 from lateseg.index.vectors import POLICIES
 from lateseg.scale.engines import ENGINES
 from lateseg.segment import CHUNKERS
@@ -196,6 +198,8 @@ def run(args: argparse.Namespace) -> int:
         args, embedder=args.embedder, chunker=chunker, vectors=args.vectors,
         cache_dir=args.cache_dir, profile=args.profile,
     )  # fmt: skip
+    # a folder this command creates is removed again when nothing was indexed into it
+    new_folder = is_folder(args.index) and not os.path.lexists(args.index)
     with Pipeline.open(args.index, options=opening) as pipe:
         if args.profile is None and pipe.index.manifest.profile == DEFAULT_PROFILE:
             fast_notice(args.device)
@@ -228,6 +232,9 @@ def run(args: argparse.Namespace) -> int:
         for path, reason in report.unread:
             print(f"not read: {path}: {reason}")
     indexed = report.added or report.updated or report.unchanged
+    if new_folder and not indexed:
+        shutil.rmtree(args.index, ignore_errors=True)
+        print(f"nothing was indexed: {args.index} was not kept", file=sys.stderr)
     if report.failed and (args.strict or not indexed):
         return EXIT_PARTIAL
     return EXIT_OK
