@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from lateseg.encode.profiles import check_profile
 from lateseg.errors import ConfigError
 from lateseg.index.vectors import check_policy
-from lateseg.scale.engines import ENGINES
+from lateseg.scale.engines import engine_kind
 
 if TYPE_CHECKING:
     from lateseg.encode.config import EncoderConfig
@@ -110,10 +110,7 @@ class IngestOptions:
     def __post_init__(self) -> None:
         from lateseg.ingest.ocr.modes import check_mode
 
-        if self.engine not in ENGINES:
-            raise ConfigError(f"engine={self.engine!r}; choose one of {', '.join(ENGINES)}")
-        if self.address is not None and self.engine != "ray":
-            raise ConfigError("address= is for engine='ray'")
+        engine_kind(self.engine, self.address)
         check_mode(self.ocr)
 
     @classmethod

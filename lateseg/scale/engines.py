@@ -64,10 +64,12 @@ class Engine(Protocol):
 
 class EngineKind(Protocol):
     """A member of :data:`ENGINES`: its ``name`` (``--engine``), a ``summary`` for
-    ``--help``, and how it starts the engine of one ingest."""
+    ``--help``, whether it joins a cluster at an ``address`` (``clustered``), and how it
+    starts the engine of one ingest."""
 
     name: ClassVar[str]
     summary: ClassVar[str]
+    clustered: ClassVar[bool]
 
     @classmethod
     def start(
@@ -97,6 +99,7 @@ class LocalEngine:
 
     name: ClassVar[str] = "local"
     summary: ClassVar[str] = "parse in worker processes, encode in this one (the default)"
+    clustered: ClassVar[bool] = False
 
     @classmethod
     def start(
@@ -108,8 +111,6 @@ class LocalEngine:
         address: str | None = None,
         store_url: str | None = None,
     ) -> Engine:
-        if address is not None:
-            raise ConfigError("address= is for engine='ray'")
         return cls(encoder, chunker, workers)
 
     def __init__(self, encoder: LateEncoder, chunker: Chunker, workers: int | None = None):
@@ -145,6 +146,7 @@ class RayEngine:
 
     name: ClassVar[str] = "ray"
     summary: ClassVar[str] = "parse and encode on a Ray cluster (lateseg[ray])"
+    clustered: ClassVar[bool] = True
 
     @classmethod
     def start(
@@ -174,5 +176,16 @@ def make_engine(
 ) -> Engine:
     """The engine called ``name`` (one of :data:`ENGINES`); ``store_url``: a server's
     index that Ray's workers write into themselves."""
-    kind = ENGINES.get_class(name)
+    kind = engine_kind(name, address)
     return kind.start(encoder, chunker, workers=workers, address=address, store_url=store_url)
+
+
+def engine_kind(name: object, address: str | None = None) -> type[EngineKind]:
+    """The engine called ``name``, checked with the ``address`` it is given: only an
+    engine that joins a cluster takes one. The one check of both, for
+    :func:`make_engine` and :class:`~lateseg.options.IngestOptions`."""
+    kind = ENGINES.get_class(name)
+    if address is not None and not getattr(kind, "clustered", False):
+        takers = " or ".join(repr(n) for n, k in ENGINES.items() if getattr(k, "clustered", False))
+        raise ConfigError(f"address= is for engine={takers}")
+    return kind
