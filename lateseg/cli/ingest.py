@@ -221,6 +221,8 @@ def run(args: argparse.Namespace) -> int:
             address=args.address,
         )
         report = pipe.ingest(args.paths, options=options)
+        # no writer changed it, this command nor another beside it
+        untouched = new_folder and pipe.index.store.log_state().seq == 0
     if args.json:
         print(json.dumps(report.to_dict(), indent=2))
     else:
@@ -232,7 +234,7 @@ def run(args: argparse.Namespace) -> int:
         for path, reason in report.unread:
             print(f"not read: {path}: {reason}")
     indexed = report.added or report.updated or report.unchanged
-    if new_folder and not indexed:
+    if untouched and not indexed:
         shutil.rmtree(args.index, ignore_errors=True)
         print(f"nothing was indexed: {args.index} was not kept", file=sys.stderr)
     if report.failed and (args.strict or not indexed):
