@@ -54,7 +54,7 @@ def test_markdown_headings_become_paths(tmp_path):
     labels = [s.label for s in doc.spans("heading")]
     assert labels == ["Guide", "Guide > Install", "Guide > Use"]
     install = doc.spans("heading")[1]
-    assert doc.text[install.start : install.end].startswith("## Install")
+    assert doc.text[install.start : install.end].startswith("Install\n\nRun it.")
     assert "Call it" not in doc.text[install.start : install.end]
 
 

@@ -174,12 +174,11 @@ class Html(Format):
     def read(
         cls, p: Path, source: str, data: bytes | None, root: Path | None, o: ReadOptions
     ) -> Document:
-        from lateseg.ingest.contract.clauses import contract_structure
         from lateseg.ingest.html import read_html
         from lateseg.types import Document
 
-        text, headings, meta = read_html(p, data)
-        return Document(source, text, "html", tuple(headings + contract_structure(text)), meta)
+        text, structure, meta = read_html(p, data)
+        return Document(source, text, "html", tuple(structure), meta)
 
 
 @FORMATS.register
@@ -190,13 +189,11 @@ class Markdown(Format):
     def read(
         cls, p: Path, source: str, data: bytes | None, root: Path | None, o: ReadOptions
     ) -> Document:
-        from lateseg.ingest.contract.clauses import contract_structure
-        from lateseg.ingest.text import markdown_headings, read_text
+        from lateseg.ingest.markdown import read_markdown
         from lateseg.types import Document
 
-        text = read_text(p, data)
-        structure = markdown_headings(text) + contract_structure(text)
-        return Document(source, text, "markdown", tuple(structure))
+        text, structure, meta = read_markdown(p, data)
+        return Document(source, text, "markdown", tuple(structure), meta)
 
 
 @FORMATS.register

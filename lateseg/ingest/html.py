@@ -58,6 +58,10 @@ class _Out:
         self.breaks = 0  # newlines owed before the next text (1 = line, 2 = paragraph)
         self.space = False
         self.prefix = ""  # list marker owed before the next text on this line
+        self.items: list[int] = []  # where each list item's marker was written
+        #: a titled list item's heading, ``(level, label)``, owed at its marker
+        self.item_head: tuple[int, str] | None = None
+        self.heads: list[tuple[int, int, str]] = []
 
     def brk(self, n: int) -> None:
         if n:
@@ -76,6 +80,12 @@ class _Out:
         if self.pos:
             sep = "\n" * self.breaks if self.breaks else (" " if self.space else "")
             self._emit(sep)
+        if self.prefix:
+            at = self.pos + len(self.prefix) - len(self.prefix.lstrip())  # past the indent
+            self.items.append(at)
+            if self.item_head is not None:
+                self.heads.append((at, *self.item_head))
+        self.item_head = None
         self._emit(self.prefix)
         self.breaks, self.prefix = 0, ""
         start = self.pos
@@ -182,6 +192,41 @@ def _span(value: Any) -> int:
         return 1
 
 
+#: A list item that opens with a title of its own (``1. **Fees.** ...``, or a ``<span
+#: class="header_3">``) is a section: its title is at most this many characters.
+MAX_ITEM_TITLE = 100
+
+
+def _item_title(li: Any) -> str | None:
+    """The title a list item opens with, when it opens with one: its first content is a
+    ``strong``/``b`` element, or an element whose class names a heading, and more text
+    follows (in the item or in a list nested in it). Other items are plain list items,
+    never sections."""
+    from bs4 import NavigableString, Tag
+
+    node, first = li, None
+    for _ in range(3):  # a loose list wraps the item's text in a <p>
+        first = next(
+            (c for c in node.contents if not (isinstance(c, NavigableString) and not c.strip())),
+            None,
+        )
+        if not isinstance(first, Tag):
+            return None
+        if first.name != "p":
+            break
+        node = first
+    if first is None:
+        return None
+    classes = " ".join(first.get("class") or ())
+    if first.name not in ("strong", "b") and "head" not in classes:
+        return None
+    title = " ".join(first.get_text(" ").split()).rstrip(" .:")
+    rest = " ".join(li.get_text(" ").split())
+    if not title or len(title) > MAX_ITEM_TITLE or len(rest) <= len(title) + 2:
+        return None
+    return title
+
+
 def _number_items(ol: Any, numbers: dict[int, int]) -> None:
     """Record the number of each item of ``ol`` (its ``start`` honoured)."""
     try:
@@ -247,9 +292,16 @@ def _render(root: Any, out: _Out, rows: list[Span] | None = None) -> list[tuple[
             depth = sum(1 for p in node.parents if p.name in ("ul", "ol"))
             marker = f"{numbers[id(node)]}. " if id(node) in numbers else "- "
             out.prefix = "  " * max(0, depth - 1) + marker
+            title = _item_title(node) if id(node) in numbers else None
+            if title is not None:
+                path = [numbers.get(id(p)) for p in node.parents if p.name == "li"]
+                number = ".".join(str(n) for n in [*reversed(path), numbers[id(node)]] if n)
+                out.item_head = (6 + depth, f"{number} {title}")
+                # numbered as the reader cites it ("4.1"), not as the list restarts ("1.")
+                out.prefix = "  " * max(0, depth - 1) + (f"{number} " if path else marker)
         stack.append((node, False))
         stack.extend((child, True) for child in reversed(node.contents))
-    return heads
+    return sorted(heads + out.heads)
 
 
 def _meta(soup: Any, encoding: str) -> dict[str, Any]:
@@ -281,4 +333,15 @@ def read_html(path: Path, data: bytes | None = None) -> tuple[str, list[Span], d
     rows: list[Span] = []
     heads = _render(soup, out, rows)
     text = "".join(out.parts)
-    return text, nested_heading_spans(heads, len(text), text) + rows, _meta(soup, encoding)
+    structure = nested_heading_spans(heads, len(text), text) + rows
+    return text, structure + list_free_structure(text, out.items), _meta(soup, encoding)
+
+
+def list_free_structure(text: str, items: list[int]) -> list[Span]:
+    """The contract structure of rendered text (definitions, recitals, clauses…) less
+    the "clauses" that are list items: a numbered list item is not a section (an item
+    with a title of its own is a heading span already)."""
+    from lateseg.ingest.contract.clauses import contract_structure
+
+    starts = set(items)
+    return [s for s in contract_structure(text) if not (s.kind == "clause" and s.start in starts)]

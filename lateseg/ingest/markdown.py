@@ -1,0 +1,132 @@
+"""Markdown as a reader sees it, not as its source reads.
+
+A Markdown file is rendered to the text its reader sees, laid out as the HTML reader lays
+out a page (:mod:`lateseg.ingest.html`), so both formats give the same structure:
+
+* **front matter** (YAML between ``---`` lines, or TOML between ``+++`` lines, at the top)
+  becomes metadata (``title``, ``description``, … as strings) and never text; its
+  ``title`` names the document, else the first level-1 heading does;
+* **headings** (ATX and setext) become ``heading`` spans labelled with their path;
+* **links and images** keep their text (the address is not text a reader reads);
+  emphasis, inline code marks, inline HTML tags and kramdown attribute lists
+  (``{: .class }``) are markup, not words;
+* a **numbered list item** is a list item, not a section: only an item that opens with a
+  title of its own (``1. **Fees.** Customer will pay…``) is a heading span, numbered by
+  its place in the nested lists (``4.1 Fees``);
+* **tables** are rows with their headers (``row`` spans), as in HTML;
+* **code fences** are code: their lines are kept verbatim, never read as headings or
+  lists.
+
+Offsets are offsets into the rendered text (``Document.text``), which is what search
+quotes and the viewer shows. Rendering is CommonMark (markdown-it-py, with its nesting
+limit), linear in the file's size; the front matter read is bounded
+(:data:`MAX_FRONT_MATTER`) and only its scalar fields are kept.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import logging
+import re
+from pathlib import Path
+from typing import Any
+
+from lateseg.ingest.html import _meta, _Out, _render, list_free_structure
+from lateseg.ingest.text import nested_heading_spans, read_text
+from lateseg.types import Span
+
+log = logging.getLogger(__name__)
+
+#: The most characters of front matter read (a longer block is not front matter).
+MAX_FRONT_MATTER = 64 * 1024
+#: The most fields kept from front matter, and the most characters of each value.
+MAX_FIELDS, MAX_VALUE = 50, 2000
+
+_FENCES = {"---": ("---", "..."), "+++": ("+++",)}
+# A kramdown inline attribute list: "{: .note }", "{: datetime="2025-06-10" }".
+_IAL = re.compile(r"\{:[^{}\n]{0,400}\}")
+
+
+def front_matter(text: str) -> tuple[dict[str, Any], int]:
+    """``(fields, body_start)``: the front matter's scalar fields and where the body
+    starts (0 when the file has none). A block that does not parse is still not text:
+    it is dropped with a warning, and the fields are empty."""
+    first = text.split("\n", 1)[0].rstrip()
+    if first not in _FENCES:
+        return {}, 0
+    closers = _FENCES[first]
+    pos = len(first) + 1
+    while pos < min(len(text), MAX_FRONT_MATTER):
+        nl = text.find("\n", pos)
+        end = len(text) if nl < 0 else nl
+        if text[pos:end].rstrip() in closers:
+            block = text[len(first) + 1 : pos]
+            return _fields(block, toml=first == "+++"), min(len(text), end + 1)
+        pos = end + 1
+    return {}, 0  # no closing line: a thematic break, not front matter
+
+
+def _fields(block: str, toml: bool) -> dict[str, Any]:
+    try:
+        if toml:
+            try:
+                import tomllib
+            except ModuleNotFoundError:  # Python 3.10
+                import tomli as tomllib
+            data: Any = tomllib.loads(block)
+        else:
+            import yaml
+
+            loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+            data = yaml.load(block, Loader=loader)  # a safe loader: no tags, no objects
+    except Exception as e:  # any parse failure (YAML, TOML, nesting) drops the block
+        log.warning("front matter does not parse (%s); left out of the text", type(e).__name__)
+        return {}
+    if not isinstance(data, dict):
+        return {}
+    out: dict[str, Any] = {}
+    for key, value in list(data.items())[:MAX_FIELDS]:
+        if not isinstance(key, str):
+            continue
+        if isinstance(value, list):
+            value = ", ".join(_scalar(v) for v in value[:MAX_FIELDS] if _scalar(v))
+        value = _scalar(value)
+        if value:
+            out[key.strip()[:100]] = value[:MAX_VALUE]
+    return out
+
+
+def _scalar(value: Any) -> str:
+    if isinstance(value, bool) or value is None:
+        return "" if value is None else str(value).lower()
+    if isinstance(value, (str, int, float, _dt.date)):
+        return " ".join(str(value).split())
+    return ""
+
+
+def render(text: str) -> tuple[str, list[Span], dict[str, Any]]:
+    """Markdown source to ``(text, structure, meta)`` (see the module docstring)."""
+    from bs4 import BeautifulSoup
+    from markdown_it import MarkdownIt
+
+    meta, body = front_matter(text)
+    source = _IAL.sub("", text[body:])
+    md = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"])
+    soup = BeautifulSoup(md.render(source), "lxml")
+    out = _Out()
+    rows: list[Span] = []
+    heads = _render(soup, out, rows)
+    rendered = "".join(out.parts)
+    structure = nested_heading_spans(heads, len(rendered), rendered) + rows
+    structure += list_free_structure(rendered, out.items)
+    title = meta.get("title") or _meta(soup, "").get("title")
+    if not title:
+        title = next((t for _, level, t in heads if level == 1), "")
+    if title:
+        meta["title"] = title
+    return rendered, structure, meta
+
+
+def read_markdown(path: Path, data: bytes | None = None) -> tuple[str, list[Span], dict]:
+    """Read and render a Markdown file (its bytes ``data`` when already read)."""
+    return render(read_text(path, data))
