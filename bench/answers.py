@@ -19,6 +19,15 @@ defaults:
 * ``tables``: ``tables_qa.jsonl`` over ``data/tables`` (a DPA's sub-processor and
   service-credit tables, a DOCX fee schedule, an HTML rate card): the answer is a cell.
 
+Real corpora (``data/real``, nobody here wrote them; ``bench/real_corpora.py``), each set
+``real-<corpus>`` over a fresh index of the corpus folder, reported apart from the team's
+sets (``--sets real`` runs all of them): ``real-mozilla``, ``real-commonpaper``,
+``real-basecamp`` (legal: Markdown, HTML, PDF), ``real-debian`` (three PDF manuals),
+``real-humanize``, ``real-httpie`` (code). Their questions include unanswerable ones:
+**not sure** is the share of those answered as unsure, with no value shown, or with a
+named document said missing. A ``source`` may be a glob (the same document in several
+formats): the gold is placed in the first matching document that holds it.
+
 Modes (``Pipeline.ask(answer=...)``):
 
 * ``quote``: the sentence that states what is asked, its answer phrase first;
@@ -89,6 +98,7 @@ DATA = ROOT / "data"
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(DATA / "eval"))
 
+from bench import real_corpora  # noqa: E402
 from bench.cold_start import cpu  # noqa: E402
 from bench.context_strategies import WINDOW_TOKENS  # noqa: E402
 from bench.retrieval import find_squashed  # noqa: E402
@@ -99,7 +109,8 @@ from lateseg.eval.run import shown  # noqa: E402
 OUT = ROOT / "bench" / "results" / "answers.md"
 LICENSES = Path("/usr/share/common-licenses")
 MANUALS = ROOT / ".cache" / "testdata"
-SETS = ("contracts", "scoped", "licenses", "manuals", "tables")
+TEAM_SETS = ("contracts", "scoped", "licenses", "manuals", "tables")
+SETS = TEAM_SETS + real_corpora.SET_NAMES
 MODES = ("quote", "copy", "generate", "checked", "kv128")
 # how each mode asks (checked is derived from generate and quote)
 ASK = {
@@ -124,8 +135,19 @@ def contract_records() -> list[dict[str, Any]]:
     return sample + read_jsonl(DATA / "eval" / "contracts_qa.jsonl")
 
 
-def set_inputs(name: str) -> tuple[list[Path], list[dict[str, Any]], dict[str, Path]]:
-    """The paths to ingest, the records, and each record source's file."""
+def set_inputs(name: str) -> tuple[list[Path], list[dict[str, Any]], dict[str, list[Path]]]:
+    """The paths to ingest, the records, and each record source's files (a real corpus's
+    source may be a glob: the same document in several formats)."""
+    corpus = real_corpora.corpus_of(name)
+    if corpus is not None:
+        records = real_corpora.questions(corpus)
+        files = {r["source"]: real_corpora.sources(corpus, r) for r in records if r.get("source")}
+        return [real_corpora.folder(corpus)], records, files
+    paths, records, one = _team_inputs(name)
+    return paths, records, {src: [f] for src, f in one.items()}
+
+
+def _team_inputs(name: str) -> tuple[list[Path], list[dict[str, Any]], dict[str, Path]]:
     if name in ("contracts", "scoped"):
         if name == "contracts":
             records = contract_records()
@@ -148,6 +170,15 @@ def set_inputs(name: str) -> tuple[list[Path], list[dict[str, Any]], dict[str, P
     else:
         raise SystemExit(f"unknown set {name!r}; choose from {', '.join(SETS)}")
     return paths, records, files
+
+
+def _stored(pipe: Any, path: Path) -> Any:
+    """The indexed document of ``path``, or None where it was not indexed (a real
+    corpus's unreadable file, reported and skipped at ingest)."""
+    try:
+        return pipe.document(str(path.resolve()))
+    except Exception:
+        return None
 
 
 def forms(answer: str | list[str] | None) -> list[str]:
@@ -197,6 +228,12 @@ def judge(
         "gold_cites": sum(cites),
         "top_source": answer.citations[0].source if answer.citations else None,
         "missing_said": answer.scope is not None and answer.scope.missing is not None,
+        # an unanswerable question's grade: nothing presented as its answer
+        "not_sure": bool(
+            answer.unsure
+            or shown(answer) is None
+            or (answer.scope is not None and answer.scope.missing is not None)
+        ),
         "supported": answer.supported,
         "all_supported": all(s.supported for s in answer.support) if answer.support else None,
         "finish": answer.finish,
@@ -295,10 +332,16 @@ def run_set(
             tmp = stack.enter_context(tempfile.TemporaryDirectory())
             pipe = stack.enter_context(Pipeline.open(Path(tmp) / "index", generator=generator))
             pipe.ingest(paths, progress=False)
-        texts = {src: pipe.document(str(f.resolve())) for src, f in files.items()}
+        texts = {
+            src: [d for d in (_stored(pipe, f) for f in fs) if d is not None]
+            for src, fs in files.items()
+        }
         for n, rec in enumerate(records, 1):
-            doc = texts.get(rec.get("source") or "")
-            span = find_squashed(doc.text, rec["gold"]) if doc is not None else None
+            doc, span = None, None
+            for d in texts.get(rec.get("source") or "", []):
+                doc, span = d, find_squashed(d.text, rec["gold"]) if rec.get("gold") else None
+                if span is not None:
+                    break
             source = doc.source if doc is not None else None
             row: dict[str, Any] = {
                 "id": rec["id"],
@@ -306,6 +349,9 @@ def run_set(
                 "scope": rec.get("scope", ""),
                 "source": source,
                 "gold_found": span is not None,
+                "unanswerable": bool(rec.get("unanswerable")),
+                "conflict": bool(rec.get("conflict")),
+                "names": rec.get("names"),
             }
             answers: dict[str, Any] = {}
             for mode in modes:
@@ -428,6 +474,10 @@ def summarise(rows: list[dict], modes: Sequence[str], seconds: dict[str, float])
                 else None
             ),
             "replaced": sum(bool(r.get("replaced")) for r in rs) if m == "checked" else None,
+            "unanswerable": len([r for r in rows if r.get("unanswerable") and m in r]),
+            "not_sure": metrics.mean(
+                r[m]["not_sure"] for r in rows if r.get("unanswerable") and m in r
+            ),
             "support": support_confusion(graded) if m in ("generate", "kv128") else None,
             "s_per_answer": seconds.get(m, 0.0) / len(rs) if rs else None,
         }
@@ -547,7 +597,12 @@ def markdown(report: dict[str, Any]) -> str:
             "(the in-process generator also stops at a repetition or a time limit).",
             "",
         ]
+    lines += real_table(report)
+    real_started = False
     for name, res in report["sets"].items():
+        if real_corpora.corpus_of(name) and not real_started:
+            real_started = True
+            lines += ["# Real corpora, set by set", ""]
         if "skipped" in res:
             lines += [f"## {name}", "", f"Skipped: {res['skipped']}.", ""]
             continue
@@ -583,6 +638,50 @@ def markdown(report: dict[str, Any]) -> str:
     return "\n".join(lines + support_table(report))
 
 
+def real_table(report: dict[str, Any], mode: str = "quote") -> list[str]:
+    """The real corpora apart from the team's sets, per corpus and per family: ``mode``'s
+    answers as ``ask`` shows them. Every real corpus is held out: no rule was chosen on
+    it (``bench/real_corpora.py``)."""
+    rows: dict[str, list[dict[str, Any]]] = {}
+    for name, res in report["sets"].items():
+        corpus = real_corpora.corpus_of(name)
+        if corpus is None or "rows" not in res:
+            continue
+        rs = [r for r in res["rows"] if mode in r]
+        rows[name] = rs
+        rows.setdefault(f"all {real_corpora.family(corpus)}", []).extend(rs)
+    if not rows:
+        return []
+    out = [
+        f"## Real corpora (held out: no rule was chosen on them), `{mode}`",
+        "",
+        "Answerable questions: right, wrong shown and unsure are shares of them (a right "
+        "answer cites the gold's document); cites gold: a cited passage covers the gold. "
+        "Unanswerable: not sure is the share answered unsure, with no value, or with the "
+        "named document said missing. Named: questions naming a document; top cite named: "
+        "their top citation is in the gold's document.",
+        "",
+        "| set | questions | answerable | right | wrong shown | unsure | cites gold "
+        "| unanswerable | not sure | named | top cite named |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for name, rs in sorted(rows.items(), key=lambda kv: (kv[0].startswith("all "), kv[0])):
+        ans = [r for r in rs if not r.get("unanswerable") and r[mode]["correct"] is not None]
+        una = [r for r in rs if r.get("unanswerable")]
+        named = [r for r in ans if r.get("names")]
+        out.append(
+            f"| {name} | {len(rs)} | {len(ans)} "
+            f"| {pct(metrics.mean(r[mode]['correct'] for r in ans))} "
+            f"| {pct(metrics.mean(r[mode]['wrong_shown'] for r in ans))} "
+            f"| {pct(metrics.mean(bool(r[mode].get('unsure')) for r in ans))} "
+            f"| {pct(metrics.mean(r[mode]['cites_gold'] for r in ans))} "
+            f"| {len(una)} | {pct(metrics.mean(r[mode]['not_sure'] for r in una))} "
+            f"| {len(named)} "
+            f"| {pct(metrics.mean(r[mode]['top_source'] == r['source'] for r in named))} |"
+        )
+    return [*out, ""]
+
+
 def carry_over(report: dict[str, Any], previous: Path) -> None:
     """Keep the rows of sets and modes this run left out from the report at ``previous``
     (each summary marked with the date it was measured), so ``--modes quote`` updates
@@ -610,7 +709,13 @@ def carry_over(report: dict[str, Any], previous: Path) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--sets", nargs="+", default=list(SETS), choices=SETS)
+    ap.add_argument(
+        "--sets",
+        nargs="+",
+        default=list(TEAM_SETS),
+        choices=(*SETS, "real", "team"),
+        help="team sets (default), real-<corpus> sets, or `real` / `team` for all of either",
+    )
     ap.add_argument("--modes", nargs="+", default=list(MODES), choices=MODES)
     ap.add_argument("--generator", help="causal LM name or folder (default: the library's)")
     ap.add_argument("--k", type=int, default=5, help="passages per answer (default 5: ask's)")
@@ -660,6 +765,8 @@ def run(args: argparse.Namespace, url: str | None, model: str | None) -> int:
     from lateseg.encode.models import DEFAULT_GENERATOR
 
     least = check_min_confidence(args.min_confidence)
+    named = {"real": real_corpora.SET_NAMES, "team": TEAM_SETS}
+    args.sets = list(dict.fromkeys(s for x in args.sets for s in named.get(x, (x,))))
 
     modes = list(dict.fromkeys(args.modes))
     if "checked" in modes:  # derived from these two
