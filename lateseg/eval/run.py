@@ -106,10 +106,27 @@ def locate(q: Question, sources: Sources, document: Callable[[str], Document]) -
             continue
         has_span = True
         if len(found) > 1:
-            raise ConfigError(
-                f"source {gold.source!r} matches {len(found)} documents; a gold span needs "
-                "one (give more of its path)"
-            )
+            if gold.start is not None or gold.text is None:
+                raise ConfigError(
+                    f"source {gold.source!r} matches {len(found)} documents; a gold span "
+                    "needs one (give more of its path)"
+                )
+            # one document in several formats (terms.md, terms.pdf): each copy that
+            # holds the gold text is a place it is answered
+            copies = [(f, find_words(document(f).text, gold.text)) for f in found]
+            held = [(f, got) for f, got in copies if got]
+            if not held:
+                raise ConfigError(f"gold_text is in none of the {len(found)} documents "
+                                  f"{gold.source!r} matches")  # fmt: skip
+            if any(len(got) > 1 for _, got in held):
+                raise ConfigError(
+                    f"gold_text occurs more than once in a document {gold.source!r} "
+                    "matches; give more of its words"
+                )
+            for f, got in held:
+                docs.add(f)
+                spans.append(metrics.Span(f, *got[0]))
+            continue
         text = document(found[0]).text
         if gold.start is not None and gold.end is not None:
             if gold.end > len(text):
