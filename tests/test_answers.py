@@ -104,10 +104,14 @@ def test_a_heading_is_never_an_answer(sample_index, question):
     ],
 )
 def test_a_question_naming_a_missing_document_says_so(sample_index, question):
+    """Answered from the whole index, unsure, saying which name matched nothing; never a
+    refusal that lists every indexed file (issue 62)."""
     answer = sample_index.ask(question)
     assert answer.scope is not None and answer.scope.missing
-    assert answer.citations == () and answer.phrase is None
-    assert "no indexed document matches it" in answer.text and "msa.pdf" in answer.text
+    assert answer.unsure and answer.phrase is None and answer.citations
+    assert answer.text.startswith(f"No indexed document matches {answer.scope.missing!r}")
+    assert "whole index" in answer.text and "index holds" not in answer.text
+    assert answer.text.count(".pdf") <= 2  # its cited candidates at most, not a file list
 
 
 @pytest.mark.slow

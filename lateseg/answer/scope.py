@@ -44,8 +44,20 @@ _DOC_WORDS = (
     "eula|addendum|amendment|policy|manual|handbook|guide|standard|specification|spec|"
     "license|licence|terms\\s+of\\s+(?:service|use)|order\\s+form|statement\\s+of\\s+work|"
     "purchase\\s+order|memorandum|"
-    "mou|bylaws|charter|deed|letter|schedule|exhibit|appendix|document|documentation|rfc"
+    "mou|bylaws|charter|deed|letter|schedule|exhibit|appendix|document|documentation|rfc|"
+    # weak document words (:data:`_WEAK`): they name a document only by the words before
+    # them ("the Pocket terms", "the Debian FAQ", "the Mozilla Accounts Privacy Notice")
+    "terms|notice|notices|faq|reference|overview|whitepaper|policies|guidelines|"
+    "practices|conditions|pdf|program|list|page"
 )
+#: Document words that also end phrases naming no document ("the terms of payment", "the
+#: written notice", "the PDF"): such a phrase scopes a question when a document's profile
+#: holds its words, but is never reported missing.
+_WEAK_WORDS = (
+    "terms notice notices faq reference overview whitepaper policies guidelines practices "
+    "conditions pdf program list page"
+)
+_WEAK = frozenset(_WEAK_WORDS.split())
 _REFERENCE = re.compile(
     r"\b(?:the|this|that|its|their)\s+"
     r"((?:(?!(?:the|this|that|a|an|of|in|on|under|to|for|with|by|from|its|their)\s)[\w'’.-]+\s+){0,5}?)"
@@ -60,6 +72,13 @@ _POSSESSIVE = re.compile(
     r"\b((?:[A-Z][\w.-]*\s+){0,3}[A-Z][\w.-]*)['’]s?\s+((?:[\w-]+\s+){0,3}?)"
     rf"({_DOC_WORDS})\b",
 )
+# "the BAA", "the CSA": an acronym after "the" (a reference when some title has it; never
+# reported missing: "the GDPR" names a law, not a document of the index)
+_ACRONYM = re.compile(r"\b(?:the|its|their)\s+([A-Z]{2,6})s?\b")
+#: The strong document words: a phrase ending in one that no document matches is missing.
+_DOC_KINDS = frozenset(
+    re.sub(r"\\s\+", " ", w) for w in _DOC_WORDS.split("|") if w not in _WEAK and "(" not in w
+) | {"terms of service", "terms of use"}
 FILE_NAME = re.compile(
     r"(?<![\w/])([\w][\w.-]*\.(?:pdf|docx|doc|txt|md|markdown|html?|rst|py|js|ts|go|rs|java|"
     r"c|cc|cpp|h|hpp))\b",
@@ -149,6 +168,8 @@ class Profile:
     parties: frozenset[str]
     mentions: frozenset[str] = frozenset()
     roles: tuple[tuple[str, str], ...] = ()
+    #: the name its title gives it before its kind ("formulaic", "mdn plus")
+    names: tuple[str, ...] = ()
 
     @property
     def name(self) -> str:
@@ -215,6 +236,32 @@ def parties(head: str) -> set[str]:
     return out
 
 
+#: File names that say nothing of their document: its folder names it
+#: (``terms/index.md``, ``privacy/hey-subprocessors/index.md``).
+_BARE_STEMS = frozenset(("index", "readme", "default", "main", "page", "document"))
+
+
+def _name_words(source: str) -> list[str]:
+    """The words of a document's file name, split at ``-``, ``_`` and ``.``
+    (``Mutual-NDA.md``: mutual, nda); the folder's for an ``index.md``."""
+    parts = source.replace("\\", "/").rsplit("/", 2)
+    stem = re.sub(r"\.[A-Za-z0-9]+$", "", parts[-1])
+    if stem.lower() in _BARE_STEMS and len(parts) > 1:
+        stem = parts[-2]
+    words = _words(re.sub(r"[_.-]+", " ", stem))
+    return [*words, *(["-".join(words)] if len(words) > 1 else [])]
+
+
+def _name_runs(title: str) -> tuple[str, ...]:
+    """The name a title gives its document before its kind: "Formulaic Terms of Service"
+    → ``formulaic``, "MDN Plus Privacy Notice" → ``mdn plus``; empty when the title
+    starts with its kind ("Terms of Service")."""
+    m = re.search(rf"\b({_DOC_WORDS}|privacy|policy|statement|addendum)\b", title, re.I)
+    head = title[: m.start()] if m else ""
+    words = [w for w in _words(head) if w not in STOPWORDS]
+    return (" ".join(words),) if words and len(words) <= 4 else ()
+
+
 def profiles(rows: Iterable[tuple[str, str, dict[str, Any], str]]) -> list[Profile]:
     """Profiles of documents given as ``(source, kind, meta, head text)``. A party word
     or title word that most documents share (``client``, ``provider``, ``gnu``) names
@@ -222,8 +269,7 @@ def profiles(rows: Iterable[tuple[str, str, dict[str, Any], str]]) -> list[Profi
     raw = []
     for source, kind, meta, head in rows:
         title = title_of(meta, head) if kind != "code" else ""
-        stem = source.replace("\\", "/").rsplit("/", 1)[-1]
-        terms = set(_words(re.sub(r"\.[A-Za-z0-9]+$", "", stem).replace("_", " ")))
+        terms = set(_name_words(source))
         terms |= set(_words(title)) | {p for w in _words(title) for p in w.split("-") if p}
         if len(title.split()) <= 8:  # a title, not a sentence
             terms |= acronyms(title)
@@ -232,6 +278,8 @@ def profiles(rows: Iterable[tuple[str, str, dict[str, Any], str]]) -> list[Profi
             if canon in terms or any(f" {o} " in text or f"{o}-" in text for o in others):
                 terms.add(canon)
                 terms |= {o for o in others if " " not in o}
+        if kind in ("pdf", "docx", "html"):  # "the Security Overview PDF"
+            terms.add(kind)
         terms -= {"the", "of", "and", "a", "an", "for", "to", "version"}
         mentions = {w.lower() for w in re.findall(r"\b[A-Z][a-z][\w'’-]+", head[:HEAD_CHARS])}
         mentions |= {
@@ -240,14 +288,14 @@ def profiles(rows: Iterable[tuple[str, str, dict[str, Any], str]]) -> list[Profi
         }
         contract = _PARTY.search(head) is not None
         raw.append((source, title, terms, parties(head) if contract else set(), mentions,
-                    tuple(roles(head)) if contract else ()))  # fmt: skip
+                    tuple(roles(head)) if contract else (), _name_runs(title)))  # fmt: skip
     n = len(raw)
     df: dict[str, int] = {}
-    for _, _, _, ps, _, _ in raw:
+    for _, _, _, ps, _, _, _ in raw:
         for w in ps:
             df[w] = df.get(w, 0) + 1
     out = []
-    for source, title, terms, ps, mentions, rs in raw:
+    for source, title, terms, ps, mentions, rs, names in raw:
         keep = {w for w in ps if n < 3 or df[w] <= n // 2}
         out.append(
             Profile(
@@ -257,6 +305,7 @@ def profiles(rows: Iterable[tuple[str, str, dict[str, Any], str]]) -> list[Profi
                 frozenset(keep),
                 frozenset(mentions),
                 tuple((w, r) for w, r in rs if w in keep),
+                names,
             )
         )
     return out
@@ -386,16 +435,27 @@ def find_scope(question: str, docs: Sequence[Profile], most: int = MOST_SCOPED) 
     for m in _POSSESSIVE.finditer(question):
         doc = names_a_document(question, m.start(), m.end())
         refs.append((m.group(0), m.group(3), _distinctive(m.group(0)), doc))
+    for m in _ACRONYM.finditer(question):  # "the BAA": an acronym some title has
+        refs.append((m.group(1), m.group(1), [m.group(1).lower()], False))
     missing = None
+    for phrase, _, _, _ in refs:  # a document's own title, said in full, names it alone
+        said = " ".join(_words(phrase))
+        titled = [p for p in docs if p.title and " ".join(_words(p.title)) == said]
+        if titled and len(titled) <= most:
+            return Scope(tuple(p.source for p in titled), (phrase,))
     for phrase, kind, words, doc in refs:
         if not words:
             continue
         found, anywhere = _match(words, capitals, docs)
+        kind = " ".join(kind.lower().split())
+        if len(found) > 1:  # "the Pocket terms": the Pocket document that is terms
+            of_kind = [p for p in found if kind in p.terms]
+            found = of_kind or found
         if found and len(found) <= most:
             return Scope(tuple(p.source for p in found), (phrase,))
-        kind = " ".join(kind.lower().split())
         mentioned = kind not in _GENERIC and any(kind in p.mentions for p in docs)
-        if doc and not anywhere and not mentioned and missing is None:
+        weak = kind in _WEAK or kind not in _DOC_KINDS
+        if doc and not weak and not anywhere and not mentioned and missing is None:
             missing = phrase
     if missing is not None:
         return Scope(missing=missing)
@@ -411,7 +471,35 @@ def find_scope(question: str, docs: Sequence[Profile], most: int = MOST_SCOPED) 
                 if any(part in named for part in _split(w.removesuffix("'s").removesuffix("’s")))
             ]
             return Scope(tuple(p.source for p in found), tuple(dict.fromkeys(shown)))
-    return None
+    return _named_by_title(question, docs, most)
+
+
+def _named_by_title(question: str, docs: Sequence[Profile], most: int) -> Scope | None:
+    """The documents whose title's name ("Formulaic", "MDN Plus", "Smart Window") the
+    question says in capitals with no document word after it ("Can a 16-year-old use
+    Formulaic?"): the longest such name wins. A name most documents share ("Mozilla",
+    "Debian") names none of them."""
+    best: tuple[int, str, list[Profile]] | None = None
+    by_name: dict[str, list[Profile]] = {}
+    for p in docs:
+        for name in p.names:
+            by_name.setdefault(name, []).append(p)
+    for name in by_name:
+        words = name.split()
+        # every document whose title or file name has the name, not only those it starts
+        found = [p for p in docs if all(w in p.terms for w in words)]
+        said = sum(all(w in p.terms or w in p.mentions for w in words) for p in docs)
+        if max(said, len(found)) > most or 2 * max(said, len(found)) > len(docs):
+            continue  # a name most documents say: the publisher's, not one document's
+        pattern = r"\b" + r"\s+".join(re.escape(w) for w in name.split()) + r"(?:['’]s)?\b"
+        m = re.search(pattern, question, re.IGNORECASE)
+        if m is None or not m.group(0)[:1].isupper():
+            continue
+        if best is None or len(name) > len(best[1]):
+            best = (m.start(), m.group(0), found)
+    if best is None:
+        return None
+    return Scope(tuple(p.source for p in best[2]), (best[1],))
 
 
 def plain_question(question: str, scope: Scope, docs: Sequence[Profile]) -> str:

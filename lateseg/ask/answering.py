@@ -64,7 +64,9 @@ if TYPE_CHECKING:
 class Prepared:
     """A question ready to answer: ``asked``, the question as asked of its scoped
     documents and analysed (once per ask: every later step reads this), its ``scope``
-    and ``hits``; ``missing`` is the answer when it names a document the index lacks."""
+    and ``hits``; ``missing`` is the answer when it names a document the index lacks and
+    nothing indexed answers it (a question naming a document the index lacks is otherwise
+    answered from the whole index, unsure: :meth:`Answerer.unmatched`)."""
 
     asked: Asked
     scope: Scope | None
@@ -206,16 +208,27 @@ class Answerer:
         return by_likelihood(self.local_generator(), question, hits, k)
 
     def missing(self, question: str, scope: Scope) -> Answer:
-        """The answer to a question that names a document the index does not hold."""
-        names = sorted(
-            f"{p.name} ({p.title})" if p.title else p.name for p in self.document_profiles()
-        )
-        shown = ", ".join(names[:12]) + (f" and {len(names) - 12} more" if len(names) > 12 else "")
+        """The answer to a question that names a document the index does not hold and
+        whose words nothing indexed answers (an empty index)."""
         text = (
-            f"The question names {scope.missing!r}, but no indexed document matches it, so "
-            f"it is not answered from another one. The index holds: {shown}."
+            f"No indexed document matches {scope.missing!r}, and nothing in the index "
+            "answers the question."
         )
         return Answer(text, (), mode="scope", cited_by="none", scope=scope)
+
+    @staticmethod
+    def unmatched(answer: Answer, scope: Scope) -> Answer:
+        """``answer``, looked for across the whole index because no indexed document
+        matches the name the question gives (``scope.missing``): unsure whatever its
+        rating, saying which name matched nothing, its best candidates quoted and cited
+        (:func:`~lateseg.answer.confidence.doubted`); the reader decides."""
+        if answer.confidence is not None:
+            answer = doubted(answer, 1.0)
+        note = (
+            f"No indexed document matches {scope.missing!r}, so the question was answered "
+            "from the whole index. "
+        )
+        return dataclasses.replace(answer, text=note + answer.text, phrase=None, unsure=True)
 
     def ask(
         self,
@@ -258,8 +271,11 @@ class Answerer:
         (:meth:`answer_from`) and :meth:`finish`\ es."""
         question = clean_text(question)
         scope = self.scope(question) if options.source is None else None
-        if scope is not None and scope.missing is not None:
-            return Prepared(analyse(question), scope, [], self.missing(question, scope))
+        if scope is not None and scope.missing is not None:  # looked for everywhere
+            asked = analyse(question)
+            hits = self.retrieve(asked, options, None)
+            missing = None if hits else self.missing(question, scope)
+            return Prepared(asked, scope, hits, missing)
         if scope is not None:  # asked of the named documents in their own words
             question = plain_question(question, scope, self.document_profiles())
         asked = analyse(question)
@@ -271,7 +287,10 @@ class Answerer:
         """The last step of :meth:`ask`: ``answer``, unsure below ``min_confidence``
         (:func:`~lateseg.answer.confidence.doubted`), cited where its phrase and evidence
         lie (:meth:`cite_where_it_lies`), with the question's scope."""
-        answer = self.cite_where_it_lies(doubted(answer, min_confidence))
+        answer = doubted(answer, min_confidence)
+        if prepared.scope is not None and prepared.scope.missing is not None:
+            answer = self.unmatched(answer, prepared.scope)
+        answer = self.cite_where_it_lies(answer)
         return dataclasses.replace(answer, scope=prepared.scope)
 
     def cite_where_it_lies(self, answer: Answer) -> Answer:
