@@ -374,7 +374,10 @@ class Scope:
     def describe(self) -> str:
         """One line for a reader: what the question was scoped to, or what is missing."""
         if self.missing is not None:
-            return f"the question names {self.missing!r}, which is not in the index"
+            return (
+                f"the question names {self.missing!r}, which matches no indexed document: "
+                "looked for across the whole index"
+            )
         names = ", ".join(s.rsplit("/", 1)[-1] for s in self.sources)
         said = ", ".join(repr(n) for n in self.named)
         return f"answered from {names}: the question names {said}"

@@ -404,3 +404,30 @@ def test_version_is_the_packages():
 
     out = cli("--version")
     assert out.returncode == 0 and out.stdout.strip() == f"lateseg {version('lateseg')}"
+
+
+def test_verbose_ask_logs_its_steps_and_the_confidence_line_stands_alone(license_index):
+    """Issue 62: ``-v`` showed only FAISS's loader lines, and "(confidence 0.81)" came
+    out glued to the quote where stdout and stderr go to one place (a log, a pipe)."""
+    _, index = license_index
+    env = {**os.environ, "HF_HUB_OFFLINE": "1"}
+    run = subprocess.run(
+        [sys.executable, "-m", "lateseg", "-v", "ask", "Can I charge a fee for copies?",
+         "--index", str(index)],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, timeout=600,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stdout
+    lines = run.stdout.splitlines()
+    assert any(re.fullmatch(r"\(confidence \d\.\d\d\)", line) for line in lines), run.stdout
+    assert not any("(confidence" in line and not line.startswith("(") for line in lines)
+    assert "lateseg: INFO retrieved" in run.stdout and "lateseg: INFO   [1]" in run.stdout
+    assert "faiss" not in run.stdout.lower()
+
+
+def test_ask_past_the_passage_cap_is_refused_at_once(license_index):
+    """``ask -k 100000`` ran five minutes over every chunk; the API caps k at 50."""
+    _, index = license_index
+    out = cli("ask", "Can I charge a fee?", "--index", str(index), "-k", "100000")
+    assert out.returncode != 0 and "at most 50 passages" in out.stderr
+    out = cli("search", "fee", "--index", str(index), "-k", "100000")
+    assert out.returncode != 0 and "at most 1000 passages" in out.stderr

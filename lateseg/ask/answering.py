@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import logging
 import os
 import threading
+import time
 import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -46,6 +48,8 @@ from lateseg.generate.remote.config import LLMConfig
 from lateseg.generate.rerank import RERANK_TOP
 from lateseg.generate.rerank import rerank as by_likelihood
 from lateseg.types import NO_PASSAGE, Answer, Hit, Scope, clean_text
+
+log = logging.getLogger(__name__)
 
 __all__ = ["DEFAULT_ANSWER", "Answerer", "Prepared", "copy_answer", "generate_answer"]
 #: Characters a list question's passages grow to with their neighbours: a list often
@@ -270,16 +274,23 @@ class Answerer:
         names is missing. A server runs this under its retrieval lock, then answers
         (:meth:`answer_from`) and :meth:`finish`\ es."""
         question = clean_text(question)
+        t0 = time.perf_counter()
         scope = self.scope(question) if options.source is None else None
+        if scope is not None:
+            log.info("scope: %s", scope.describe())
         if scope is not None and scope.missing is not None:  # looked for everywhere
             asked = analyse(question)
             hits = self.retrieve(asked, options, None)
+            _log_hits(hits, t0)
             missing = None if hits else self.missing(question, scope)
             return Prepared(asked, scope, hits, missing)
         if scope is not None:  # asked of the named documents in their own words
             question = plain_question(question, scope, self.document_profiles())
+            log.info("asked of them as: %s", question)
         asked = analyse(question)
-        return Prepared(asked, scope, self.retrieve(asked, options, scope))
+        hits = self.retrieve(asked, options, scope)
+        _log_hits(hits, t0)
+        return Prepared(asked, scope, hits)
 
     def finish(
         self, answer: Answer, prepared: Prepared, min_confidence: float | None = None
@@ -287,6 +298,8 @@ class Answerer:
         """The last step of :meth:`ask`: ``answer``, unsure below ``min_confidence``
         (:func:`~lateseg.answer.confidence.doubted`), cited where its phrase and evidence
         lie (:meth:`cite_where_it_lies`), with the question's scope."""
+        if answer.confidence is not None:
+            log.info("%s answer, confidence %.2f", answer.mode, answer.confidence)
         answer = doubted(answer, min_confidence)
         if prepared.scope is not None and prepared.scope.missing is not None:
             answer = self.unmatched(answer, prepared.scope)
@@ -411,3 +424,12 @@ class Answerer:
                 made = self.supported_or_quoted(asked, made, session.passages)
             out.append(made)
         return out
+
+
+def _log_hits(hits: Sequence[Hit], since: float) -> None:
+    """``-v``: what retrieval found, and how long it took."""
+    if not log.isEnabledFor(logging.INFO):
+        return
+    log.info("retrieved %d passages in %.2f s", len(hits), time.perf_counter() - since)
+    for n, h in enumerate(hits[:5], 1):
+        log.info("  [%d] %.3f %s", n, h.score, h.cite())

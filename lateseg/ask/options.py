@@ -58,6 +58,13 @@ def answer_mode(answer: str | None, extractive: bool = False, generator: bool = 
     return answer or DEFAULT_ANSWER
 
 
+#: The most passages one search returns, and the most one answer reads: past these a
+#: search ranks the whole index (``ask -k 100000`` ran five minutes over every chunk)
+#: and an answer reads passages no quote or generator can use.
+MAX_SEARCH_K = 1000
+MAX_ASK_K = 50
+
+
 def _positive(name: str, value: Any, optional: bool = False) -> None:
     if optional and value is None:
         return
@@ -82,6 +89,8 @@ class SearchOptions:
 
     def __post_init__(self) -> None:
         _positive("k", self.k)
+        if self.k > MAX_SEARCH_K:
+            raise ConfigError(f"k={self.k}; a search returns at most {MAX_SEARCH_K} passages")
         if self.mode not in SEARCH_MODES:
             raise ConfigError(f"mode={self.mode!r}; choose one of {', '.join(SEARCH_MODES)}")
         check_reranker(self.rerank)
@@ -147,6 +156,8 @@ class AskOptions:
     kv: KVConfig | None = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        if isinstance(self.k, int) and self.k > MAX_ASK_K:
+            raise ConfigError(f"k={self.k}; an answer reads at most {MAX_ASK_K} passages")
         search = SearchOptions(
             self.k, self.mode, self.source, self.kind, self.include_toc, self.rerank
         )

@@ -189,6 +189,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     logging.basicConfig(level=level, stream=sys.stderr, format="lateseg: %(levelname)s %(message)s")
     if verbose < 2:
         os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
+        # -v is lateseg's steps; the libraries' own chatter ("Loading faiss with AVX512
+        # support") only at -vv
+        for chatty in ("faiss", "httpx", "urllib3", "filelock", "numexpr"):
+            logging.getLogger(chatty).setLevel(logging.WARNING)
     try:
         return RUNS[args.command](args)
     except UsageError as e:

@@ -414,7 +414,8 @@ def show_answer(answer: Answer, streamed: bool) -> None:
         elif answer.mode != "generate":
             print(answer.text)
     if answer.confidence is not None:
-        print(f"(confidence {answer.confidence:.2f})", file=sys.stderr)
+        sys.stdout.flush()  # the answer's lines first, where both streams go to one place
+        print(f"(confidence {answer.confidence:.2f})", file=sys.stderr, flush=True)
     if answer.scope is not None and answer.scope.missing is None:
         print()
         line = answer.scope.describe()
