@@ -400,7 +400,8 @@ class Answer:
     ``alternatives`` its two best candidate sentences; ``unsure``: rated below the ask's
     ``min_confidence``, it presents no phrase and quotes both
     (:mod:`lateseg.answer.confidence`). ``model``: the model that wrote a generated
-    answer, as its server or folder names it (None: no model wrote it).
+    answer, as its server or folder names it, or that was asked to write one the quote
+    replaced (its draft is ``generated``); None: no model was asked.
     """
 
     text: str

@@ -82,6 +82,7 @@ def test_a_wrong_reply_is_flagged_and_replaced_by_the_quote(sample_index):
     assert answer.mode == "quote" and answer.generated is not None
     assert answer.generated.text == WRONG and not answer.generated.supported
     assert answer.generated.model == "FakeListChatModel"
+    assert answer.model == "FakeListChatModel"  # the model asked, not None (issue 62)
     assert answer.phrase is not None and "60" in answer.phrase.text
     kept = sample_index.ask(DEMO_QUESTION, llm=model, fallback=False)
     assert kept.mode == "generate" and kept.text == WRONG and kept.supported is False
@@ -173,7 +174,7 @@ def test_lateseg_s_own_chat_model_writes_a_checked_answer(sample_index):
     written = answer.generated or answer
     assert written.mode == "generate" and written.text.strip()
     assert "".join(pieces) == written.text
-    assert written.model == DEFAULT_GENERATOR
+    assert written.model == DEFAULT_GENERATOR and answer.model == DEFAULT_GENERATOR
     assert written.kv_stats["counting"] == f"{DEFAULT_GENERATOR} get_num_tokens"
     assert 0 < written.kv_stats["context_tokens"] <= 1200
     assert answer.citations and (answer.supported or answer.mode == "quote")
@@ -201,3 +202,24 @@ def test_a_model_server_and_a_chat_model_are_the_same_kind_of_writer():
     chat = as_writer(FakeListChatModel(responses=["-"]))
     assert isinstance(chat, ChatModelWriter) and isinstance(chat, StreamingWriter)
     assert as_writer(chat) is chat
+
+
+def test_every_readme_python_example_imports_only_what_make_install_installs():
+    """Issue 62: the README's LangChain example imported ``ChatOllama``, which ``make
+    install`` does not install: a reader pasting it got a ModuleNotFoundError."""
+    import importlib.util
+    import re
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text("utf-8")
+    blocks = re.findall(r"```python\n(.*?)```", readme, re.S)
+    assert blocks
+    missing = []
+    for block in blocks:
+        for line in block.splitlines():
+            m = re.match(r"\s*(?:from\s+([\w.]+)\s+import|import\s+([\w.]+))", line)
+            if m:
+                top = (m.group(1) or m.group(2)).split(".")[0]
+                if importlib.util.find_spec(top) is None:
+                    missing.append(line.strip())
+    assert not missing, f"README imports what make install does not install: {missing}"

@@ -367,13 +367,18 @@ class Answerer:
 
     def supported_or_quoted(self, asked: Asked, answer: Answer, passages: Sequence[Hit]) -> Answer:
         """``answer`` when some sentence of it is supported; else the extractive answer
-        from ``passages``, carrying the model's as ``generated``."""
+        from ``passages``, carrying the model's as ``generated`` and naming the model it
+        was asked of (``Answer.model``: never None where a model was asked)."""
         if answer.supported or not passages:
             return answer
         quoted = quote_answer(asked, passages, self.encoder())
         # kv_stats stays: it describes the generation this ask ran
         return dataclasses.replace(
-            quoted, generated=answer, dropped=answer.dropped, kv_stats=answer.kv_stats
+            quoted,
+            generated=answer,
+            dropped=answer.dropped,
+            kv_stats=answer.kv_stats,
+            model=answer.model,
         )
 
     def ask_many(
