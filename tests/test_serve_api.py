@@ -123,6 +123,15 @@ def test_views_of_code_and_text_and_the_definitions(client):
     span = {"start": hit["start"], "end": hit["end"]}
     text = client.get(f"/api/documents/{hit['doc_id']}/view", params=span).json()
     assert '<mark id="cited">' in text["html"] and "5.2 Termination" in text["html"]
+    # the answer's sentence inside the passage is marked apart: the viewer scrolls to it,
+    # not to the passage's first line (issue 62: three lines early)
+    at = hit["text"].index(CLAUSE_OPENING)
+    strong = {"strong_start": hit["start"] + at, "strong_end": hit["start"] + at + 20}
+    marked = client.get(f"/api/documents/{hit['doc_id']}/view", params=span | strong).json()
+    quote = marked["html"].split('<mark id="quote" class="strong">', 1)[1].split("</mark>", 1)[0]
+    assert quote == CLAUSE_OPENING[:20].replace("&", "&amp;")
+    outside = {"strong_start": hit["end"], "strong_end": hit["end"] + 5}
+    assert client.get(f"/api/documents/{hit['doc_id']}/view", params=span | outside).is_error
     terms = client.get(f"/api/documents/{hit['doc_id']}/definitions", params=span).json()
     assert "Provider" in terms["definitions"] and "Client" in terms["definitions"]
 

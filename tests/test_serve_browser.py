@@ -174,6 +174,24 @@ def test_at_phone_width_the_cited_page_is_in_view_under_its_sticky_name(server, 
         page.close()
 
 
+def test_on_a_desktop_the_viewer_keeps_its_name_in_sight_at_the_highlight(server, browser):
+    """Issue 62: jumping to a highlight scrolled the viewer's header out of sight."""
+    page = browser.new_page(viewport={"width": 1280, "height": 460})
+    try:
+        page.goto(server)
+        open_cited_page(page, ask(page))
+        page.wait_for_timeout(300)  # scrolling settles
+        assert in_view(page, "#pagebox .hl.strong"), "the highlighted phrase is off screen"
+        scrolled = page.evaluate(
+            """() => { let n = document.querySelector('#pagebox .hl.strong'), s = scrollY;
+            for (; n; n = n.parentElement) s += n.scrollTop || 0; return s; }"""
+        )
+        assert scrolled > 0, "the highlight needed no scrolling: this test shows nothing"
+        assert in_view(page, "#viewer-name") and in_view(page, "#viewer-cite")
+    finally:
+        page.close()
+
+
 def test_a_whole_ask_cite_next_page_run_from_the_keyboard_alone(server, browser, tmp_path):
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     try:

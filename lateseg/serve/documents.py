@@ -208,20 +208,46 @@ class Documents:
         with self.lock:
             return self.pipe.definitions(hit)
 
-    def view(self, doc: Document, start: int, end: int, context: int = 2000) -> dict[str, Any]:
+    def view(
+        self,
+        doc: Document,
+        start: int,
+        end: int,
+        context: int = 2000,
+        strong: tuple[int, int] | None = None,
+    ) -> dict[str, Any]:
         """A passage in its context as HTML: code highlighted by Pygments with the cited
-        lines marked, other text escaped with the passage marked."""
+        lines marked, other text escaped with the passage marked and, inside it, the
+        ``strong`` span (the answer phrase's sentence: the viewer scrolls to it, not to
+        the passage's first line) marked ``id="quote"``."""
         _span(doc, start, end)
         if doc.kind == "code":
             return _code_view(doc, start, end)
+        if strong is not None:
+            _span(doc, *strong)
+            if not start <= strong[0] < strong[1] <= end:
+                raise ConfigError(f"the strong span {strong[0]}-{strong[1]} is not inside "
+                                  f"{start}-{end}")  # fmt: skip
         a = max(0, start - context)
         b = min(len(doc.text), end + context)
+        t = doc.text
+        if strong is None:
+            inside = html.escape(t[start:end])
+        else:
+            s0, s1 = strong
+            inside = (
+                html.escape(t[start:s0])
+                + '<mark id="quote" class="strong">'
+                + html.escape(t[s0:s1])
+                + "</mark>"
+                + html.escape(t[s1:end])
+            )
         body = (
-            html.escape(doc.text[a:start])
+            html.escape(t[a:start])
             + '<mark id="cited">'
-            + html.escape(doc.text[start:end])
+            + inside
             + "</mark>"
-            + html.escape(doc.text[end:b])
+            + html.escape(t[end:b])
         )
         return {"html": body, "start": a, "end": b}
 

@@ -31,11 +31,20 @@ def highlight(doc_id: str, start: int, end: int, service: ServiceDep) -> dict[st
 
 
 @router.get("/{doc_id}/view", response_model=ViewOut, response_model_exclude_unset=True)
-def view(doc_id: str, start: int, end: int, service: ServiceDep) -> dict[str, Any]:
-    """The passage in its context as HTML (code: highlighted, cited lines marked)."""
+def view(
+    doc_id: str,
+    start: int,
+    end: int,
+    service: ServiceDep,
+    strong_start: int | None = None,
+    strong_end: int | None = None,
+) -> dict[str, Any]:
+    """The passage in its context as HTML (code: highlighted, cited lines marked); with
+    ``strong_start``-``strong_end``, the answer phrase inside it marked more strongly."""
     documents = service.documents
     doc = documents.document(doc_id)
-    return {**documents.view(doc, start, end), "document": documents.describe(doc)}
+    strong = None if strong_start is None or strong_end is None else (strong_start, strong_end)
+    return {**documents.view(doc, start, end, strong=strong), "document": documents.describe(doc)}
 
 
 @router.get("/{doc_id}/definitions", response_model=DefinitionsOut)
