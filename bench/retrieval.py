@@ -27,6 +27,13 @@ Sets (JSONL in ``data/eval``; a missing file is skipped with a message):
 * ``stdlib_holdout``: the same kind of set over other modules, kept apart from
   development (``python data/eval/make_stdlib_set.py --holdout``; corpus under
   ``.cache/eval/stdlib_holdout_nodoc``): a change tuned on ``stdlib`` is checked here.
+* ``real-<corpus>`` (``--sets real`` for all): the real corpora of ``data/real``
+  (``bench/real_corpora.py``), every readable file of the corpus folder; the answerable
+  questions, each gold found in the first document its ``source`` (a path or glob) names
+  that holds it. Reported apart from the team's sets: no rule was chosen on them.
+
+Besides the peer chunkers, **BM25** scores the LangChain 1000/200 chunks by their words
+alone (no vectors): the lexical peer.
 
 Metrics per system and set (averaged over queries; a chunk's "gold coverage" is the number
 of gold characters inside its span):
@@ -76,6 +83,9 @@ from lateseg.ingest import load_document
 from lateseg.segment import DynamicChunker, FixedChunker
 from lateseg.segment.spans import Locator
 from lateseg.types import Chunk, Document
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from bench import real_corpora
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "data"
@@ -189,12 +199,42 @@ def stdlib_holdout_set(path: Path) -> EvalSet:
     return stdlib_set(path, "stdlib_holdout", STDLIB_HOLDOUT)
 
 
+def real_set(corpus: str) -> EvalSet:
+    """A real corpus (``bench/real_corpora.py``): its answerable questions."""
+    root = real_corpora.folder(corpus)
+    docs = load_corpus(real_corpora.files(corpus), root=root)
+    by_source = {str(Path(d.source).resolve()): i for i, d in enumerate(docs)}
+    es = EvalSet(real_corpora.PREFIX + corpus, docs, [])
+    for rec in real_corpora.questions(corpus):
+        if rec.get("unanswerable"):
+            continue
+        found = None
+        for f in real_corpora.sources(corpus, rec):
+            i = by_source.get(str(f.resolve()))
+            span = find_squashed(docs[i].text, rec["gold"]) if i is not None else None
+            if span is not None:
+                found = (i, span)
+                break
+        if found is None:
+            es.notes.append(f"{rec['id']}: gold not found in {rec['source']}, query dropped")
+            continue
+        es.queries.append(Query(rec["id"], rec["question"], found[0], *found[1]))
+    return es
+
+
 SETS: dict[str, tuple[str, Callable[[Path], EvalSet]]] = {
     "sample_qa": ("sample_qa.jsonl", sample_qa_set),
     "contracts": ("contracts_qa.jsonl", lambda p: sample_qa_set(p, "contracts")),
     "licenses": ("licenses_qa.jsonl", licenses_set),
     "stdlib": ("stdlib_code.jsonl", stdlib_set),
     "stdlib_holdout": ("stdlib_holdout.jsonl", stdlib_holdout_set),
+    **{
+        real_corpora.PREFIX + c: (
+            f"../real/questions/{c}.jsonl",
+            lambda p, c=c: real_set(c),
+        )
+        for c in real_corpora.CORPORA
+    },
 }
 
 
@@ -640,6 +680,29 @@ def bm25(texts: Sequence[str], queries: Sequence[str], k1: float = 1.2, b: float
     return out
 
 
+def bm25_system(es: EvalSet, split: Callable[[str], list[tuple[str, int]]], dim: int) -> Chunked:
+    """The lexical peer: ``split``'s chunks ranked by BM25 over their words alone."""
+    t0 = time.perf_counter()
+    doc_ix: list[int] = []
+    spans: list[tuple[int, int]] = []
+    for i, d in enumerate(es.docs):
+        for a, b in spans_of(d.text, split(d.text)):
+            doc_ix.append(i)
+            spans.append((a, b))
+    texts = [es.docs[d].text[a:b] for d, (a, b) in zip(doc_ix, spans, strict=True)]
+    lexical = bm25(texts, [q.question for q in es.queries])
+    n = len(spans)
+    return Chunked(
+        np.array(doc_ix),
+        np.array([a for a, _ in spans]),
+        np.array([b for _, b in spans]),
+        np.zeros((n, dim), dtype=np.float32),  # no vectors: BM25 alone ranks
+        time.perf_counter() - t0,
+        0,
+        lambda i, dense: lexical[i],
+    )
+
+
 def hybrid(ch: Chunked, es: EvalSet, routed: bool) -> Chunked:
     """Lever: dense and BM25 rankings fused by reciprocal rank (k=60), for every query or
     (``routed``) only for queries that name code (:data:`IDENTIFIER`)."""
@@ -918,6 +981,12 @@ def run_set(
         except Exception as e:  # a peer failing on a document must not sink the run
             results[name] = {"error": f"{type(e).__name__}: {e}"}
         log(f"  {name}: {time.perf_counter() - t0:.0f}s")
+    if peers:
+        t0 = time.perf_counter()
+        results["BM25 (LangChain 1000/200 chunks)"] = evaluate(
+            bm25_system(es, langchain_recursive(1000, 200), qvecs.shape[1]), qvecs, es, tokens
+        )
+        log(f"  BM25: {time.perf_counter() - t0:.0f}s")
     return {
         "documents": len(es.docs),
         "characters": sum(len(d.text) for d in es.docs),
@@ -985,7 +1054,13 @@ def markdown(report: dict[str, Any]) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--sets", nargs="+", default=["sample_qa", "licenses"], choices=list(SETS))
+    ap.add_argument(
+        "--sets",
+        nargs="+",
+        default=["sample_qa", "licenses"],
+        choices=[*SETS, "real"],
+        help="evaluation sets; `real` for every real corpus (data/real)",
+    )
     ap.add_argument("--no-peers", action="store_true", help="lateseg systems only")
     ap.add_argument("--levers", action="store_true", help="also issue 30's levers (document prior)")
     ap.add_argument(
@@ -1015,6 +1090,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--out", default="retrieval", help="results file stem under bench/results (retrieval)"
     )
     args = ap.parse_args(argv)
+    args.sets = list(
+        dict.fromkeys(
+            s for x in args.sets for s in (real_corpora.SET_NAMES if x == "real" else (x,))
+        )
+    )
 
     from lateseg.encode.models import resolve_embedder
 
