@@ -837,6 +837,32 @@ def prose_sections(
     return Chunked(ch.doc, ch.start, ch.end, out, ch.seconds, ch.lost)
 
 
+def prose_titles(ch: Chunked, es: EvalSet, enc: LateEncoder, weight: float) -> Chunked:
+    """Lever (issue 62): each prose chunk knows its document and section: the field
+    "document title > section path" (the title as :func:`lateseg.answer.scope.title_of`
+    reads it: metadata, else the first line) embedded alone and mixed in by ``weight``,
+    as code's unit fields are (summary-augmented chunking, arXiv 2510.06999)."""
+    from lateseg.answer.scope import title_of
+
+    out = ch.vecs.copy()
+    rows, fields = [], []
+    where: dict[int, Locator] = {}
+    titles: dict[int, str] = {}
+    for row, (d, a, b) in enumerate(zip(ch.doc, ch.start, ch.end, strict=True)):
+        doc = es.docs[d]
+        if doc.kind == "code":
+            continue
+        if d not in where:
+            where[d] = Locator(doc)
+            titles[d] = title_of(doc.meta, doc.text[:2000]) or Path(doc.source).stem
+        section = where[d].section(int(a), int(b)) or ""
+        rows.append(row)
+        fields.append(f"{titles[d]} > {section}" if section else titles[d])
+    if rows:
+        out[rows] = normalise(out[rows] + weight * enc.embed_texts(fields))
+    return Chunked(ch.doc, ch.start, ch.end, out, ch.seconds, ch.lost)
+
+
 def small_to_big(ch: Chunked, es: EvalSet, cap: int) -> Chunked:
     """Lever: each code chunk returned as its innermost function or method (with the
     chunk, at most ``cap`` characters) when that fits the budget (:func:`passage_recall`)."""
@@ -916,6 +942,7 @@ def run_set(
     rerank_ql: bool = False,
     naive_levers: bool = False,
     profiles: dict[str, LateEncoder] | None = None,
+    title_weights: Sequence[float] = (),
 ) -> dict[str, Any]:
     tokens = sum(len(enc.tokenize(d.text)) for d in es.docs)
     qvecs = enc.embed_queries([q.question for q in es.queries])
@@ -947,6 +974,10 @@ def run_set(
             lever, saved = partial_naive(default, es, enc, ours, above)
             name = f"lever: naive half only for chunks over {above} tokens ({saved:.0%} saved)"
             systems[name] = lever
+    for w in title_weights:
+        systems[f"lever: title and section field {w}"] = prose_titles(
+            systems["lateseg late+dynamic (default)"], es, enc, w
+        )
     if rerank_ql:
         systems[f"lever: query likelihood re-rank of the top {RERANK_TOP}"] = query_likelihood(
             systems["lateseg late+dynamic (default)"], es
@@ -1087,6 +1118,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--backend applies to them too), each beside the default row",
     )
     ap.add_argument(
+        "--title-fields",
+        nargs="+",
+        type=float,
+        default=[],
+        metavar="W",
+        help="also the default with each prose chunk's 'title > section' field mixed in "
+        "at these weights (issue 62's lever)",
+    )
+    ap.add_argument(
         "--out", default="retrieval", help="results file stem under bench/results (retrieval)"
     )
     args = ap.parse_args(argv)
@@ -1135,8 +1175,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             report["skipped_sets"].append(f"{name} (no usable queries)")
             continue
         report["sets"][name] = run_set(
-            es, enc, peers, args.levers, args.rerank_ql, args.naive_levers, profiles
-        )
+            es, enc, peers, args.levers, args.rerank_ql, args.naive_levers, profiles,
+            args.title_fields,
+        )  # fmt: skip
     OUT.mkdir(parents=True, exist_ok=True)
     (OUT / f"{args.out}.json").write_text(json.dumps(report, indent=2) + "\n", "utf-8")
     md = markdown(report)

@@ -248,3 +248,29 @@ def _whole_array_change(vectors, context):
     )
     out[1:] = 1.0 - cos
     return out
+
+
+def test_an_exemption_stays_with_the_rule_it_qualifies(encoder):
+    """Issue 62: "This Section does not apply…" opened a new chunk and lost the subject
+    it qualifies. A sentence or paragraph pointing back at the one before is no better
+    a cut than a comma; an ordinary paragraph start keeps its bonus."""
+    from lateseg.segment.dynamic import CLAUSE, PARAGRAPH, boundary_bonus
+    from lateseg.types import Document
+
+    rule = "Refunds. Customer may cancel within 30 days and receive a full refund of fees."
+    text = (
+        f"{rule}\n\nThis Section does not apply to fees paid for Enterprise plans.\n\n"
+        "Notwithstanding the foregoing, taxes are never refunded.\n\n"
+        "Support. Provider answers support requests within two business days."
+    )
+    doc = Document("terms.txt", text, "text")
+    offsets = encoder.tokenize(text)
+    bonus = boundary_bonus(doc, offsets)
+
+    def at(phrase: str) -> float:
+        i = int(np.searchsorted(offsets[:, 0], text.index(phrase)))
+        return float(bonus[i])
+
+    assert at("This Section does not apply") <= CLAUSE
+    assert at("Notwithstanding the foregoing") <= CLAUSE
+    assert at("Support. Provider") >= PARAGRAPH

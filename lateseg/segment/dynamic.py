@@ -25,6 +25,7 @@ from lateseg.errors import ConfigError
 from lateseg.segment.base import register
 from lateseg.segment.spans import SECTION_KINDS, chunks_from_boundaries
 from lateseg.text.boundaries import (
+    back_reference_starts,
     clause_starts,
     line_starts,
     paragraph_starts,
@@ -250,6 +251,15 @@ def boundary_bonus(
             continue
         idx = tokens_at(starts, ends, positions)  # never inside a token
         np.maximum.at(bonus, idx[idx >= 0], value)
+    # a proviso or exemption stays with the rule it qualifies: its start is no better a
+    # cut than a comma (unless a heading or clause starts there)
+    structure = {s.start for s in doc.spans(*SECTION_KINDS)}
+    opens = sorted(set(sentence_starts(text)) | set(paragraph_starts(text)))
+    back = [p for p in back_reference_starts(text, opens) if p not in structure]
+    if back:
+        idx = tokens_at(starts, ends, back)
+        idx = idx[idx > 0]
+        bonus[idx] = np.minimum(bonus[idx], CLAUSE)
     for row in doc.spans("row"):  # a table row is read whole: never cut inside one
         i, j = np.searchsorted(starts, [row.start, row.end], side="left")
         bonus[i + 1 : j] = INSIDE_ROW

@@ -209,6 +209,29 @@ def answer_pieces(text: str, start: int, end: int) -> list[tuple[int, int]]:
     return out
 
 
+# A sentence that opens by pointing back at what precedes it: an exemption or proviso
+# ("This Section does not apply…", "Notwithstanding the foregoing", "Provided, however")
+# or a sentence about "the foregoing", "such …", "these …" restrictions. Cut before it,
+# and the rule it qualifies is in another chunk.
+_BACK_REFERENCE = re.compile(
+    r"(?:This|These|That|Those|The\s+(?:foregoing|preceding|above))"
+    r"(?:\s+(?:Section|section|Clause|clause|Article|article|paragraph|Paragraph|obligation|"
+    r"obligations|restriction|restrictions|limitation|limitations|exclusion|exclusions|"
+    r"provision|provisions|requirement|requirements|right|rights|term|terms|policy))?"
+    r"\s+(?:does|do|shall|will|is|are|may|must)\s+not\s+(?:apply|be\s+construed|limit)"
+    r"|Notwithstanding\s+(?:the\s+foregoing|anything|the\s+above)"
+    r"|Provided,?\s+(?:however|that)|The\s+(?:foregoing|preceding)\b"
+    r"|(?:However|Nevertheless|Even\s+so|In\s+(?:that|such)\s+(?:case|event)),"
+    r"|(?:This|These)\s+(?:exception|exemption|exclusion|limitation|restriction)s?\b"
+)
+
+
+def back_reference_starts(text: str, starts: list[int]) -> list[int]:
+    """Those of ``starts`` (sentence or paragraph starts) where a sentence opens by
+    pointing back at the one before it (:data:`_BACK_REFERENCE`): no place to cut."""
+    return [s for s in starts if _BACK_REFERENCE.match(text, s)]
+
+
 def clause_starts(text: str) -> list[int]:
     """Offsets after ``;``, ``:`` and ``,``: fallbacks inside over-long sentences."""
     return [m.end() for m in _CLAUSE_PUNCT.finditer(text)]
