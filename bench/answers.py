@@ -258,6 +258,7 @@ def judge_quote(
     raw = judge(answer, rec, source, span)
     out = judge(doubted(answer, least), rec, source, span)
     out["raw"] = {k: raw[k] for k in ("correct", "phrase_correct", "wrong_shown")}
+    out["raw"]["shown"] = raw["phrase"] is not None  # a value presented, when always answered
     out["signals"] = None if rated is None else dataclasses.asdict(rated)
     return out
 
@@ -814,6 +815,10 @@ def run(args: argparse.Namespace, url: str | None, model: str | None) -> int:
         from bench.confidence import calibration, figure
 
         text += "\n" + calibration(report)
+        if any(real_corpora.corpus_of(n) for n in report["sets"]):
+            from bench.confidence import held_out_table
+
+            text += "\n" + held_out_table(report)
         png = args.out.with_name(args.out.stem + "_confidence.png")
         if figure(report, png):
             text += f"\n![reliability and precision–coverage (5-fold)]({png.name})\n"
