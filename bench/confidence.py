@@ -152,6 +152,23 @@ def held_out_table(report: dict[str, Any], l2: float = L2) -> str:
 
 
 def fit(x: np.ndarray, y: np.ndarray, l2: float = L2) -> np.ndarray:
+    """:func:`fit_free` with every weight kept at 0 or above: each signal is built so that
+    more of it means a likelier right answer (a runner-up that agrees, the asked sense
+    met), so a negative weight is the fitted sets' accident, not a finding (on the real
+    corpora ``agree`` came out negative: a wrong value repeated by a copy of the same
+    document). A feature whose weight comes out negative is dropped and the rest refitted
+    (an active set), until none is."""
+    dropped = np.zeros(x.shape[1], dtype=bool)
+    while True:
+        coef = fit_free(np.where(dropped, 0.0, x), y, l2)
+        coef[1:][dropped] = 0.0
+        negative = (coef[1:] < 0) & ~dropped
+        if not negative.any():
+            return coef
+        dropped |= negative
+
+
+def fit_free(x: np.ndarray, y: np.ndarray, l2: float = L2) -> np.ndarray:
     """Logistic regression coefficients (intercept first) for raw features ``x``: Newton
     steps on standardised features, the intercept unpenalised, mapped back."""
     mu, sd = x.mean(0), x.std(0)
@@ -197,9 +214,11 @@ def cross_validated(
 def outcomes(report: dict[str, Any], name: str) -> tuple[np.ndarray, np.ndarray]:
     """Per graded quote of set ``name``: right, and wrong shown (always answered)."""
     right, wrong = [], []
-    for row in report["sets"][name].get("rows", []):
-        q = row.get("quote")
-        if q is None or q.get("signals") is None or q["raw"]["correct"] is None:
+    for row in _graded_rows(report, name):  # as samples() takes them, in its order
+        q = row["quote"]
+        if row.get("unanswerable"):  # a value shown for it is a wrong answer shown
+            right.append(False)
+            wrong.append(bool(q["raw"].get("shown", True)))
             continue
         right.append(bool(q["raw"]["correct"]))
         wrong.append(bool(q["raw"]["wrong_shown"]))

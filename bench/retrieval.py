@@ -837,6 +837,19 @@ def prose_sections(
     return Chunked(ch.doc, ch.start, ch.end, out, ch.seconds, ch.lost)
 
 
+def late_mix(systems: dict[str, Chunked], es: EvalSet, weight: float) -> Chunked:
+    """Lever (issue 62): prose chunks' vectors mixed ``weight`` late, the rest naive, as
+    ``EncoderConfig.late_weight`` does (``normalise(w * late + (1 - w) * naive)``), from the
+    same dynamic chunks' pure late and naive vectors; code chunks keep the default's."""
+    default = systems["lateseg late+dynamic (default)"]
+    late = systems["lateseg late+dynamic, pure late vectors"]
+    naive = systems["dynamic + naive"]
+    prose = np.array([es.docs[d].kind != "code" for d in default.doc])
+    mixed = normalise(weight * late.vecs + (1.0 - weight) * naive.vecs)
+    vecs = np.where(prose[:, None], mixed, default.vecs)
+    return Chunked(default.doc, default.start, default.end, vecs, default.seconds, default.lost)
+
+
 def prose_titles(ch: Chunked, es: EvalSet, enc: LateEncoder, weight: float) -> Chunked:
     """Lever (issue 62): each prose chunk knows its document and section: the field
     "document title > section path" (the title as :func:`lateseg.answer.scope.title_of`
@@ -943,6 +956,7 @@ def run_set(
     naive_levers: bool = False,
     profiles: dict[str, LateEncoder] | None = None,
     title_weights: Sequence[float] = (),
+    late_weights: Sequence[float] = (),
 ) -> dict[str, Any]:
     tokens = sum(len(enc.tokenize(d.text)) for d in es.docs)
     qvecs = enc.embed_queries([q.question for q in es.queries])
@@ -974,6 +988,8 @@ def run_set(
             lever, saved = partial_naive(default, es, enc, ours, above)
             name = f"lever: naive half only for chunks over {above} tokens ({saved:.0%} saved)"
             systems[name] = lever
+    for w in late_weights:
+        systems[f"lever: prose late weight {w}"] = late_mix(systems, es, w)
     for w in title_weights:
         systems[f"lever: title and section field {w}"] = prose_titles(
             systems["lateseg late+dynamic (default)"], es, enc, w
@@ -1127,6 +1143,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         "at these weights (issue 62's lever)",
     )
     ap.add_argument(
+        "--late-weights",
+        nargs="+",
+        type=float,
+        default=[],
+        metavar="W",
+        help="also the default with prose chunks mixed W late, 1 - W naive (the prose "
+        "late_weight lever, from the same chunks)",
+    )
+    ap.add_argument(
         "--out", default="retrieval", help="results file stem under bench/results (retrieval)"
     )
     args = ap.parse_args(argv)
@@ -1176,7 +1201,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             continue
         report["sets"][name] = run_set(
             es, enc, peers, args.levers, args.rerank_ql, args.naive_levers, profiles,
-            args.title_fields,
+            args.title_fields, args.late_weights,
         )  # fmt: skip
     OUT.mkdir(parents=True, exist_ok=True)
     (OUT / f"{args.out}.json").write_text(json.dumps(report, indent=2) + "\n", "utf-8")
