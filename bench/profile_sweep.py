@@ -39,7 +39,7 @@ from typing import Any
 import numpy as np
 
 from lateseg.encode.config import EncoderConfig
-from lateseg.encode.fields import unit_fields
+from lateseg.encode.fields import chunk_fields
 from lateseg.encode.late import LateEncoder
 from lateseg.segment import DynamicChunker
 
@@ -129,7 +129,7 @@ def mixed(
         s = [(c.start, c.end) for c in cs]
         code = d.kind == "code"
         items.append((d.text, t, s, code))
-        fields.append(unit_fields(d, cs))
+        fields.append(chunk_fields(d, cs))
         doc_ix += [i] * len(s)
         spans += s
         if (mix[1] if code else mix[0]) < 1.0:

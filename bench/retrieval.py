@@ -73,7 +73,7 @@ os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 import numpy as np
 
 from lateseg.encode.config import EncoderConfig
-from lateseg.encode.fields import unit_fields, units_at_middle
+from lateseg.encode.fields import chunk_fields, units_at_middle
 from lateseg.encode.late import LateEncoder, TokenEmbeddings
 from lateseg.encode.profiles import PROFILES, apply_profile, with_profile_windows
 from lateseg.eval import metrics
@@ -379,7 +379,7 @@ class LatesegSystems:
             v_def, t_def = timed(
                 lambda d=d, t=tokens, s=s_dyn, c=dyn: (
                     self.enc.chunk_vectors(
-                        d.text, t, s, code=d.kind == "code", fields=unit_fields(d, c)
+                        d.text, t, s, code=d.kind == "code", fields=chunk_fields(d, c)
                     )
                     if s
                     else None
@@ -802,7 +802,7 @@ def partial_naive(
             continue
         spans = [(c.start, c.end) for c in cs]
         late = late_only.chunk_vectors(
-            d.text, t, spans, code=d.kind == "code", fields=unit_fields(d, cs)
+            d.text, t, spans, code=d.kind == "code", fields=chunk_fields(d, cs)
         )
         for k, (a, b) in enumerate(spans):
             i, j = t.token_range(a, b)
@@ -939,7 +939,7 @@ def profile_system(es: EvalSet, enc: LateEncoder, tokens: int) -> dict[str, Any]
         chunks = DynamicChunker().chunk(d, toks)
         spans = [(c.start, c.end) for c in chunks]
         vecs = (
-            enc.chunk_vectors(d.text, toks, spans, code=code, fields=unit_fields(d, chunks))
+            enc.chunk_vectors(d.text, toks, spans, code=code, fields=chunk_fields(d, chunks))
             if spans
             else None
         )

@@ -115,11 +115,12 @@ def test_fields_move_code_vectors_toward_the_unit_and_stay_unit_length(tmp_path,
     for i, f in enumerate(fields):
         if not f:
             assert np.allclose(mixed[i], plain[i], atol=1e-6)
-    # Off by weight, and never for prose.
+    # Off by weight: code's by code_field_weight, prose's by prose_field_weight.
     off = LateEncoder(EncoderConfig(code_field_weight=0.0))
     assert np.allclose(off.chunk_vectors(doc.text, tokens, spans, code=True, fields=fields), plain)
-    prose = encoder.chunk_vectors(doc.text, tokens, spans, code=False, fields=fields)
-    assert np.allclose(prose, encoder.chunk_vectors(doc.text, tokens, spans, code=False))
+    no_prose = LateEncoder(EncoderConfig(prose_field_weight=0.0))
+    prose = no_prose.chunk_vectors(doc.text, tokens, spans, code=False, fields=fields)
+    assert np.allclose(prose, no_prose.chunk_vectors(doc.text, tokens, spans, code=False))
     # Pure late vectors for code and a file with no unit in it: nothing to embed, and
     # nothing to mix in (this failed an assertion once).
     pure = LateEncoder(EncoderConfig(code_late_weight=1.0))
@@ -183,3 +184,30 @@ def test_indexes_from_before_fields_keep_them_off(tmp_path):
     (folder / "manifest.json").write_text(json.dumps(manifest))
     with Pipeline.open(folder) as pipe:
         assert pipe.encoder.config.code_field_weight == 0.0
+
+
+def test_a_prose_chunk_knows_its_document_and_section(encoder, tmp_path):
+    """Issue 62: the same clause in two documents; each chunk's field names its document's
+    title and section path, and its vector moves toward that field."""
+    from lateseg.encode.fields import chunk_fields, prose_fields
+
+    path = tmp_path / "pocket_terms.md"
+    path.write_text(
+        "---\ntitle: Pocket Terms of Service\n---\n\n# Terms\n\n## Refunds\n\n"
+        "Refunds are at our sole discretion and are pro-rated to the unused term.\n"
+    )
+    doc = load_document(path)
+    tokens = encoder.encode_document(doc.text)
+    chunks = DynamicChunker().chunk(doc, tokens)
+    fields = prose_fields(doc, chunks)
+    assert fields == chunk_fields(doc, chunks)
+    assert all(f is not None and f.startswith("Pocket Terms of Service") for f in fields)
+    assert any(f.endswith("Terms > Refunds") for f in fields if f)
+    spans = [(c.start, c.end) for c in chunks]
+    plain = LateEncoder(EncoderConfig(prose_field_weight=0.0)).chunk_vectors(
+        doc.text, tokens, spans
+    )
+    mixed = encoder.chunk_vectors(doc.text, tokens, spans, fields=fields)
+    own = encoder.embed_texts([f or "" for f in fields])
+    assert np.allclose(np.linalg.norm(mixed, axis=1), 1.0, atol=1e-5)
+    assert all(mixed[i] @ own[i] > plain[i] @ own[i] + 1e-3 for i in range(len(spans)))

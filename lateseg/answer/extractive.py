@@ -295,16 +295,21 @@ def _same(a: str, b: str) -> bool:
 
 
 def _distinct(order: list[int], hits: Sequence[Hit], cands: Sequence[Candidate]) -> list[int]:
-    """``order`` without the candidates that repeat a better one's place in its document
-    (the same sentence in two overlapping passages): the runner-up, which rates the
-    answer and is shown beside it when unsure, is another sentence."""
+    """``order`` without the candidates that repeat a better one: its place in its
+    document (the same sentence in two overlapping passages) or its very words in
+    another document (a copy: a policy and its preview, a page as Markdown and as PDF).
+    The runner-up, which rates the answer and is shown beside it when unsure, is
+    another sentence: a copy is no rival, and no second witness either."""
     seen: set[tuple[str, int, int]] = set()
+    said: set[str] = set()
     out = []
     for k in order:
         c, h = cands[k], hits[cands[k].passage]
         where = (h.source, h.start + c.start, h.start + c.end)
-        if where not in seen:
+        words = " ".join(h.text[c.start : c.end].split()).casefold()
+        if where not in seen and words not in said:
             seen.add(where)
+            said.add(words)
             out.append(k)
     return out
 

@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from lateseg.text.words import MINOR_WORDS, STOPWORDS, WORD
+from lateseg.text.words import MINOR_WORDS, STOPWORDS, WORD, document_title
 from lateseg.text.words import words as _words
 
 #: Characters of each document read for its profile (title, preamble, parties).
@@ -113,15 +113,8 @@ class Profile:
 
 
 def title_of(meta: dict[str, Any], head: str) -> str:
-    """A document's title: its metadata's, else its first line of words (cut at 12)."""
-    title = str(meta.get("title") or "").strip()
-    if title:
-        return title[:200]
-    for line in head.splitlines():
-        words = line.strip().strip("\"'“”=#*-_ ").split()
-        if words and re.search(r"[A-Za-z]{2}", line):
-            return " ".join(words[:12])
-    return ""
+    """A document's title (:func:`lateseg.text.words.document_title`)."""
+    return document_title(meta, head)
 
 
 def acronyms(title: str) -> set[str]:

@@ -23,7 +23,11 @@ class EncoderConfig:
     embedding; the naive part costs a second pass over the chunk's tokens. A code chunk
     inside a class, function or method also mixes in its unit's name and signature
     embedded alone (:mod:`lateseg.encode.fields`), ``code_field_weight`` times that
-    vector added before normalising (0: off; indexes from before it read as 0).
+    vector added before normalising (0: off; indexes from before it read as 0). A prose
+    chunk mixes in its document's title and its section path ("Cloud Service Agreement >
+    4 Payment & Taxes > 4.1 Fees") the same way, ``prose_field_weight`` times it: a chunk
+    knows which document and section it is from (issue 62: chosen leaving one corpus
+    out, ``bench/results/real.md``; indexes from before it read as 0).
 
     The defaults were measured with all-MiniLM-L6-v2 (``bench/late_variants.py``): its
     token vectors smear a chunk's own meaning when they carry much more context than the
@@ -66,6 +70,7 @@ class EncoderConfig:
     late_weight: float = 0.5
     code_late_weight: float = 0.25
     code_field_weight: float = 0.3
+    prose_field_weight: float = 0.1
     batch_size: int = 256
     batch_tokens: int | None = None
     device: str | None = None
@@ -91,7 +96,7 @@ class EncoderConfig:
             raise ConfigError(f"batch_size={self.batch_size} must be at least 1")
         if self.batch_tokens is not None and self.batch_tokens < 64:
             raise ConfigError(f"batch_tokens={self.batch_tokens} must be at least 64")
-        for name in ("late_weight", "code_late_weight", "code_field_weight"):
+        for name in ("late_weight", "code_late_weight", "code_field_weight", "prose_field_weight"):
             if not 0.0 <= getattr(self, name) <= 1.0:
                 raise ConfigError(f"{name}={getattr(self, name)} must lie in [0, 1]")
 
@@ -104,6 +109,7 @@ class EncoderConfig:
             "late_weight": self.late_weight,
             "code_late_weight": self.code_late_weight,
             "code_field_weight": self.code_field_weight,
+            "prose_field_weight": self.prose_field_weight,
             "query_prefix": self.query_prefix,
             "document_prefix": self.document_prefix,
         }

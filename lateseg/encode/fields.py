@@ -1,4 +1,5 @@
-"""What a code chunk's unit says about it: its qualified name and signature, as text.
+"""What a chunk's place says about it, as text: a code chunk's unit (its qualified name
+and signature), a prose chunk's document title and section path (:func:`prose_fields`).
 
 A question about code is usually phrased like the docstring it stands for ("Return an
 iterator for one month ..."), and the words that match it best are often not in the
@@ -20,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from lateseg.text.words import identifier_words
+from lateseg.text.words import document_title, identifier_words
 from lateseg.types import Chunk, Document, Span
 
 #: Span kinds whose label and first line make a code chunk's field.
@@ -87,3 +88,28 @@ def unit_fields(doc: Document, chunks: Sequence[Chunk]) -> list[str | None]:
         None if u is None else f"{label_words(u.label)}. {signature(doc.text, u)}".strip()
         for u in units
     ]
+
+
+#: Characters of a document read for its title when its metadata has none.
+TITLE_HEAD = 2000
+
+
+def prose_fields(doc: Document, chunks: Sequence[Chunk]) -> list[str | None]:
+    """Each prose chunk's field: ``"<document title> > <section path>"`` (the title
+    alone where the chunk has no section): which document and section it is from, so a
+    chunk of "the Pocket terms" is told from the same clause in another document
+    (issue 62; summary-augmented chunking, arXiv 2510.06999). None for code."""
+    if doc.kind == "code":
+        return [None] * len(chunks)
+    title = document_title(doc.meta, doc.text[:TITLE_HEAD])
+    out: list[str | None] = []
+    for c in chunks:
+        field = f"{title} > {c.section}" if title and c.section else title or c.section
+        out.append(field[:MAX_FIELD_CHARS] if field else None)
+    return out
+
+
+def chunk_fields(doc: Document, chunks: Sequence[Chunk]) -> list[str | None]:
+    """Each chunk's field: its unit's (code, :func:`unit_fields`) or its document's title
+    and section path (prose, :func:`prose_fields`)."""
+    return unit_fields(doc, chunks) if doc.kind == "code" else prose_fields(doc, chunks)

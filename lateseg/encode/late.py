@@ -347,9 +347,10 @@ class LateEncoder:
     ) -> np.ndarray:
         """Normalised vectors ``[len(spans), d]`` of chunks of ``text``: the late-pooled
         vector mixed with the chunk embedded alone by ``late_weight`` (see
-        :class:`EncoderConfig`); for ``code``, each chunk's ``fields`` entry (its unit's
-        name and signature, :func:`lateseg.encode.fields.unit_fields`; None: none)
-        embedded alone and mixed in by ``code_field_weight``."""
+        :class:`EncoderConfig`); each chunk's ``fields`` entry (code: its unit's name and
+        signature; prose: its document's title and section path;
+        :func:`lateseg.encode.fields.chunk_fields`; None: none) embedded alone and mixed
+        in by ``code_field_weight`` or ``prose_field_weight``."""
         return self.chunk_vectors_many([(text, tokens, spans, code)], [fields])[0]
 
     def chunk_vectors_many(
@@ -366,9 +367,13 @@ class LateEncoder:
         weights = [
             self.config.code_late_weight if code else self.config.late_weight for *_, code in items
         ]
+        field_weights = [
+            self.config.code_field_weight if code else self.config.prose_field_weight
+            for *_, code in items
+        ]
         mixed = [
-            f if code and f is not None and self.config.code_field_weight > 0 else None
-            for (*_, code), f in zip(items, fields, strict=True)
+            f if f is not None and fw > 0 else None
+            for f, fw in zip(fields, field_weights, strict=True)
         ]
         texts = [
             text[s:e]
@@ -386,7 +391,9 @@ class LateEncoder:
         )
         out: list[np.ndarray] = []
         at = at_field = 0
-        for (_, tokens, spans, _), w, f in zip(items, weights, mixed, strict=True):
+        for (_, tokens, spans, _), w, f, fw in zip(
+            items, weights, mixed, field_weights, strict=True
+        ):
             late = tokens.pool(spans) if w > 0.0 else None
             if late is not None and w >= 1.0:
                 vecs = late
@@ -400,7 +407,7 @@ class LateEncoder:
                 vecs = vecs.copy()
                 for row, t in enumerate(f):
                     if t:
-                        vecs[row] += self.config.code_field_weight * own_fields[at_field]
+                        vecs[row] += fw * own_fields[at_field]
                         at_field += 1
                 vecs = _normalise(vecs)
             out.append(vecs)

@@ -32,7 +32,12 @@ READABLE_VERSIONS = (1, 2)
 MAX_MANIFEST_BYTES = 1 << 20  # a manifest is a few hundred bytes; refuse megabytes
 # Indexes from before the late/naive mix stored pure late vectors, and those from before
 # code fields (lateseg.encode.fields) stored code chunks without them.
-LEGACY_EMBEDDER = {"late_weight": 1.0, "code_late_weight": 1.0, "code_field_weight": 0.0}
+LEGACY_EMBEDDER = {
+    "late_weight": 1.0,
+    "code_late_weight": 1.0,
+    "code_field_weight": 0.0,
+    "prose_field_weight": 0.0,  # and those from before prose fields, without them
+}
 # Fields written by EncoderConfig.to_dict (device and trust are the caller's, per run).
 EMBEDDER_FIELDS = (
     "model",
@@ -42,6 +47,7 @@ EMBEDDER_FIELDS = (
     "late_weight",
     "code_late_weight",
     "code_field_weight",
+    "prose_field_weight",
     "query_prefix",
     "document_prefix",
 )

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from lateseg.encode.fields import unit_fields
+from lateseg.encode.fields import chunk_fields
 from lateseg.errors import IngestError, LatesegError
 from lateseg.types import Chunk, Document, check_chunks
 
@@ -51,7 +51,7 @@ def encode_document(encoder: LateEncoder, chunker: Chunker, doc: Document) -> En
     tokens = encoder.encode_document(doc.text, code=code)
     chunks = _chunks(chunker, doc, tokens)
     spans = [(c.start, c.end) for c in chunks]
-    fields = unit_fields(doc, chunks)
+    fields = chunk_fields(doc, chunks)
     return chunks, encoder.chunk_vectors(doc.text, tokens, spans, code=code, fields=fields)
 
 
@@ -96,7 +96,7 @@ def encode_documents(
         (docs[i].text, tok, [(c.start, c.end) for c in chunks], docs[i].kind == "code")
         for i, tok, chunks in chunked
     ]
-    fields = [unit_fields(docs[i], chunks) for i, _, chunks in chunked]
+    fields = [chunk_fields(docs[i], chunks) for i, _, chunks in chunked]
     try:
         vectors = encoder.chunk_vectors_many(items, fields)
     except Exception:

@@ -114,3 +114,16 @@ def stem(word: str) -> str:
 
             _STEMMER = snowballstemmer.stemmer("english")
         return str(_STEMMER.stemWord(word.lower()))
+
+
+def document_title(meta: dict[str, Any], head: str) -> str:
+    """A document's title: its metadata's (a PDF's, a Markdown file's front matter or
+    first heading, an HTML ``<title>``), else its first line of words (cut at 12)."""
+    title = str(meta.get("title") or "").strip()
+    if title:
+        return " ".join(title.split())[:200]
+    for line in head.splitlines():
+        found = line.strip().strip("\"'“”=#*-_ ").split()
+        if found and re.search(r"[A-Za-z]{2}", line):
+            return " ".join(found[:12])
+    return ""
