@@ -207,13 +207,16 @@ def covers(hit: Any, source: str, span: tuple[int, int] | None) -> bool:
 def judge(
     answer: Any, rec: dict[str, Any], source: str | None, span: tuple[int, int] | None
 ) -> dict:
-    """One answer's grades (an unsure answer is graded as not right: not answered)."""
-    cites = [covers(h, source, span) for h in answer.citations] if source else []
+    """One answer's grades (an unsure answer is graded as not right: not answered). A
+    real corpus's gold may lie in several copies of one document (``rec["_golds"]``:
+    its Markdown and its PDF): citing any of them is citing the gold."""
+    golds = rec.get("_golds") or ([(source, span)] if source else [])
+    cites = [any(covers(h, s, sp) for s, sp in golds) for h in answer.citations] if golds else []
     accepted = forms(rec.get("answer"))
     # right, wrong shown: as `lateseg eval` grades them (lateseg.eval.metrics)
     graded = metrics.grade_answer(
         answer.text, shown(answer), answer.unsure, [h.source for h in answer.citations],
-        accepted, [source] if source else [],
+        accepted, [s for s, _ in golds],
     )  # fmt: skip
     return {
         "text": answer.text,
@@ -339,10 +342,17 @@ def run_set(
         }
         for n, rec in enumerate(records, 1):
             doc, span = None, None
+            golds = []  # every copy of the document that holds the gold
             for d in texts.get(rec.get("source") or "", []):
-                doc, span = d, find_squashed(d.text, rec["gold"]) if rec.get("gold") else None
-                if span is not None:
-                    break
+                found = find_squashed(d.text, rec["gold"]) if rec.get("gold") else None
+                if found is not None:
+                    golds.append((d.source, found))
+                if span is None:
+                    doc, span = d, found
+            if golds:
+                doc = next(d for d in texts[rec["source"]] if d.source == golds[0][0])
+                span = golds[0][1]
+                rec = {**rec, "_golds": golds}
             source = doc.source if doc is not None else None
             row: dict[str, Any] = {
                 "id": rec["id"],
