@@ -142,3 +142,16 @@ def test_a_question_the_contracts_answer_is_not_unsure(sample_index):
     assert not answer.unsure
     assert answer.confidence is not None and answer.confidence >= MIN_CONFIDENCE
     assert answer.phrase is not None and "California" in answer.phrase.text
+
+
+@pytest.mark.parametrize("field", ["score", "margin", "agree", "sense", "first_passage"])
+def test_no_signal_ever_lowers_the_confidence(field):
+    """Each signal is built so that more of it means a likelier right answer; the fit
+    keeps every weight at 0 or above (bench/confidence.py: an active set), so refitting on
+    new corpora (issue 62) can shift the weights but never turn one against its meaning."""
+    from lateseg.answer.confidence import COEFFICIENTS
+
+    assert all(w >= 0 for w in COEFFICIENTS[1:])
+    assert len(COEFFICIENTS) == 1 + len(dataclasses.fields(Signals))
+    more = dataclasses.replace(BASE, **{field: getattr(BASE, field) + 0.5})
+    assert confidence(more) >= confidence(BASE)
