@@ -252,9 +252,13 @@ def boundary_bonus(
         idx = tokens_at(starts, ends, positions)  # never inside a token
         np.maximum.at(bonus, idx[idx >= 0], value)
     # a proviso or exemption stays with the rule it qualifies: its start is no better a
-    # cut than a comma (unless a heading or clause starts there)
+    # cut than a comma (unless a heading or clause starts there); prose only
     structure = {s.start for s in doc.spans(*SECTION_KINDS)}
-    opens = sorted(set(sentence_starts(text)) | set(paragraph_starts(text)))
+    opens = (
+        []
+        if doc.kind == "code"
+        else sorted(set(sentence_starts(text)) | set(paragraph_starts(text)))
+    )
     back = [p for p in back_reference_starts(text, opens) if p not in structure]
     if back:
         idx = tokens_at(starts, ends, back)
