@@ -46,7 +46,7 @@ def commit_order() -> list[str]:
          "data/real", "bench/results/real"],
         cwd=ROOT, capture_output=True, text=True, check=False,
     ).stdout.splitlines()  # fmt: skip
-    return [f"* `{line[:60]}`{'…' if len(line) > 60 else ''}" for line in out[:12]]
+    return [f"* `{line[:110]}`" for line in out[:12]]
 
 
 def answer_rows(report: dict[str, Any]) -> dict[str, dict[str, Any]]:
