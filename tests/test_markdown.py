@@ -35,14 +35,38 @@ def test_the_first_heading_names_a_document_without_front_matter():
     "head",
     [
         "---\ntitle: [unclosed\n---\n",  # YAML that does not parse
-        "---\n" + "[" * 5000 + "\n---\n",  # nesting past any parser's depth
-        "---\n- a list, not fields\n---\n",
+        "---\ntitle: " + "[" * 5000 + "\n---\n",  # nesting past any parser's depth
         "+++\ntitle = 'broken\n+++\n",  # TOML that does not parse
     ],
 )
 def test_front_matter_that_does_not_parse_is_dropped_not_indexed(head):
     text, _, meta = render(head + "Body text.\n")
     assert text == "Body text." and "title" not in meta
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "---\nIntro paragraph.\n\nSection\n---\n\nBody text.\n",  # a rule, then prose
+        "---\n- a list, not fields\n---\n\nBody text.\n",
+        "---\n" + "[" * 5000 + "\n---\n\nBody text.\n",
+    ],
+)
+def test_a_rule_opening_a_file_is_no_front_matter_and_loses_nothing(source):
+    text, _, meta = render(source)
+    assert text.endswith("Body text.") and len(text) > len("Body text.") and not meta
+
+
+def test_deep_nesting_and_code_braces_lose_no_text():
+    """Past markdown-it's default nesting limit (20) its renderer dropped the rest of the
+    file; kramdown's attribute lists are stripped outside code only."""
+    deep = "".join("  " * i + f"- item {i}\n" for i in range(30)) + "\nAfter.\n\n# End\n\nLast.\n"
+    assert "Last." in render(deep)[0] and "item 29" in render(deep)[0]
+    lines = "- " * 300 + "x\n\n" + "Words that must survive. " * 10 + "\n"
+    assert "Words that must survive." in render(lines)[0]
+    code = '```python\nprint("{:.2f}".format(x))\n```\n\nA note.\n{: .note }\n'
+    text = render(code)[0]
+    assert 'print("{:.2f}".format(x))' in text and "{: .note" not in text
 
 
 def test_a_rule_with_no_closing_line_is_no_front_matter_and_the_read_is_bounded():

@@ -83,3 +83,36 @@ def test_a_name_every_document_shares_names_none(docs):
 def test_phrases_that_name_no_document_are_never_reported_missing(docs, question):
     scope = find_scope(question, docs)
     assert scope is None or scope.missing is None, scope
+
+
+def test_generic_words_first_words_and_two_letter_acronyms_name_nothing():
+    """A review of issue 62's rules: "the agreement" never names the document titled
+    "AGREEMENT"; a question's first word is no product name ("Security deposits" is not
+    the "Security Overview"); "the US" is no acronym of "Usage Statistics"."""
+    rows = [
+        ("/d/a.md", "markdown", {}, "AGREEMENT\n\nThe parties agree."),
+        ("/d/terms.md", "markdown", {"title": "Terms"}, "Terms\n\nYou agree."),
+        ("/d/sec.md", "markdown", {"title": "Security Overview"}, "Security Overview\n\nWe."),
+        ("/d/pay.md", "markdown", {"title": "Payment Terms"}, "Payment Terms\n\nPay."),
+        ("/d/us.md", "markdown", {"title": "Usage Statistics"}, "Usage Statistics\n\nUse."),
+        *[(f"/d/o{i}.md", "markdown", {"title": f"Other {i}"}, "Other\n\nText.") for i in range(5)],
+    ]
+    docs = profiles(rows)
+    for question in (
+        "What does the agreement say about termination?",
+        "What are the terms of payment?",
+        "Security deposits: how much are they?",
+        "Payment is due within how many days?",
+        "Does the US government get my data?",
+    ):
+        scope = find_scope(question, docs)
+        assert scope is None or not scope.sources, (question, scope)
+    # and a product's name inside the sentence still names its documents
+    assert names_of(find_scope("How is my data kept under Security Overview rules?", docs)) == [
+        "/d/sec.md"
+    ]
+
+
+def names_of(scope) -> list[str]:
+    assert scope is not None and scope.missing is None, scope
+    return sorted(scope.sources)

@@ -32,6 +32,7 @@ is no missing document (:func:`names_a_document`).
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Sequence
@@ -78,7 +79,7 @@ _POSSESSIVE = re.compile(
 )
 # "the BAA", "the CSA": an acronym after "the" (a reference when some title has it; never
 # reported missing: "the GDPR" names a law, not a document of the index)
-_ACRONYM = re.compile(r"\b(?:the|its|their)\s+([A-Z]{2,6})s?\b")
+_ACRONYM = re.compile(r"\b(?:the|its|their)\s+([A-Z]{3,6})s?\b")  # not "the US", "the EU"
 #: The strong document words: a phrase ending in one that no document matches is missing.
 _DOC_KINDS = frozenset(
     re.sub(r"\\s\+", " ", w) for w in _DOC_WORDS.split("|") if w not in _WEAK and "(" not in w
@@ -225,7 +226,9 @@ def find_scope(question: str, docs: Sequence[Profile], most: int = MOST_SCOPED) 
     for m in _ACRONYM.finditer(question):  # "the BAA": an acronym some title has
         refs.append((m.group(1), m.group(1), [m.group(1).lower()], False))
     missing = None
-    for phrase, _, _, _ in refs:  # a document's own title, said in full, names it alone
+    for phrase, _, words, _ in refs:  # a document's own title, said in full, names it
+        if not words:  # "the agreement", "the terms": generic words name no document
+            continue
         said = " ".join(_words(phrase))
         titled = [p for p in docs if p.title and " ".join(_words(p.title)) == said]
         if titled and len(titled) <= most:
@@ -265,28 +268,55 @@ def _named_by_title(question: str, docs: Sequence[Profile], most: int) -> Scope 
     """The documents whose title's name ("Formulaic", "MDN Plus", "Smart Window") the
     question says in capitals with no document word after it ("Can a 16-year-old use
     Formulaic?"): the longest such name wins. A name most documents share ("Mozilla",
-    "Debian") names none of them."""
-    best: tuple[int, str, list[Profile]] | None = None
-    by_name: dict[str, list[Profile]] = {}
-    for p in docs:
-        for name in p.names:
-            by_name.setdefault(name, []).append(p)
-    for name in by_name:
-        words = name.split()
-        # every document whose title or file name has the name, not only those it starts
-        found = [p for p in docs if all(w in p.terms for w in words)]
-        said = sum(all(w in p.terms or w in p.mentions for w in words) for p in docs)
-        if max(said, len(found)) > most or 2 * max(said, len(found)) > len(docs):
-            continue  # a name most documents say: the publisher's, not one document's
-        pattern = r"\b" + r"\s+".join(re.escape(w) for w in name.split()) + r"(?:['’]s)?\b"
-        m = re.search(pattern, question, re.IGNORECASE)
-        if m is None or not m.group(0)[:1].isupper():
-            continue
-        if best is None or len(name) > len(best[1]):
-            best = (m.start(), m.group(0), found)
+    "Debian") names none of them, and a one-word name only counts where its capital is
+    not just a sentence's first letter ("Security deposits: …" names no "Security
+    Overview")."""
+    best: tuple[str, str, tuple[str, ...]] | None = None
+    for name, (pattern, found) in _title_names(tuple(docs), most).items():
+        for m in pattern.finditer(question):
+            if not m.group(0)[:1].isupper():
+                continue
+            if " " not in name and _sentence_start(question, m.start()):
+                continue
+            if best is None or len(name) > len(best[0]):
+                best = (name, m.group(0), found)
+            break
     if best is None:
         return None
-    return Scope(tuple(p.source for p in best[2]), (best[1],))
+    return Scope(best[2], (best[1],))
+
+
+def _sentence_start(text: str, at: int) -> bool:
+    before = text[:at].rstrip(" \t\"'“‘(")
+    return not before or before[-1] in ".!?:;\n"
+
+
+@functools.lru_cache(maxsize=8)
+def _title_names(
+    docs: tuple[Profile, ...], most: int
+) -> dict[str, tuple[re.Pattern[str], tuple[str, ...]]]:
+    """Per title name that names few documents: its pattern and those documents' sources
+    (computed once per set of profiles: a question reads it in linear time)."""
+    names = {name for p in docs for name in p.names}
+    holders: dict[str, set[str]] = {}
+    for p in docs:
+        for w in p.terms | p.mentions:
+            holders.setdefault(w, set()).add(p.source)
+    terms: dict[str, set[str]] = {}
+    for p in docs:
+        for w in p.terms:
+            terms.setdefault(w, set()).add(p.source)
+    out = {}
+    for name in names:
+        words = name.split()
+        found = set.intersection(*(terms.get(w, set()) for w in words))
+        said = set.intersection(*(holders.get(w, set()) for w in words))
+        if max(len(said), len(found)) > most or 2 * max(len(said), len(found)) > len(docs):
+            continue  # a name most documents say: the publisher's, not one document's
+        pattern = r"\b" + r"\s+".join(re.escape(w) for w in words) + r"(?:['’]s)?\b"
+        order = tuple(p.source for p in docs if p.source in found)
+        out[name] = (re.compile(pattern, re.IGNORECASE), order)
+    return out
 
 
 def plain_question(question: str, scope: Scope, docs: Sequence[Profile]) -> str:

@@ -226,12 +226,13 @@ class Answerer:
         matches the name the question gives (``scope.missing``): unsure whatever its
         rating, saying which name matched nothing, its best candidates quoted and cited
         (:func:`~lateseg.answer.confidence.doubted`); the reader decides."""
-        if answer.confidence is not None:
-            answer = doubted(answer, 1.0)
         note = (
             f"No indexed document matches {scope.missing!r}, so the question was answered "
             "from the whole index. "
         )
+        if answer.confidence is None:  # generated: its words and phrase stay, unsure
+            return dataclasses.replace(answer, text=note + answer.text, unsure=True)
+        answer = doubted(answer, 1.0)
         return dataclasses.replace(answer, text=note + answer.text, phrase=None, unsure=True)
 
     def ask(

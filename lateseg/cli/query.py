@@ -416,7 +416,9 @@ def show_answer(answer: Answer, streamed: bool) -> None:
     if answer.confidence is not None:
         sys.stdout.flush()  # the answer's lines first, where both streams go to one place
         print(f"(confidence {answer.confidence:.2f})", file=sys.stderr, flush=True)
-    if answer.scope is not None and answer.scope.missing is None:
+    # a quote says an unmatched name in its text; a generated answer (already streamed)
+    # has it said here
+    if answer.scope is not None and (answer.scope.missing is None or answer.mode != "quote"):
         print()
         line = answer.scope.describe()
         print(line[:1].upper() + line[1:] + ".")

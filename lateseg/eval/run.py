@@ -75,9 +75,13 @@ class Located:
     """A question's gold resolved against an index: its spans (None where the question
     gives none) and the documents it is in."""
 
-    def __init__(self, spans: list[metrics.Span] | None, sources: set[str]) -> None:
+    def __init__(
+        self, spans: list[metrics.Span] | None, sources: set[str], copies: bool = False
+    ) -> None:
         self.spans = spans
         self.sources = sources
+        #: the spans are one gold in several copies of a document: any one of them is it
+        self.copies = copies
 
 
 def find_words(text: str, words: str, most: int = 2) -> list[tuple[int, int]]:
@@ -97,6 +101,7 @@ def locate(q: Question, sources: Sources, document: Callable[[str], Document]) -
     spans: list[metrics.Span] = []
     docs: set[str] = set()
     has_span = False
+    several = False  # the gold is in several copies of one document
     for gold in q.golds:
         found = sources.match(gold.source)
         if not found:
@@ -126,6 +131,7 @@ def locate(q: Question, sources: Sources, document: Callable[[str], Document]) -
             for f, got in held:
                 docs.add(f)
                 spans.append(metrics.Span(f, *got[0]))
+            several = several or len(held) > 1
             continue
         text = document(found[0]).text
         if gold.start is not None and gold.end is not None:
@@ -154,7 +160,9 @@ def locate(q: Question, sources: Sources, document: Callable[[str], Document]) -
             span = got[0]
         docs.add(found[0])
         spans.append(metrics.Span(found[0], *span))
-    return Located(spans if has_span else None, docs)
+    if several and len(q.golds) > 1:
+        raise ConfigError("a gold in several copies of a document must be its question's only one")
+    return Located(spans if has_span else None, docs, several)
 
 
 @dataclass
@@ -236,7 +244,11 @@ def _search(pipe: Pipeline, v: Variant, q: Question, where: Located) -> dict[str
     hits = pipe.search(q.question, k=max(v.k, metrics.MRR_K), mode=v.mode, rerank=v.rerank)
     ranked = [metrics.Span(h.source, h.start, h.end) for h in hits]
     assert where.spans is not None
-    g = metrics.grade_retrieval(ranked, where.spans, v.k)
+    if where.copies:  # one gold in several copies: graded against the copy found best
+        grades = [metrics.grade_retrieval(ranked, [s], v.k) for s in where.spans]
+        g = max(grades, key=lambda x: (x.hit, x.reciprocal_rank, x.recall, x.precision))
+    else:
+        g = metrics.grade_retrieval(ranked, where.spans, v.k)
     return {**dataclasses.asdict(g), "top": _cite(hits[0]) if hits else None}
 
 

@@ -197,6 +197,26 @@ def _span(value: Any) -> int:
 MAX_ITEM_TITLE = 100
 
 
+# A class that names a heading ("header_3", "heading", "section-head"), not "masthead".
+_HEADING_CLASS = re.compile(r"(?:^|[\s_-])head(?:er|ing)?(?:$|[\s_-]|\d)", re.IGNORECASE)
+
+
+# "Services. Provider will …": an item that opens with a title in Title Case and a full
+# stop (a contract's numbered sections written as a list), not "Open the settings."
+_PLAIN_TITLE = re.compile(
+    r"([A-Z][\w’'&/-]*(?:\s+(?:[A-Z][\w’'&/-]*|of|and|or|the|to|for|in|on|a|an|by|with)){0,7})"
+    r"\.\s+\S"
+)
+
+
+def _plain_title(li: Any) -> str | None:
+    text = " ".join(li.get_text(" ").split())
+    m = _PLAIN_TITLE.match(text)
+    if m is None or len(m.group(1)) > MAX_ITEM_TITLE or m.group(1).split()[-1][0].islower():
+        return None
+    return m.group(1)
+
+
 def _item_title(li: Any) -> str | None:
     """The title a list item opens with, when it opens with one: its first content is a
     ``strong``/``b`` element, or an element whose class names a heading, and more text
@@ -211,14 +231,14 @@ def _item_title(li: Any) -> str | None:
             None,
         )
         if not isinstance(first, Tag):
-            return None
+            return _plain_title(li) if isinstance(first, NavigableString) else None
         if first.name != "p":
             break
         node = first
     if first is None:
         return None
     classes = " ".join(first.get("class") or ())
-    if first.name not in ("strong", "b") and "head" not in classes:
+    if first.name not in ("strong", "b") and not _HEADING_CLASS.search(classes):
         return None
     title = " ".join(first.get_text(" ").split()).rstrip(" .:")
     rest = " ".join(li.get_text(" ").split())
@@ -279,7 +299,8 @@ def _render(root: Any, out: _Out, rows: list[Span] | None = None) -> list[tuple[
             continue
         if name in _HEADINGS or name in ("tr", "pre"):
             text = _row(node) if name == "tr" else "".join(_visible_strings(node))
-            if name == "pre":
+            if name == "pre":  # its own text only: not the space a block tag adds
+                text = "".join(t for c in node.contents for t in _visible_strings(c))
                 text = text.strip("\n").rstrip()
             start = out.text(text, verbatim=name == "pre")
             if name in _HEADINGS and start is not None:
@@ -295,10 +316,12 @@ def _render(root: Any, out: _Out, rows: list[Span] | None = None) -> list[tuple[
             title = _item_title(node) if id(node) in numbers else None
             if title is not None:
                 path = [numbers.get(id(p)) for p in node.parents if p.name == "li"]
-                number = ".".join(str(n) for n in [*reversed(path), numbers[id(node)]] if n)
+                parts = [*reversed(path), numbers[id(node)]]
+                number = ".".join(str(n) for n in parts if n is not None)
                 out.item_head = (6 + depth, f"{number} {title}")
                 # numbered as the reader cites it ("4.1"), not as the list restarts ("1.")
-                out.prefix = "  " * max(0, depth - 1) + (f"{number} " if path else marker)
+                nested = any(n is not None for n in path)
+                out.prefix = "  " * max(0, depth - 1) + (f"{number} " if nested else marker)
         stack.append((node, False))
         stack.extend((child, True) for child in reversed(node.contents))
     return sorted(heads + out.heads)

@@ -31,8 +31,9 @@ import re
 from pathlib import Path
 from typing import Any
 
+from lateseg.ingest.contract.clauses import contract_structure
 from lateseg.ingest.html import _meta, _Out, _render, list_free_structure
-from lateseg.ingest.text import nested_heading_spans, read_text
+from lateseg.ingest.text import _fenced_ranges, markdown_headings, nested_heading_spans, read_text
 from lateseg.types import Span
 
 log = logging.getLogger(__name__)
@@ -43,14 +44,22 @@ MAX_FRONT_MATTER = 64 * 1024
 MAX_FIELDS, MAX_VALUE = 50, 2000
 
 _FENCES = {"---": ("---", "..."), "+++": ("+++",)}
-# A kramdown inline attribute list: "{: .note }", "{: datetime="2025-06-10" }".
-_IAL = re.compile(r"\{:[^{}\n]{0,400}\}")
+# Front matter opens with a field: "title: …" (YAML) or "title = …" (TOML), a comment, or
+# a YAML list item of its first key's value.
+_FIELD_LINE = re.compile(r"\A\s*(?:#|[\w\"'][\w \"'.-]{0,100}?\s*[:=](?:\s|$))")
+# A kramdown inline attribute list at the end of a line or alone on one: "{: .note }",
+# "{: datetime="2025-06-10" }" (never inside code: fenced blocks are left alone).
+_IAL = re.compile(r"[ \t]*\{:[^{}\n]{0,400}\}[ \t]*$", re.MULTILINE)
+#: markdown-it's nesting limit (its CommonMark preset stops at 20 and drops what is deeper).
+MAX_NESTING = 100
 
 
 def front_matter(text: str) -> tuple[dict[str, Any], int]:
     """``(fields, body_start)``: the front matter's scalar fields and where the body
-    starts (0 when the file has none). A block that does not parse is still not text:
-    it is dropped with a warning, and the fields are empty."""
+    starts (0 when the file has none). Only a block that reads as fields is front
+    matter: a file that opens with a ``---`` rule and a paragraph ("Intro.\n\nSection\n---")
+    keeps all its text. A block of fields that does not parse is dropped with a warning
+    (it is no text a reader reads)."""
     first = text.split("\n", 1)[0].rstrip()
     if first not in _FENCES:
         return {}, 0
@@ -61,6 +70,8 @@ def front_matter(text: str) -> tuple[dict[str, Any], int]:
         end = len(text) if nl < 0 else nl
         if text[pos:end].rstrip() in closers:
             block = text[len(first) + 1 : pos]
+            if not _FIELD_LINE.match(block):
+                return {}, 0  # a rule and prose, not fields
             return _fields(block, toml=first == "+++"), min(len(text), end + 1)
         pos = end + 1
     return {}, 0  # no closing line: a thematic break, not front matter
@@ -110,13 +121,18 @@ def render(text: str) -> tuple[str, list[Span], dict[str, Any]]:
     from markdown_it import MarkdownIt
 
     meta, body = front_matter(text)
-    source = _IAL.sub("", text[body:])
-    md = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"])
+    source = _without_attributes(text[body:])
+    md = MarkdownIt("commonmark", {"html": True, "maxNesting": MAX_NESTING})
+    md.enable(["table", "strikethrough"])
     soup = BeautifulSoup(md.render(source), "lxml")
     out = _Out()
     rows: list[Span] = []
     heads = _render(soup, out, rows)
     rendered = "".join(out.parts)
+    if _lost_words(source, rendered):
+        log.warning("Markdown nested past what is read (%d levels): read as plain text",
+                    MAX_NESTING)  # fmt: skip
+        return source, markdown_headings(source) + contract_structure(source), meta
     structure = nested_heading_spans(heads, len(rendered), rendered) + rows
     structure += list_free_structure(rendered, out.items)
     title = meta.get("title") or _meta(soup, "").get("title")
@@ -125,6 +141,25 @@ def render(text: str) -> tuple[str, list[Span], dict[str, Any]]:
     if title:
         meta["title"] = title
     return rendered, structure, meta
+
+
+def _without_attributes(source: str) -> str:
+    """``source`` without kramdown attribute lists, outside fenced code only."""
+    out, pos = [], 0
+    for a, b in _fenced_ranges(source):
+        out += [_IAL.sub("", source[pos:a]), source[a:b]]
+        pos = b
+    return "".join([*out, _IAL.sub("", source[pos:])])
+
+
+def _lost_words(source: str, rendered: str) -> bool:
+    """Whether rendering lost text: fewer than half the source's letters-and-digits
+    words came out (markup and link addresses are fewer than that in any real file)."""
+    have = len(re.findall(r"[A-Za-z0-9]{2,}", rendered))
+    want = len(
+        re.findall(r"[A-Za-z0-9]{2,}", re.sub(r"\]\([^)\s]{0,2000}\)|<[^>\n]{0,400}>", "", source))
+    )
+    return want >= 20 and have < want // 2
 
 
 def read_markdown(path: Path, data: bytes | None = None) -> tuple[str, list[Span], dict]:
