@@ -244,10 +244,13 @@ def test_a_scanned_table_is_answered_by_its_cell(tmp_path, encoder):
     with Pipeline.open(tmp_path / "index") as pipe:
         pipe.encoder = encoder
         assert pipe.ingest([scanned], progress=False).ocr_pages == 2
-        got = pipe.ask("Which sub-processor sends the marketing e-mails?", k=5)
+        # the cell chosen, whatever its rating (issue 62's confidence rates it 0.38)
+        got = pipe.ask("Which sub-processor sends the marketing e-mails?", k=5, min_confidence=0.0)
         assert got.phrase is not None and got.phrase.text == "Pelican Relay Mail Ltd."
         assert got.citations and got.citations[0].ocr
-        got = pipe.ask("What is the service credit when uptime is below 95.0%?", k=5)
+        got = pipe.ask(
+            "What is the service credit when uptime is below 95.0%?", k=5, min_confidence=0.0
+        )
         assert got.phrase is not None and "50%" in got.phrase.text
 
 

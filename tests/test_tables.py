@@ -174,7 +174,10 @@ def test_table_questions_are_answered_by_the_cell_with_its_row(tmp_path, encoder
         assert pipe.ingest([DATA / "tables"], progress=False).ok
         right = 0
         for rec in records[:6]:
-            got = pipe.ask(rec["question"], answer="quote")
+            # the cell chosen, whatever its rating: min_confidence 0 (since issue 62 the
+            # refitted confidence rates a right cell 0.38; bench/results/answers.md has
+            # how often a table answer is left unsure)
+            got = pipe.ask(rec["question"], answer="quote", min_confidence=0.0)
             assert got.phrase is not None
             right += got.phrase.text == rec["answer"]
             assert " · " in got.text  # quoted with its row

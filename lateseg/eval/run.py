@@ -125,8 +125,8 @@ def locate(q: Question, sources: Sources, document: Callable[[str], Document]) -
                                   f"{gold.source!r} matches")  # fmt: skip
             if any(len(got) > 1 for _, got in held):
                 raise ConfigError(
-                    f"gold_text occurs more than once in a document {gold.source!r} "
-                    "matches; give more of its words"
+                    f"source {gold.source!r} matches {len(found)} documents and gold_text "
+                    "occurs more than once in one of them; give more of its words"
                 )
             for f, got in held:
                 docs.add(f)

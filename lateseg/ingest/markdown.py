@@ -34,6 +34,7 @@ from typing import Any
 from lateseg.ingest.contract.clauses import contract_structure
 from lateseg.ingest.html import _meta, _Out, _render, list_free_structure
 from lateseg.ingest.text import _fenced_ranges, markdown_headings, nested_heading_spans, read_text
+from lateseg.text.words import words
 from lateseg.types import Span
 
 log = logging.getLogger(__name__)
@@ -50,6 +51,8 @@ _FIELD_LINE = re.compile(r"\A\s*(?:#|[\w\"'][\w \"'.-]{0,100}?\s*[:=](?:\s|$))")
 # A kramdown inline attribute list at the end of a line or alone on one: "{: .note }",
 # "{: datetime="2025-06-10" }" (never inside code: fenced blocks are left alone).
 _IAL = re.compile(r"[ \t]*\{:[^{}\n]{0,400}\}[ \t]*$", re.MULTILINE)
+# Link addresses and HTML tags: markup, not words a reader reads.
+_ADDRESSES = re.compile(r"\]\([^)\s]{0,2000}\)|<[^>\n]{0,400}>")
 #: markdown-it's nesting limit (its CommonMark preset stops at 20 and drops what is deeper).
 MAX_NESTING = 100
 
@@ -153,12 +156,10 @@ def _without_attributes(source: str) -> str:
 
 
 def _lost_words(source: str, rendered: str) -> bool:
-    """Whether rendering lost text: fewer than half the source's letters-and-digits
-    words came out (markup and link addresses are fewer than that in any real file)."""
-    have = len(re.findall(r"[A-Za-z0-9]{2,}", rendered))
-    want = len(
-        re.findall(r"[A-Za-z0-9]{2,}", re.sub(r"\]\([^)\s]{0,2000}\)|<[^>\n]{0,400}>", "", source))
-    )
+    """Whether rendering lost text: fewer than half the source's words came out (link
+    addresses and tags left aside, markup is fewer words than that in any real file)."""
+    have = len(words(rendered))
+    want = len(words(_ADDRESSES.sub("", source)))
     return want >= 20 and have < want // 2
 
 
