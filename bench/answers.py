@@ -341,18 +341,16 @@ def run_set(
             for src, fs in files.items()
         }
         for n, rec in enumerate(records, 1):
-            doc, span = None, None
-            golds = []  # every copy of the document that holds the gold
-            for d in texts.get(rec.get("source") or "", []):
-                found = find_squashed(d.text, rec["gold"]) if rec.get("gold") else None
-                if found is not None:
-                    golds.append((d.source, found))
-                if span is None:
-                    doc, span = d, found
-            if golds:
-                doc = next(d for d in texts[rec["source"]] if d.source == golds[0][0])
-                span = golds[0][1]
-                rec = {**rec, "_golds": golds}
+            docs = texts.get(rec.get("source") or "", [])
+            # every copy of the document that holds the gold; the first is "the" gold
+            held = [
+                (d, found)
+                for d in docs
+                if rec.get("gold") and (found := find_squashed(d.text, rec["gold"])) is not None
+            ]
+            doc, span = held[0] if held else (docs[-1] if docs else None, None)
+            if held:
+                rec = {**rec, "_golds": [(d.source, found) for d, found in held]}
             source = doc.source if doc is not None else None
             row: dict[str, Any] = {
                 "id": rec["id"],
