@@ -32,6 +32,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from lateseg.answer.cells import names_a_cell
+from lateseg.answer.code import code_answer
 from lateseg.answer.compose import make_phrase, quoted, value_phrase
 from lateseg.answer.conditions import condition_agreement, in_exception
 from lateseg.answer.confidence import confidence, signals
@@ -339,7 +340,12 @@ def quote_answer(
     with the number of its passage and its answer phrase; with ``max_sentences`` > 1 the
     next best follow, in passage order. The citations are the passages quoted. When the
     question asks for a value that no candidate states, there is no phrase and the text
-    says so before quoting the closest sentence. ``asked``: the analysed question."""
+    says so before quoting the closest sentence. ``asked``: the analysed question. A
+    question about code is answered with the fact it asks for where a passage of code
+    states one (:func:`~lateseg.answer.code.code_answer`)."""
+    coded = code_answer(asked, hits, encoder)
+    if coded is not None:
+        return coded
     cands = candidates(hits, lists=asked.kind == "list")
     if not cands:
         return quoted(asked, hits, [], None)

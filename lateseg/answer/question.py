@@ -141,8 +141,11 @@ class Asked:
     it, with offsets and units: the premises a tier's bounds are tested on); and the
     word it ``asks_by``: the first content word after each question word ("which
     sub-processor", "what is the monthly fee": ``monthly``), which may name the column
-    asked for. All of it is read by :func:`analyse`, once: the steps of an ask read
-    these fields, never the question's text again."""
+    asked for; and the fact of ``code`` it asks for, if it is a question about code
+    (:func:`code_kind`: ``"exception"``, ``"default"``, ``"env"``, ``"exit_code"``,
+    ``"symbol"``; answered so only from passages that are code). All of it is read by
+    :func:`analyse`, once: the steps of an ask read these fields, never the question's
+    text again."""
 
     question: str
     kind: str
@@ -154,6 +157,7 @@ class Asked:
     conditions: tuple[Condition, ...] = ()
     stated: tuple[Value, ...] = ()
     asks_by: tuple[str, ...] = ()
+    code: str | None = None
 
     @property
     def values(self) -> tuple[str, ...]:
@@ -297,8 +301,42 @@ def analyse(question: str) -> Asked:
     )
     return Asked(
         question, kind, tuple(content_words(question)), given, subject, term,
-        head_noun(question), conds, stated, asks_by,
+        head_noun(question), conds, stated, asks_by, code_kind(question),
     )  # fmt: skip
+
+
+# (kind, pattern): the first that matches a question decides its code kind ("which
+# function turns a status into an exit code" asks for a function, not an exit code).
+_CODE_KINDS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (kind, re.compile(p, re.IGNORECASE))
+    for kind, p in (
+        (
+            "symbol",
+            r"\b(?:which|what)\s+(?:[\w-]+\s+){0,2}(?:functions?|methods?|class(?:es)?|"
+            r"decorators?|helpers?|callables?)\b"
+            r"|\bis\s+there\s+an?\s+(?:[\w-]+\s+){0,2}(?:function|helper|method|class|decorator)\b",
+        ),
+        ("env", r"\benv(?:ironment)?\s+var(?:iable)?s?\b|\benv\s+vars?\b"),
+        ("exit_code", r"\bexit\s+(?:codes?|status(?:es)?|values?)\b|\breturn\s+codes?\b"),
+        (
+            "exception",
+            r"\b(?:which|what)\b[^?]{0,40}?\b(?:exceptions?|errors?|warnings?)\b"
+            r"|\b(?:gets?|is|are|be|being)\s+(?:raised|thrown)\b"
+            r"|\bwhat\s+(?:does|do|will|would|can)\s+[^?]{0,40}?\b(?:raise|throw)\b",
+        ),
+        (
+            "default",
+            r"\bdefaults?\b|\bfalls?\s+back\b|\b(?:if|when|unless)\s+(?:I|you|we)\s+(?:don'?t|"
+            r"do\s+not|never)\s+(?:pass|give|specify|set|provide|say|supply|choose)\b"
+            r"|\bunless\s+(?:I|you|we)\s+(?:override|specify|pass|set|change)\b",
+        ),
+    )
+)
+
+
+def code_kind(question: str) -> str | None:
+    """The code fact ``question`` asks for (:mod:`lateseg.answer.code`), or None."""
+    return next((kind for kind, rx in _CODE_KINDS if rx.search(question)), None)
 
 
 # A question word and what may stand between it and the thing asked for ("which",

@@ -55,6 +55,9 @@ __all__ = ["DEFAULT_ANSWER", "Answerer", "Prepared", "copy_answer", "generate_an
 #: Characters a list question's passages grow to with their neighbours: a list often
 #: runs on past the chunk that introduces it.
 LIST_CONTEXT = 6000
+#: The longest function, method or class a code question's hit is widened to: two or
+#: three screens of code (a longer one keeps its hit's chunk).
+UNIT_CHARS = 8000
 
 if TYPE_CHECKING:
     from lateseg.encode.late import LateEncoder
@@ -185,7 +188,9 @@ class Answerer:
         """The passages that answer ``asked``: the best chunks as ``options`` select them
         (of the scoped documents only, when the question names some; see
         :meth:`search`), widened with their neighbours to ``options.context``
-        characters (a list question's to :data:`LIST_CONTEXT` by default)."""
+        characters (a list question's to :data:`LIST_CONTEXT` by default); a question
+        about code gets the whole function (or class) each code hit lies in, up to
+        :data:`UNIT_CHARS` characters (:meth:`Retriever.units`)."""
         sources = scope.sources if scope is not None and scope.sources else None
         hits = self.search(asked.question, options.search, sources=sources)
         context = options.context
@@ -193,6 +198,8 @@ class Answerer:
             context = LIST_CONTEXT
         if context is not None and hits:
             hits = self.retriever.expand(hits, context)
+        if asked.code is not None:
+            hits = self.retriever.units(hits, UNIT_CHARS)
         return self.retriever.whole_sentences(hits)
 
     def search(

@@ -177,8 +177,8 @@ class Retriever:
         so on, while the total length of all returned passages stays within ``budget``
         and no text is given twice (a neighbour already in a passage is skipped). A hit
         alone longer than what is left is kept as it is. Returns one passage per hit, in
-        the same order: its span and text widened, its citation (``page``/``page_end``,
-        ``section``, ``line``/``line_end``) still the hit's, where the match is.
+        the same order: its span, text and lines widened (:meth:`widened`), its pages
+        and section still the hit's, where the match is.
         """
         if budget < 1:
             raise ConfigError(f"budget={budget} must be at least 1 character")
@@ -219,15 +219,63 @@ class Retriever:
             if doc is None:
                 out.append(h)
                 continue
-            # The passage's text widens; its citation stays the hit's (pages, section,
-            # lines): --context 100000000 must not turn "p. 45 § 5.15.1" into "p. 1".
-            out.append(dataclasses.replace(h, start=start, end=end, text=doc.text[start:end]))
+            # The passage's text widens; its pages and section stay the hit's:
+            # --context 100000000 must not turn "p. 45 § 5.15.1" into "p. 1". Its lines
+            # are its own, so a citation's lines and characters name one span.
+            out.append(self.widened(h, start, end, doc.text[start:end]))
+        return out
+
+    def widened(self, hit: Hit, start: int, end: int, text: str) -> Hit:
+        """``hit`` grown to ``[start, end)`` (offsets in its document's text, ``text`` the
+        text there): its lines those of the grown span, where its document has lines;
+        its pages, section and score the hit's (where the match is)."""
+        grown = dataclasses.replace(hit, start=start, end=end, text=text)
+        if hit.line is None:
+            return grown
+        row = self.index.store.chunk_rows([hit.chunk_id]).get(hit.chunk_id)
+        if row is None or row["doc_id"] != hit.doc_id:
+            return grown
+        row = {**row, "start": start, "end": end}
+        self._provenance.annotate([row])
+        return dataclasses.replace(grown, line=row["line"], line_end=row["line_end"])
+
+    def units(self, hits: Sequence[Hit], limit: int) -> list[Hit]:
+        """Code hits widened to the whole function, method or class they lie in (the
+        innermost of at most ``limit`` characters: a question about code is answered by
+        a ``raise`` or a default that another chunk of the function holds); a unit two
+        hits share is given once, at the better hit's place. Other hits as they are.
+        Its lines are the unit's (:meth:`widened`); :meth:`narrow` cites a quoted line
+        where it lies."""
+        out: list[Hit] = []
+        given: set[tuple[str, int, int]] = set()
+        docs: dict[str, Document | None] = {}
+        for h in hits:
+            if h.kind != "code":
+                out.append(h)
+                continue
+            if h.source not in docs:
+                docs[h.source] = self.index.store.document(h.source)
+            doc = docs[h.source]
+            inside = [] if doc is None else [
+                s for s in doc.spans("function", "method", "class")
+                if s.start <= h.start and h.end <= s.end and s.end - s.start <= limit
+            ]  # fmt: skip
+            if doc is None or not inside:
+                out.append(h)
+                continue
+            unit = min(inside, key=lambda s: s.end - s.start)
+            where = (h.source, unit.start, unit.end)
+            if where in given:
+                continue
+            given.add(where)
+            out.append(self.widened(h, unit.start, unit.end, doc.text[unit.start : unit.end]))
         return out
 
     def whole_sentences(self, hits: Sequence[Hit], reach: int = 400) -> list[Hit]:
         """Hits whose text starts or ends inside a sentence (a chunk boundary cut it)
         widened to that sentence's start and end, at most ``reach`` characters each way;
-        their citations stay theirs. A quote is never half a sentence."""
+        their pages and section stay theirs, their lines are the widened span's. A
+        quote is never half a sentence."""
         out = []
         docs: dict[str, Document | None] = {}
         for h in hits:
@@ -252,7 +300,7 @@ class Retriever:
             if (start, end) == (h.start, h.end):
                 out.append(h)
             else:
-                out.append(dataclasses.replace(h, start=start, end=end, text=doc.text[start:end]))
+                out.append(self.widened(h, start, end, doc.text[start:end]))
         return out
 
     def narrow(self, hit: Hit, start: int, end: int) -> Hit:

@@ -1,0 +1,428 @@
+"""Answers to questions about code: the fact asked for, quoted from the line that states it.
+
+A question about code asks for one of five facts: the exception
+something raises (or its message), a default value, an environment variable, an exit
+code, or the function or class that does something. Each is stated by a line of a known
+form, found here by pattern and never executed (:func:`facts`)
+(:func:`~lateseg.answer.question.code_kind` reads which is asked):
+
+* ``exception``: ``raise ValueError(…)``, a docstring's ``Raises:`` entry, an
+  ``…Error`` named in the docs;
+* ``default``: a parameter's ``= value`` in a ``def``, ``add_argument(…, default=…)``,
+  an assignment (``DEFAULT_TIMEOUT = 30``), "defaults to …" in a docstring;
+* ``env``: ``os.environ.get("NAME")``, ``getenv("NAME")``, ``ENV_X = "NAME"``, and
+  ``$NAME`` in help text and docs;
+* ``exit_code``: ``ERROR_TIMEOUT = 2`` (a name of an exit status), ``sys.exit(130)``,
+  "exits with 4 or 5" in the docs;
+* ``symbol``: ``def name`` and ``class Name`` (not tests), a call in the docs.
+
+The phrase is the identifier or literal as the line writes it (an assignment with its
+name: ``ERROR_TIMEOUT = 2``), the quote is that line, and :meth:`Asker.cite_where_it_lies
+<lateseg.ask.answering.Asker.cite_where_it_lies>` cites it at its own lines and qualified
+name. A fact is scored as a quote's sentence is (:mod:`lateseg.answer.extractive`): the
+question's similarity to the lines around it (for a ``def``, its signature and
+docstring), its passage's retrieval score, the question's words in those lines, the
+fact's own name and the passage's qualified name, and the bonus for stating what is
+asked; so the confidence rates it on the scale it was fitted on. A question that asks
+for a quantity ("how many spaces") is answered only by a value with a number in it.
+"Which … variables"
+gives every variable the best fact's lines name. A code question none of whose passages
+states such a fact is answered as any other question is.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from lateseg.answer.compose import make_phrase, quoted
+from lateseg.answer.confidence import confidence, signals
+from lateseg.answer.question import Asked, word_overlaps
+from lateseg.text.words import identifier_words
+from lateseg.types import Answer, Hit, TextEmbedder
+
+# "what does the error say", "what error text": the message, not the class
+_MESSAGE = re.compile(r"\b(?:say|says|text|message|wording|reads?)\b", re.IGNORECASE)
+# "which … variables": every one the lines name
+_PLURAL_ENV = re.compile(r"\bvariables\b|\bvars\b", re.IGNORECASE)
+
+_NAME = r"[A-Za-z_][\w.]*"
+# a string literal (no escapes across lines) or a simple value: number, name, tuple …
+_STRING = r"""[rbfu]{0,2}(?:"[^"\n]{0,200}"|'[^'\n]{0,200}')"""
+_RAISE = re.compile(rf"\braise\s+({_NAME})(?:\s*\(\s*(?:{_STRING}))?")
+# the message a raise gives: a literal, or a name assigned one a few lines before
+_RAISE_MESSAGE = re.compile(rf"\braise\s+{_NAME}\s*\(\s*(?:({_STRING})|([A-Za-z_]\w*)\s*\))")
+_MESSAGE_BACK = 600
+# pytest.raises(X), self.assertRaises(X): what a test expects raised
+_EXPECTS = re.compile(rf"\b(?:raises|assertRaises(?:Regex)?)\(\s*({_NAME})")
+_RAISES_ENTRY = re.compile(r"^[ \t]+([A-Z]\w*(?:Error|Exception|Warning))\s*:", re.MULTILINE)
+_ERROR_WORD = re.compile(r"\b([A-Z]\w*(?:Error|Exception))\b")
+_ENV_READ = re.compile(
+    r"(?:environ(?:\.get|\.setdefault|\.pop)?\s*[\[(]|getenv\s*\()\s*[rbfu]{0,2}[\"']([A-Za-z_]\w*)[\"']"
+)
+_ENV_NAME = re.compile(r"\b\w*ENV\w*\s*=\s*[\"']([A-Z][A-Z0-9_]{2,})[\"']")
+_ENV_WORD = re.compile(r"\$\{?([A-Z][A-Z0-9]*_[A-Z0-9_]+)\}?|`([A-Z][A-Z0-9]*_[A-Z0-9_]+)`")
+_EXIT_NAME = re.compile(
+    r"^[ \t]*((?i:\w*(?:exit|error|success|status|code|fail|abort|interrupt)\w*))"
+    r"\s*(?::\s*\w+\s*)?=\s*(-?\d+)\b",
+    re.MULTILINE,
+)
+_EXIT_CALL = re.compile(r"\b(?:sys\.)?exit\(\s*(-?\d+)\s*\)")
+_EXIT_WORDS = re.compile(
+    r"\bexit(?:s|ing)?\s+(?:with\s+)?(?:(?:an?\s+)?(?:code|status)\s+(?:of\s+)?)?(\d+)"
+    r"(?:\s+(?:or|and)\s+\d+)?",
+    re.IGNORECASE,
+)
+# a call in the docs (`naturalsize(…)`, ">>> humanize.naturalsize(1_000_000)"): its name
+_CALLED = re.compile(r"(?:`|>>>\s*|\b)(?:[A-Za-z_]\w*\.)*([A-Za-z_]\w*)\((?=[^)\n]{0,80}\))")
+_DEF = re.compile(r"^[ \t]*(?:async[ \t]+)?def[ \t]+(\w+)[ \t]*\(", re.MULTILINE)
+_CLASS = re.compile(r"^[ \t]*class[ \t]+(\w+)\b", re.MULTILINE)
+_PARAM = re.compile(
+    r"(?:^|[(,])\s*\*{0,2}(\w+)\s*(?::\s*[^=,()]+?(?:\[[^\]]*\])?\s*)?=\s*("
+    + _STRING
+    + r"|[^,()\n]+?(?:\([^()\n]*\))?)\s*(?=[,)\n]|$)"
+)
+_ARG_DEFAULT = re.compile(r"\bdefault\s*=\s*(" + _STRING + r"|[^,()\n]+(?:\([^()\n]*\))?)")
+_ASSIGN = re.compile(
+    r"^[ \t]*([A-Za-z_]\w*)\s*(?::\s*[\w\[\], .|]+)?=(?!=)\s*([^\n#]{1,60}?)\s*(?:#.*)?$",
+    re.MULTILINE,
+)
+# the start of a value an assignment states (not a name computed from others)
+_LITERAL = re.compile(
+    r"""[\d'"(\[{-]|[rbfu]{1,2}['"]|(?:True|False|None)\b|[A-Z_][A-Z0-9_.]*\b|[\w.]+\([^()]*\d"""
+)
+_DEFAULTS_TO = re.compile(
+    r"\bdefaults?\s+(?:to|is)\s+(`[^`\n]{1,40}`|" + _STRING + r"|[^\s.,;)]{1,40})", re.IGNORECASE
+)
+# the facts the docs alone may state, in forms prose does not otherwise take ($NAME,
+# "exits with 2", ConfigFileError); a default or a function needs a passage of code
+_DOCS_STATE = frozenset(["env", "exit_code", "exception"])
+# how far around a fact its lines are read for scoring
+_AROUND = 3
+_DOC_CHARS = 400
+
+
+@dataclass(frozen=True)
+class Fact:
+    """A fact of ``kind`` in passage ``passage``: the lines ``start``..``end`` that state
+    it (offsets in the passage's text), its ``value`` (the phrase's offsets there), the
+    ``name`` it is the value of (a parameter, a variable, a function) and the ``context``
+    it is scored by."""
+
+    passage: int
+    kind: str
+    start: int
+    end: int
+    value: tuple[int, int]
+    name: str
+    context: str
+
+
+def _line(text: str, at: int) -> tuple[int, int]:
+    """The line of ``text`` around offset ``at``, without its indentation."""
+    start = text.rfind("\n", 0, at) + 1
+    end = text.find("\n", at)
+    end = len(text) if end < 0 else end
+    while start < end and text[start] in " \t":
+        start += 1
+    return start, len(text[:end].rstrip())
+
+
+def _around(text: str, start: int, end: int, lines: int = _AROUND) -> str:
+    """``text[start:end]`` with ``lines`` lines either side."""
+    a = start
+    for _ in range(lines):
+        a = max(text.rfind("\n", 0, max(a - 1, 0)), 0)
+    b = end
+    for _ in range(lines):
+        nxt = text.find("\n", b + 1)
+        b = len(text) if nxt < 0 else nxt
+    return text[a:b]
+
+
+def _enclosing_def(text: str, at: int) -> str:
+    """The name of the last ``def`` or ``class`` before offset ``at`` ("" for none)."""
+    last = max(
+        (m for m in [*_DEF.finditer(text, 0, at), *_CLASS.finditer(text, 0, at)]),
+        key=lambda m: m.start(),
+        default=None,
+    )
+    return last.group(1) if last is not None else ""
+
+
+def _signature_end(text: str, open_paren: int, limit: int = 2000) -> int:
+    """The offset of the ``)`` closing the ``(`` at ``open_paren`` (bounded scan; the
+    end of the scanned text when unbalanced)."""
+    depth = 0
+    stop = min(len(text), open_paren + limit)
+    for i in range(open_paren, stop):
+        c = text[i]
+        if c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+            if depth == 0:
+                return i
+    return stop
+
+
+def _symbol_facts(i: int, text: str, code: bool) -> list[Fact]:
+    out = []
+    if not code:  # the docs' examples: `name(…)`, >>> module.name(…)
+        for m in _CALLED.finditer(text):
+            a, b = _line(text, m.start(1))
+            name = m.group(1)
+            out.append(Fact(i, "symbol", a, b, m.span(1), name, _around(text, a, b, 1)))
+        return out
+    for rx in (_DEF, _CLASS):
+        for m in rx.finditer(text):
+            name = m.group(1)
+            if name.startswith("test") or name.startswith("Test"):
+                continue  # a test is not what does X
+            a, b = _line(text, m.start(1))
+            ctx = text[a : min(len(text), a + _DOC_CHARS)]
+            out.append(Fact(i, "symbol", a, b, m.span(1), name, ctx))
+    return out
+
+
+def _opens(value: str) -> bool:
+    """Whether ``value`` opens a bracket or a triple-quoted string it does not close."""
+    if value.count('"""') % 2 or value.count("'''") % 2:
+        return True
+    depth = 0
+    for c in value:
+        depth += c in "([{"
+        depth -= c in ")]}"
+    return depth > 0
+
+
+def _default_facts(i: int, text: str, code: bool) -> list[Fact]:
+    out = []
+    if code:
+        for m in _DEF.finditer(text):
+            close = _signature_end(text, m.end() - 1)
+            for p in _PARAM.finditer(text, m.end() - 1, close + 1):
+                a, b = _line(text, p.start(1))
+                span = (p.start(1), p.end(2))
+                ctx = f"{m.group(1)} {text[a:b]} {_around(text, close, close, 4)}"
+                out.append(Fact(i, "default", a, b, span, f"{m.group(1)} {p.group(1)}", ctx))
+        for m in _ARG_DEFAULT.finditer(text):
+            a, b = _line(text, m.start())
+            ctx = _around(text, a, b, 6)
+            name = " ".join(re.findall(r"['\"](-{1,2}[\w-]+)['\"]", ctx)) or "default"
+            out.append(Fact(i, "default", a, b, m.span(), name, ctx))
+        for m in _ASSIGN.finditer(text):
+            if m.group(2).endswith(",") or not _LITERAL.match(m.group(2)) or _opens(m.group(2)):
+                continue  # a keyword of a call, a name computed from others, a literal
+                # that goes on past its line (help="""…, OPTIONS = [ …)
+            a, b = _line(text, m.start(1))
+            out.append(
+                Fact(i, "default", a, b, (m.start(1), m.end(2)), m.group(1), _around(text, a, b))
+            )
+    for m in _DEFAULTS_TO.finditer(text):
+        a, b = _line(text, m.start())
+        where = _enclosing_def(text, m.start())
+        out.append(Fact(i, "default", a, b, m.span(1), where, _around(text, a, b)))
+    return out
+
+
+def _unquoted(text: str, span: tuple[int, int]) -> tuple[int, int]:
+    """A string literal's span without its prefix and quotes."""
+    literal = text[span[0] : span[1]]
+    return span[0] + len(literal) - len(literal.lstrip("rbfuRBFU")) + 1, span[1] - 1
+
+
+def _message(text: str, m: re.Match[str]) -> tuple[int, int] | None:
+    """The span of the message a ``raise X(…)`` gives (without quotes): its literal, or
+    the first literal assigned to the name it passes within :data:`_MESSAGE_BACK`
+    characters before it; None when neither is there."""
+    if m.group(1) is not None:
+        return _unquoted(text, m.span(1))
+    lo = max(0, m.start() - _MESSAGE_BACK)
+    assigned = list(
+        re.finditer(
+            rf"^[ \t]*{re.escape(m.group(2))}\s*=\s*\(?\s*({_STRING})", text[lo : m.start()], re.M
+        )
+    )
+    if not assigned:
+        return None
+    a, b = assigned[-1].span(1)
+    return _unquoted(text, (lo + a, lo + b))
+
+
+def _exception_facts(i: int, text: str, code: bool, message: bool) -> list[Fact]:
+    out = []
+    if code and message:
+        for m in _RAISE_MESSAGE.finditer(text):
+            span = _message(text, m)
+            if span is None:
+                continue
+            a, b = _line(text, span[0])
+            where = _enclosing_def(text, m.start())
+            ctx = f"{where} {_around(text, a, m.end())}"
+            out.append(Fact(i, "exception", a, b, span, where, ctx))
+        return out
+    if message:
+        return out
+    if code:
+        for m in [*_RAISE.finditer(text), *_EXPECTS.finditer(text)]:
+            if not m.group(1).rsplit(".", 1)[-1][:1].isupper():
+                continue  # "raise e", "raise self.error(…)": not a class named
+            a, b = _line(text, m.start())
+            where = _enclosing_def(text, m.start())
+            ctx = f"{where} {_around(text, a, b)}"
+            out.append(Fact(i, "exception", a, b, m.span(1), where, ctx))
+        for m in _RAISES_ENTRY.finditer(text):
+            a, b = _line(text, m.start(1))
+            where = _enclosing_def(text, m.start())
+            ctx = f"{where} {_around(text, a, b)}"
+            out.append(Fact(i, "exception", a, b, m.span(1), where, ctx))
+    else:
+        for m in _ERROR_WORD.finditer(text):
+            a, b = _line(text, m.start())
+            out.append(Fact(i, "exception", a, b, m.span(1), "", _around(text, a, b, 1)))
+    return out
+
+
+def _env_facts(i: int, text: str, code: bool) -> list[Fact]:
+    out = []
+    rxs = (_ENV_READ, _ENV_NAME, _ENV_WORD) if code else (_ENV_WORD,)
+    for rx in rxs:
+        for m in rx.finditer(text):
+            g = 1 if m.group(1) is not None else 2
+            a, b = _line(text, m.start())
+            out.append(Fact(i, "env", a, b, m.span(g), m.group(g), _around(text, a, b, 2)))
+    return out
+
+
+def _exit_facts(i: int, text: str, code: bool) -> list[Fact]:
+    out = []
+    if code:
+        for m in _EXIT_NAME.finditer(text):
+            a, b = _line(text, m.start(1))
+            out.append(Fact(i, "exit_code", a, b, (m.start(1), m.end(2)), m.group(1),
+                            _around(text, a, b)))  # fmt: skip
+        for m in _EXIT_CALL.finditer(text):
+            a, b = _line(text, m.start())
+            where = _enclosing_def(text, m.start())
+            out.append(
+                Fact(i, "exit_code", a, b, m.span(), where, f"{where} {_around(text, a, b)}")
+            )
+    for m in _EXIT_WORDS.finditer(text):
+        a, b = _line(text, m.start())
+        out.append(Fact(i, "exit_code", a, b, m.span(), "exit", _around(text, a, b, 1)))
+    return out
+
+
+def facts(asked_kind: str, hits: Sequence[Hit], message: bool = False) -> list[Fact]:
+    """Every fact of ``asked_kind`` stated in ``hits`` (see the module docstring);
+    ``message``: an exception's message rather than its class."""
+    out: list[Fact] = []
+    for i, h in enumerate(hits):
+        code = h.kind == "code"
+        if asked_kind == "symbol":
+            out += _symbol_facts(i, h.text, code)
+        elif asked_kind == "default":
+            out += _default_facts(i, h.text, code)
+        elif asked_kind == "exception":
+            out += _exception_facts(i, h.text, code, message)
+        elif asked_kind == "env":
+            out += _env_facts(i, h.text, code)
+        elif asked_kind == "exit_code":
+            out += _exit_facts(i, h.text, code)
+    seen: set[tuple[int, int, int]] = set()
+    kept = []
+    for f in out:  # one fact per place (two patterns may find one value)
+        key = (f.passage, *f.value)
+        if key not in seen and f.value[1] > f.value[0]:
+            seen.add(key)
+            kept.append(f)
+    return kept
+
+
+def _named(f: Fact, hit: Hit) -> str:
+    """A fact's words for the question's to meet: its lines, its name's words and the
+    qualified name of its passage (``src.humanize.number.clamp``)."""
+    names = " ".join(identifier_words(f.name.replace(" ", "."))) if f.name else ""
+    section = " ".join(identifier_words(hit.section)) if hit.section else ""
+    return f"{f.context} {names} {section}"
+
+
+def score_facts(
+    asked: Asked, hits: Sequence[Hit], found: Sequence[Fact], encoder: TextEmbedder
+) -> np.ndarray:
+    """Each fact's score, on the scale of a quote's candidates (see the module
+    docstring): similarity + 0.5 passage + 0.5 overlap + 0.5 for stating what is asked."""
+    q = encoder.embed_queries([asked.question])[0]
+    sims = encoder.embed_texts([f.context for f in found]) @ q
+    overlap = word_overlaps(asked.words, [_named(f, hits[f.passage]) for f in found])
+    passage = np.array([hits[f.passage].score for f in found])
+    return sims + 0.5 * passage + 0.5 * overlap + 0.5
+
+
+def _phrase_parts(
+    asked: Asked, hit: Hit, best: Fact, found: Sequence[Fact]
+) -> tuple[int, int, list[tuple[int, int]]]:
+    """The lines quoted and the phrase's parts (offsets in ``hit.text``): the best fact's;
+    for "which … variables", every variable named in its lines and the two either side."""
+    if best.kind != "env" or not _PLURAL_ENV.search(asked.question):
+        return best.start, best.end, [best.value]
+    near = [
+        f for f in found
+        if f.passage == best.passage and hit.text.count("\n", min(f.start, best.start),
+                                                        max(f.start, best.start)) <= 2
+    ]  # fmt: skip
+    parts, said = [], set()
+    for f in sorted(near, key=lambda f: f.value):
+        word = hit.text[f.value[0] : f.value[1]]
+        if word not in said:
+            said.add(word)
+            parts.append(f.value)
+    return min(f.start for f in near), max(f.end for f in near), parts
+
+
+def code_answer(asked: Asked, hits: Sequence[Hit], encoder: TextEmbedder) -> Answer | None:
+    """The answer to a code question (``asked.code``): its best fact quoted at its line
+    with its phrase, rated as a quote is; None when no passage states a fact of the kind
+    asked, or for a default or a function, when no passage is code (the caller quotes as
+    for any question)."""
+    if asked.code is None:
+        return None
+    if asked.code not in _DOCS_STATE and not any(h.kind == "code" for h in hits):
+        return None
+    found = facts(asked.code, hits, message=asked.code == "exception" and bool(
+        _MESSAGE.search(asked.question)))  # fmt: skip
+    if asked.quantity:  # "how many spaces", "after how many days": a value with a number
+        found = [f for f in found if re.search(r"\d", hit_value(hits, f))]
+    if not found:
+        return None
+    score = score_facts(asked, hits, found, encoder)
+    order = [int(k) for k in np.argsort(-score, kind="stable")]
+    best = found[order[0]]
+    hit = hits[best.passage]
+    start, end, parts = _phrase_parts(asked, hit, best, found)
+    where = hit.part(start, end)
+    phrase = make_phrase(where, [(a - start, b - start) for a, b in parts], asked.code)
+    top = order[:2]
+    rated = signals(
+        [float(score[k]) for k in top],
+        agree=len(top) > 1
+        and _same(hit_value(hits, found[top[0]]), hit_value(hits, found[top[1]])),
+        sense=1.0,  # a fact of the kind asked: the sense asked for
+        first_passage=best.passage == 0,
+    )
+    alts = tuple(hits[found[k].passage].part(found[k].start, found[k].end) for k in top)
+    answer = quoted(asked, hits, [(best.passage, start, end)], phrase)
+    return replace(answer, confidence=confidence(rated), alternatives=alts)
+
+
+def _same(a: str, b: str) -> bool:
+    return " ".join(a.split()).casefold() == " ".join(b.split()).casefold()
+
+
+def hit_value(hits: Sequence[Hit], f: Fact) -> str:
+    """The text of a fact's value."""
+    return hits[f.passage].text[f.value[0] : f.value[1]]
