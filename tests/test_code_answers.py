@@ -1,0 +1,176 @@
+"""Questions about code answered with the code fact they ask for (lateseg.answer.code),
+on real repositories nobody here wrote (data/real/code: humanize, HTTPie)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from lateseg.answer.code import code_answer, facts
+from lateseg.answer.question import analyse, code_kind
+from lateseg.types import Hit
+
+os.environ["HF_HUB_OFFLINE"] = "1"
+
+REAL = Path(__file__).resolve().parent.parent / "data" / "real" / "code"
+HUMANIZE = REAL / "humanize" / "src" / "humanize"
+HTTPIE = REAL / "httpie" / "httpie"
+
+
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        ("What gets raised if I give clamp() a format it cannot use?", "exception"),
+        ("What exception do I get if I call naturaldelta with minimum_unit='years'?", "exception"),
+        ("What does the error say when activate() can't find the folder?", "exception"),
+        ("Which environment variable sets the config folder?", "env"),
+        ("Which exit status means the request timed out?", "exit_code"),
+        ("What printf format is used for the number when I don't pass one?", "default"),
+        ("What strftime pattern does naturalday fall back to?", "default"),
+        ("Which function translates an HTTP status into the exit code?", "symbol"),
+        ("Is there a helper that spells out small numbers?", "symbol"),
+        # prose: to raise a dispute or a price is not an exception
+        ("How soon must the parties meet after someone raises a dispute?", None),
+        ("By how much can Corvane raise its hourly rates at most?", None),
+        ("How many days' notice must the Client give to terminate?", None),
+    ],
+)
+def test_a_question_about_code_says_which_fact_it_asks_for(question, kind):
+    assert code_kind(question) == kind
+    assert analyse(question).code == kind
+
+
+def _unit_hit(path: Path, name: str) -> Hit:
+    """The whole function ``name`` of the file at ``path`` as a code hit."""
+    import ast
+
+    text = path.read_text("utf-8")
+    node = next(
+        n for n in ast.walk(ast.parse(text)) if isinstance(n, ast.FunctionDef) and n.name == name
+    )
+    lines = text.splitlines(keepends=True)
+    start = sum(map(len, lines[: node.lineno - 1]))
+    end = sum(map(len, lines[: node.end_lineno]))
+    return Hit(str(path), start, end, text[start:end], 1.0, kind="code", section=name)
+
+
+def _values(kind: str, hits: list[Hit], message: bool = False) -> list[str]:
+    return [hits[f.passage].text[f.value[0] : f.value[1]] for f in facts(kind, hits, message)]
+
+
+def test_facts_are_read_from_the_lines_that_state_them():
+    clamp = _unit_hit(HUMANIZE / "number.py", "clamp")
+    defaults = _values("default", [clamp])
+    assert 'format: str = "{:}"' in defaults and 'floor_token: str = "<"' in defaults
+    assert _values("exception", [clamp]) == ["ValueError"]
+    # the message a raise gives through a name assigned a few lines before
+    activate = _unit_hit(HUMANIZE / "i18n.py", "activate")
+    (said,) = _values("exception", [activate], message=True)
+    assert said.startswith("Humanize cannot determinate the default location")
+    status = HTTPIE / "status.py"
+    text = status.read_text("utf-8")
+    whole = Hit(str(status), 0, len(text), text, 1.0, kind="code")
+    exits = _values("exit_code", [whole])
+    assert "ERROR_TIMEOUT = 2" in exits and "ERROR_CTRL_C = 130" in exits
+    assert "http_status_to_exit_status" in _values("symbol", [whole])
+    config = (HTTPIE / "config.py").read_text("utf-8")
+    env = _values("env", [Hit(str(HTTPIE / "config.py"), 0, len(config), config, 1.0, kind="code")])
+    assert {"HTTPIE_CONFIG_DIR", "XDG_CONFIG_HOME"} <= set(env)
+
+
+def test_an_assignment_that_goes_on_past_its_line_is_no_default():
+    text = 'help="""\n    The request URL.\n"""\nOPTIONS = [\n    1,\n]\nINDENT = 4\n'
+    hit = Hit("/x/definition.py", 0, len(text), text, 1.0, kind="code")
+    assert _values("default", [hit]) == ["INDENT = 4"]
+
+
+def test_docs_corroborate_but_a_default_or_a_function_needs_code():
+    """In docs: $NAME variables, "exits with 4", …Error names, "the default is …", calls
+    in examples; a question for a default or a function is answered from them only
+    beside a passage of code (else as any question is: code_answer gives None)."""
+    text = (
+        "The config directory can be changed by setting the $HTTPIE_CONFIG_DIR variable. "
+        "On a 4xx reply HTTPie exits with 4. A broken file raises ConfigFileError. "
+        "The default is 30 seconds; call naturalsize(3000) to see it."
+    )
+    hit = Hit("/x/README.md", 0, len(text), text, 1.0, kind="markdown")
+    assert _values("env", [hit]) == ["HTTPIE_CONFIG_DIR"]
+    assert _values("exit_code", [hit]) == ["exits with 4"]
+    assert _values("exception", [hit]) == ["ConfigFileError"]
+    assert _values("default", [hit]) == ["30"]
+    assert _values("symbol", [hit]) == ["naturalsize"]
+    for question in ("What is the default timeout?", "Which function formats a file size?"):
+        assert code_answer(analyse(question), [hit], None) is None  # type: ignore[arg-type]
+
+
+@pytest.fixture(scope="module")
+def code_index(tmp_path_factory, encoder):
+    """An index of a few real modules of both repositories."""
+    from lateseg.pipeline import Pipeline
+
+    root = tmp_path_factory.mktemp("code")
+    for src, names in (
+        (HUMANIZE, ("number.py", "i18n.py", "filesize.py")),
+        (HTTPIE, ("status.py", "config.py")),
+    ):
+        folder = root / "repo" / src.parent.name
+        folder.mkdir(parents=True, exist_ok=True)
+        for name in names:
+            shutil.copy(src / name, folder / name)
+    pipe = Pipeline.open(root / "index")
+    pipe.encoder = encoder
+    report = pipe.ingest([root / "repo"], progress=False)
+    assert not report.failed, report.failed
+    yield pipe
+    pipe.close()
+
+
+def _line_of(path: str, needle: str) -> int:
+    with open(path, encoding="utf-8") as f:
+        return next(i for i, line in enumerate(f, 1) if needle in line)
+
+
+def test_an_exception_is_named_and_cited_at_its_raise(code_index):
+    answer = code_index.ask(
+        "What gets raised if I give clamp() a format that is neither a format string nor "
+        "a callable?",
+        min_confidence=0,
+    )
+    assert answer.phrase is not None and answer.phrase.text == "ValueError"
+    where = answer.phrase.sentence
+    assert where.source.endswith("number.py")
+    assert where.line == where.line_end == _line_of(where.source, "raise ValueError(msg)")
+    assert where.section and where.section.endswith("number.clamp")
+    # the passage it cites was grown to the whole function, its lines the function's
+    cited = answer.citations[0]
+    assert cited.line == _line_of(cited.source, "def clamp(") and cited.line_end >= where.line
+
+
+def test_a_default_an_exit_code_and_a_variable_are_quoted_from_code(code_index):
+    fmt = code_index.ask(
+        "In the number module, what format does clamp() apply to the value by default?",
+        min_confidence=0,
+    )
+    assert fmt.phrase is not None and "{:}" in fmt.phrase.text
+    timeout = code_index.ask(
+        "Which exit status does HTTPie use when the request times out?", min_confidence=0
+    )
+    assert timeout.phrase is not None and timeout.phrase.text == "ERROR_TIMEOUT = 2"
+    assert timeout.phrase.sentence.source.endswith("status.py")
+    env = code_index.ask(
+        "Which environment variable chooses the HTTPie config directory?", min_confidence=0
+    )
+    assert env.phrase is not None and env.phrase.text == "HTTPIE_CONFIG_DIR"
+
+
+def test_a_quantity_is_answered_only_by_a_value_with_a_number(code_index):
+    """A default with no number cannot answer "how many": no fact answers, and the
+    question is quoted as any other is (no code phrase without a digit)."""
+    answer = code_index.ask(
+        "How many seconds does HTTPie wait by default before it reads the config file?",
+        min_confidence=0,
+    )
+    assert answer.phrase is None or any(c.isdigit() for c in answer.phrase.text)
