@@ -356,6 +356,21 @@ class Phrase:
         }
 
 
+def short_names(paths: Sequence[str]) -> list[str]:
+    """Each path by its file name, or by as many of its last folders as tell it apart
+    from the others (``cli/termui.py``, ``ui/termui.py``; a name given twice stays
+    whole)."""
+    parts = [p.replace("\\", "/").split("/") for p in paths]
+    out = []
+    for i, mine in enumerate(parts):
+        others = [q for j, q in enumerate(parts) if j != i and q != mine]
+        n = 1
+        while n < len(mine) and any(q[-n:] == mine[-n:] for q in others):
+            n += 1
+        out.append("/".join(mine[-n:]))
+    return out
+
+
 @dataclass(frozen=True)
 class Scope:
     """The documents a question names ("the NDA", ``lease.pdf``, "Granite Quay's lease").
@@ -378,7 +393,7 @@ class Scope:
                 f"the question names {self.missing!r}, which matches no indexed document: "
                 "looked for across the whole index"
             )
-        names = ", ".join(s.rsplit("/", 1)[-1] for s in self.sources)
+        names = ", ".join(short_names(self.sources))
         said = ", ".join(repr(n) for n in self.named)
         return f"answered from {names}: the question names {said}"
 

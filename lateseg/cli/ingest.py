@@ -104,8 +104,9 @@ def add(sub: argparse._SubParsersAction) -> None:
         default="auto",
         help="auto (default): read scanned pages, pages whose text layer is unreadable, and "
         "PNG/JPEG/TIFF images by OCR (Tesseract; `make ocr` or lateseg[ocr] plus Debian's "
-        "tesseract-ocr installs it), a few seconds a page; off: report such pages as not "
-        "read; force: OCR every page of PDFs too",
+        "tesseract-ocr installs it), a few seconds a page, except images inside a code "
+        "repository (a folder with .git or a project file: icons and screenshots); off: "
+        "report such pages as not read; force: OCR every page of PDFs and every image too",
     )
     ing.add_argument(
         "--prune",

@@ -47,6 +47,11 @@ class WalkConfig:
             raise ConfigError(f"max_bytes={self.max_bytes} must be positive")
 
 
+#: Suffixes of drawings written as XML: text to a byte test, paths and coordinates to a
+#: reader, so a walk skips them.
+DRAWINGS = frozenset([".svg", ".svgz"])
+
+
 @dataclass(frozen=True)
 class FoundFile:
     """A file to ingest, the folder it was found under (None: named directly), and its
@@ -195,7 +200,9 @@ def _consider(
     if target in seen:
         return
     reason = rules.skip_file(p)
-    if reason is None and not (p.suffix.lower() in cfg.suffixes or looks_like_text(p)):
+    if reason is None and p.suffix.lower() in DRAWINGS:
+        reason = f"a drawing ({p.suffix.lower()}), not text"
+    elif reason is None and not (p.suffix.lower() in cfg.suffixes or looks_like_text(p)):
         reason = f"unsupported type {p.suffix or '(no suffix)'}"
     if reason is not None:
         result.skip(p, reason)

@@ -237,6 +237,20 @@ class RepoFilter:
         return None
 
 
+#: Files whose presence at a folder's top makes it a code repository.
+PROJECT_FILES = (
+    ".git", "pyproject.toml", "setup.py", "setup.cfg", "package.json", "Cargo.toml",
+    "go.mod", "pom.xml", "build.gradle", "CMakeLists.txt", "Gemfile", "composer.json",
+)  # fmt: skip
+
+
+def is_code_repository(root: Path) -> bool:
+    """Whether the folder ``root`` is a code repository: a git checkout or a project
+    (one of :data:`PROJECT_FILES` at its top). Its images are icons, screenshots and
+    photos, not pages: ingest reads them by OCR only when asked (``--ocr force``)."""
+    return any(os.path.lexists(root / name) for name in PROJECT_FILES)
+
+
 def _binary(head: bytes) -> bool:
     """True unless NUL-holding ``head`` is UTF-16/32 text (the text reader's own test)."""
     try:

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from lateseg.errors import IngestError, LatesegError
 from lateseg.ingest.report import IngestReport
 from lateseg.options import INGEST_DEFAULTS, IngestOptions
-from lateseg.scale.engines import Written, encode_document, make_engine
+from lateseg.scale.engines import EMPTY, Written, encode_document, make_engine
 from lateseg.types import Document
 
 if TYPE_CHECKING:
@@ -102,6 +102,10 @@ def ingest_paths(
                             parsed.doc, parsed.digest, chunks, vecs, os.fsencode(job.path)
                         )
                 except LatesegError as e:
+                    if str(e) == EMPTY:  # nothing to index, nothing lost: skipped, quietly
+                        log.info("skipped %s: %s", parsed.source, e)
+                        report.skipped.append((parsed.source, EMPTY))
+                        continue
                     log.warning("failed %s: %s", parsed.source, e)
                     report.failed.append((parsed.source, str(e)))
                     continue
@@ -126,23 +130,31 @@ IMAGE_UNREAD = "image: "
 
 
 def _images_unread(found: Walk, ocr: str) -> Walk:
-    """The walk without the images found in folders when OCR is off or not installed:
+    """The walk without the images found in folders when OCR is off or not installed,
+    and without those in a code repository unless OCR is forced
+    (:func:`~lateseg.ingest.repo.is_code_repository`: icons and screenshots, not pages):
     those are skipped with the reason, as other files lateseg cannot read are (an image
     named on its own is still read, and fails saying why)."""
     from lateseg.ingest.formats import image_suffixes
     from lateseg.ingest.ocr.engine import available
+    from lateseg.ingest.repo import is_code_repository
 
     suffixes = image_suffixes()
     images = [f for f in found.files if f.root is not None and f.path.suffix.lower() in suffixes]
     if not images:
         return found
     why = "--ocr off" if ocr == "off" else available()
-    if why is None:
-        return found
-    why = f"{IMAGE_UNREAD}{why}"
+    repos: dict[Path, bool] = {}
+    skipped = []
     for f in images:
-        found.skip(f.path, why)
-    gone = {id(f) for f in images}
+        root = f.root or f.path.parent
+        if why is not None:
+            skipped.append((f, f"{IMAGE_UNREAD}{why}"))
+        elif ocr != "force" and repos.setdefault(root, is_code_repository(root)):
+            skipped.append((f, f"{IMAGE_UNREAD}in a code repository (--ocr force reads it)"))
+    for f, reason in skipped:
+        found.skip(f.path, reason)
+    gone = {id(f) for f, _ in skipped}
     found.files = [f for f in found.files if id(f) not in gone]
     return found
 
