@@ -104,9 +104,24 @@ def test_a_file_setting_never_counts_as_given_on_the_command_line(homes, capsys)
         ask_options(parse(["ask", "q?", "--index", "i", "--kv-budget", "64"]), {"k": 2})
 
 
+def test_search_options_are_set_in_the_file_for_every_command_that_searches(homes):
+    """[search] mode and k reach search, ask and eval; the command line still wins."""
+    from lateseg.cli import parse
+
+    _, project = homes
+    project.write_text('[search]\nmode = "hybrid"\nk = 7\n')
+    for argv in (["search", "q"], ["ask", "q?"], ["eval", "q.jsonl"]):
+        args = parse([*argv, "--index", "i"])
+        assert (args.mode, args.k) == ("hybrid", 7), argv
+    args = parse(["search", "q", "--index", "i", "--mode", "dense", "-k", "3"])
+    assert (args.mode, args.k) == ("dense", 3)
+
+
 @pytest.mark.parametrize(
     "text, words",
     [
+        ('[search]\nmode = "fuzzy"\n', "choose one of hybrid"),
+        ("[search]\nk = 0\n", "give at least 1"),
         ("[serve]\nprot = 1\n", "unknown key serve.prot; [serve] takes host, port"),
         ("[sever]\nport = 1\n", "unknown section [sever]"),
         ('[serve]\nport = "80"\n', "serve.port = '80': give a whole number"),

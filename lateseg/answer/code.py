@@ -10,7 +10,7 @@ form, found here by pattern and never executed (:func:`facts`)
   ``…Error`` named in the docs;
 * ``default``: a parameter's ``= value`` in a ``def``, ``add_argument(…, default=…)``,
   an assignment (``DEFAULT_TIMEOUT = 30``), "defaults to …" in a docstring;
-* ``env``: ``os.environ.get("NAME")``, ``getenv("NAME")``, ``ENV_X = "NAME"``, and
+* ``env``: ``os.environ.get('NAME')``, ``getenv('NAME')``, ``ENV_X = 'NAME'``, and
   ``$NAME`` in help text and docs;
 * ``exit_code``: ``ERROR_TIMEOUT = 2`` (a name of an exit status), ``sys.exit(130)``,
   "exits with 4 or 5" in the docs;
