@@ -3,6 +3,7 @@ on real repositories nobody here wrote (data/real/code: humanize, HTTPie)."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import shutil
 from pathlib import Path
@@ -174,3 +175,26 @@ def test_a_quantity_is_answered_only_by_a_value_with_a_number(code_index):
         min_confidence=0,
     )
     assert answer.phrase is None or any(c.isdigit() for c in answer.phrase.text)
+
+
+def test_the_cli_prints_code_as_code(code_index, capsys):
+    """Line breaks kept, each line numbered as in the file, the phrase's lines marked."""
+    from lateseg.cli.query import show_phrase
+
+    answer = code_index.ask(
+        "Which exit status does HTTPie use when the request times out?", min_confidence=0
+    )
+    assert answer.phrase is not None
+    where = answer.phrase.sentence
+    source = Path(where.source).read_text("utf-8")
+    start = source.index("class ExitStatus")  # the class down to the quoted line
+    block = code_index.retriever.narrow(answer.citations[0], start, where.end)
+    phrase = dataclasses.replace(answer.phrase, sentence=block)
+    show_phrase(phrase)
+    out = capsys.readouterr().out.splitlines()
+    numbered = [line for line in out if " | " in line]
+    first = _line_of(where.source, "class ExitStatus")
+    assert numbered[0].split("|")[0].split() == [str(first)]
+    marked = [line for line in numbered if line.lstrip().startswith(">")]
+    assert len(marked) == 1 and marked[0].endswith("ERROR_TIMEOUT = 2")
+    assert marked[0].split("|")[0].split() == [">", str(where.line)]

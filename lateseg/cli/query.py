@@ -338,12 +338,37 @@ def search(pipe: Pipeline, args: argparse.Namespace, select: dict) -> int:
 
 
 def show_phrase(phrase: Phrase, width: int = 100) -> None:
-    """The answer phrase, then the sentence it stands in, quoted, and where that is."""
+    """The answer phrase, then the sentence it stands in, quoted, and where that is;
+    code as code: its lines as the file has them, numbered, those the phrase is on
+    marked ``>``."""
     print(phrase.text if phrase.kind == "list" else " ".join(phrase.text.split()))
     print()
-    quote = textwrap.fill(" ".join(phrase.sentence.text.split()), width - 4)
-    print(textwrap.indent(f'"{quote}"', "  "))
+    if phrase.sentence.kind == "code":
+        print("\n".join(code_lines(phrase)))
+    else:
+        quote = textwrap.fill(" ".join(phrase.sentence.text.split()), width - 4)
+        print(textwrap.indent(f'"{quote}"', "  "))
     print(f"  {phrase.sentence.cite()}")
+
+
+def code_lines(phrase: Phrase) -> list[str]:
+    """The lines of a code phrase's sentence as printed: ``  > 501 | raise ValueError``,
+    numbered from the sentence's first line, the phrase's lines marked, each as the
+    file has it (the first from where the sentence starts: its indentation is not
+    quoted)."""
+    where = phrase.sentence
+    lines = where.text.split("\n")
+    marked: set[int] = set()
+    for a, b in phrase.spans:
+        top = where.text.count("\n", 0, max(a - where.start, 0))
+        marked.update(range(top, where.text.count("\n", 0, max(b - 1 - where.start, 0)) + 1))
+    first = where.line
+    width = len(str((first or 0) + len(lines)))
+    out = []
+    for i, line in enumerate(lines):
+        number = "" if first is None else str(first + i)
+        out.append(f"  {'>' if i in marked else ' '} {number:>{width}} | {line}".rstrip())
+    return out
 
 
 def show_answer(answer: Answer, streamed: bool) -> None:
