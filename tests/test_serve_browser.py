@@ -445,3 +445,39 @@ def test_a_citation_on_a_scanned_page_highlights_the_ocr_boxes_of_its_words(
         ), (boxes, strong)  # fmt: skip
     assert min(r["x0"] for r in strong) == pytest.approx(boxes[0][0], abs=0.5)
     assert max(r["x1"] for r in strong) <= boxes[2][2] + 0.5
+
+
+def test_a_code_answer_opens_its_file_with_the_quoted_line_marked_under_its_name(
+    server, browser, tmp_path
+):
+    """Issue 63: the quoted line is marked apart from the cited function, scrolled to
+    under the viewer's name, and code keeps its lines (a long one scrolls, never wraps
+    under the line numbers)."""
+    page = browser.new_page(viewport={"width": 1280, "height": 460})
+    try:
+        page.goto(server)
+        cite = ask(page, "Which exception is raised when a currency is unsupported?")
+        assert page.inner_text("#phrase") == "UnknownCurrencyError"
+        assert page.locator("#phrase-quote pre").count() == 1  # quoted as code
+        cite.click()
+        page.wait_for_selector("#text-view .code .hll.strong", timeout=30_000)
+        page.wait_for_timeout(300)  # scrolling settles
+        strong = page.locator("#text-view .code .hll.strong")
+        assert strong.count() == 1 and "raise UnknownCurrencyError" in strong.inner_text()
+        line = strong.locator(".linenos").inner_text().strip()
+        source = (DATA / "sample_repo" / "billing" / "currency.py").read_text("utf-8")
+        want = next(
+            i for i, s in enumerate(source.splitlines(), 1) if "raise UnknownCurrencyError" in s
+        )
+        assert line == str(want)
+        assert page.locator("#text-view .code .hll").count() > 1  # the passage, marked too
+        assert in_view(page, "#quote") and in_view(page, "#viewer-name")
+        assert (
+            page.evaluate(
+                "getComputedStyle(document.querySelector('#text-view .code pre')).whiteSpace"
+            )
+            == "pre"
+        )
+        keep(page, tmp_path, "serve-code.png")
+    finally:
+        page.close()

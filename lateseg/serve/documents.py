@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import html
 import os
+import re
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -219,15 +220,15 @@ class Documents:
         """A passage in its context as HTML: code highlighted by Pygments with the cited
         lines marked, other text escaped with the passage marked and, inside it, the
         ``strong`` span (the answer phrase's sentence: the viewer scrolls to it, not to
-        the passage's first line) marked ``id="quote"``."""
+        the passage's first line) marked ``id="quote"`` (in code, its lines)."""
         _span(doc, start, end)
-        if doc.kind == "code":
-            return _code_view(doc, start, end)
         if strong is not None:
             _span(doc, *strong)
             if not start <= strong[0] < strong[1] <= end:
                 raise ConfigError(f"the strong span {strong[0]}-{strong[1]} is not inside "
                                   f"{start}-{end}")  # fmt: skip
+        if doc.kind == "code":
+            return _code_view(doc, start, end, strong)
         a = max(0, start - context)
         b = min(len(doc.text), end + context)
         t = doc.text
@@ -289,16 +290,23 @@ def _paged(doc: Document) -> None:
         raise NotFound(f"{Path(doc.source).name} is not a PDF: it has no pages to show")
 
 
-def _code_view(doc: Document, start: int, end: int, around: int = 80) -> dict[str, Any]:
-    """The cited lines of a source file and ``around`` lines either side, highlighted."""
+def _code_view(
+    doc: Document, start: int, end: int, strong: tuple[int, int] | None = None, around: int = 80
+) -> dict[str, Any]:
+    """The cited lines of a source file and ``around`` lines either side, highlighted;
+    the lines of the ``strong`` span (the quoted lines) marked apart
+    (``class="hll strong"``, the first ``id="quote"``)."""
     from pygments import highlight
     from pygments.formatters import HtmlFormatter
     from pygments.lexers import TextLexer, get_lexer_by_name
     from pygments.util import ClassNotFound
 
     text = doc.text
-    first = text.count("\n", 0, start) + 1
-    last = text.count("\n", 0, max(start, end - 1)) + 1
+
+    def line_of(at: int) -> int:
+        return text.count("\n", 0, at) + 1
+
+    first, last = line_of(start), line_of(max(start, end - 1))
     top = max(1, first - around)
     a = 0
     for _ in range(top - 1):
@@ -321,9 +329,15 @@ def _code_view(doc: Document, start: int, end: int, around: int = 80) -> dict[st
         cssclass="code",
         wrapcode=True,
     )
-    return {
-        "html": highlight(text[a:b], lexer, fmt),
-        "css": fmt.get_style_defs(".code"),
-        "line": first,
-        "line_end": last,
-    }
+    out = highlight(text[a:b], lexer, fmt)
+    if strong is not None:
+        quoted = range(line_of(strong[0]), line_of(max(strong[0], strong[1] - 1)) + 1)
+        for n in quoted:
+            mark = ' id="quote"' if n == quoted.start else ""
+            out = re.sub(
+                rf'<span class="hll">(<span class="linenos">\s*{n}</span>)',
+                lambda m, mark=mark: f'<span class="hll strong"{mark}>{m.group(1)}',
+                out,
+                count=1,
+            )
+    return {"html": out, "css": fmt.get_style_defs(".code"), "line": first, "line_end": last}
