@@ -459,6 +459,8 @@ def test_a_code_answer_opens_its_file_with_the_quoted_line_marked_under_its_name
         cite = ask(page, "Which exception is raised when a currency is unsupported?")
         assert page.inner_text("#phrase") == "UnknownCurrencyError"
         assert page.locator("#phrase-quote pre").count() == 1  # quoted as code
+        # cited with the function it stands in (its chunk starts in the class above)
+        assert "billing.currency.currency_places" in page.inner_text("#phrase-where")
         cite.click()
         page.wait_for_selector("#text-view .code .hll.strong", timeout=30_000)
         page.wait_for_timeout(300)  # scrolling settles

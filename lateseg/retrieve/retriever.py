@@ -306,7 +306,9 @@ class Retriever:
     def narrow(self, hit: Hit, start: int, end: int) -> Hit:
         """The part ``[start, end)`` (offsets in the document's text, inside ``hit``) of a
         hit as a hit of its own, cited where it lies: its pages, lines and the section of
-        the chunk it starts in (an answer's sentence, not the passage around it)."""
+        the chunk it starts in (an answer's sentence, not the passage around it); in
+        code, the qualified name of the innermost function, method or class that holds
+        it (a chunk may start in the unit before)."""
         if not (hit.start <= start <= end <= hit.end):
             raise ConfigError(f"[{start}, {end}) is not inside the hit [{hit.start}, {hit.end})")
         text = hit.text[start - hit.start : end - hit.start]
@@ -317,10 +319,24 @@ class Retriever:
             return dataclasses.replace(hit, start=start, end=end, text=text)
         row = {**row, "start": start, "end": end}
         self._provenance.annotate([row], exact_page=True)
+        section = row["section"]
+        if hit.kind == "code":
+            section = self._unit_of(hit.source, start, end) or section
         return dataclasses.replace(
             hit, start=start, end=end, text=text, page=row["page"], page_end=row["page_end"],
-            section=row["section"], chunk_id=cid, line=row["line"], line_end=row["line_end"],
+            section=section, chunk_id=cid, line=row["line"], line_end=row["line_end"],
         )  # fmt: skip
+
+    def _unit_of(self, source: str, start: int, end: int) -> str | None:
+        """The qualified name of the innermost unit of code holding ``[start, end)``."""
+        doc = self.index.store.document(source)
+        if doc is None:
+            return None
+        inside = [
+            s for s in doc.spans("function", "method", "class")
+            if s.start <= start and end <= s.end
+        ]  # fmt: skip
+        return min(inside, key=lambda s: s.end - s.start).label if inside else None
 
     def definitions(self, hit: Hit) -> dict[str, str]:
         """The definitions (from the contract's structure) of the defined terms that
