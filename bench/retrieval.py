@@ -703,14 +703,18 @@ def bm25_system(es: EvalSet, split: Callable[[str], list[tuple[str, int]]], dim:
     )
 
 
-def hybrid(ch: Chunked, es: EvalSet, routed: bool) -> Chunked:
+def hybrid(ch: Chunked, es: EvalSet, routed: bool | Callable[[str], bool]) -> Chunked:
     """Lever: dense and BM25 rankings fused by reciprocal rank (k=60), for every query or
-    (``routed``) only for queries that name code (:data:`IDENTIFIER`)."""
+    only for those ``routed`` picks: True, queries that name code (:data:`IDENTIFIER`); a
+    predicate, the queries it is true of (:func:`~lateseg.answer.question.code_kind`:
+    questions about code)."""
     texts = [es.docs[d].text[a:b] for d, a, b in zip(ch.doc, ch.start, ch.end, strict=True)]
     lexical = bm25(texts, [q.question for q in es.queries])
+    if routed is True:
+        routed = lambda q: bool(IDENTIFIER.search(q))  # noqa: E731
 
     def rescore(i: int, dense: np.ndarray) -> np.ndarray:
-        if routed and not IDENTIFIER.search(es.queries[i].question):
+        if routed and callable(routed) and not routed(es.queries[i].question):
             return dense
         fused = np.zeros(len(dense))
         for scores in (dense, lexical[i]):
@@ -957,6 +961,7 @@ def run_set(
     profiles: dict[str, LateEncoder] | None = None,
     title_weights: Sequence[float] = (),
     late_weights: Sequence[float] = (),
+    hybrid_levers: bool = False,
 ) -> dict[str, Any]:
     tokens = sum(len(enc.tokenize(d.text)) for d in es.docs)
     qvecs = enc.embed_queries([q.question for q in es.queries])
@@ -982,6 +987,15 @@ def run_set(
         for mix in (None, 0.5):
             name = "MaxSim re-rank of the top 50" + ("" if mix is None else f", mixed {mix}")
             systems[f"lever: {name}"], _ = late_interaction(default, es, enc, ours.tokens, mix)
+    if hybrid_levers:
+        from lateseg.answer.question import code_kind
+
+        default = systems["lateseg late+dynamic (default)"]
+        systems["lever: hybrid RRF, every query"] = hybrid(default, es, routed=False)
+        systems["lever: hybrid RRF, queries naming code"] = hybrid(default, es, routed=True)
+        systems["lever: hybrid RRF, questions about code (code_kind)"] = hybrid(
+            default, es, routed=lambda q: code_kind(q) is not None
+        )
     if naive_levers:
         default = systems["lateseg late+dynamic (default)"]
         for above in NAIVE_ABOVE:
@@ -1111,6 +1125,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--no-peers", action="store_true", help="lateseg systems only")
     ap.add_argument("--levers", action="store_true", help="also issue 30's levers (document prior)")
     ap.add_argument(
+        "--hybrid-levers",
+        action="store_true",
+        help="also dense + BM25 fused by rank: every query, queries naming code, questions "
+        "about code (issue 63)",
+    )
+    ap.add_argument(
         "--naive-levers",
         action="store_true",
         help="issue 31: the naive half only for chunks longer than 96/128/144 tokens",
@@ -1201,7 +1221,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             continue
         report["sets"][name] = run_set(
             es, enc, peers, args.levers, args.rerank_ql, args.naive_levers, profiles,
-            args.title_fields, args.late_weights,
+            args.title_fields, args.late_weights, args.hybrid_levers,
         )  # fmt: skip
     OUT.mkdir(parents=True, exist_ok=True)
     (OUT / f"{args.out}.json").write_text(json.dumps(report, indent=2) + "\n", "utf-8")

@@ -1,0 +1,3 @@
+from isort.main import main
+
+main()

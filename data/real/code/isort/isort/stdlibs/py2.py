@@ -1,0 +1,3 @@
+from . import py27
+
+stdlib = py27.stdlib
