@@ -31,6 +31,7 @@ CORPORA: dict[str, tuple[str, str]] = {
     "debian": ("manuals", "pdf"),
     "humanize": ("code/humanize", "code"),
     "httpie": ("code/httpie", "code"),
+    "isort": ("code/isort", "code"),
 }
 PREFIX = "real-"
 SET_NAMES = tuple(PREFIX + c for c in CORPORA)

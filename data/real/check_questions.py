@@ -30,6 +30,7 @@ CORPUS_OF = {  # question file stem -> folder its sources are relative to
     "debian": HERE / "manuals",
     "humanize": HERE / "code" / "humanize",
     "httpie": HERE / "code" / "httpie",
+    "isort": HERE / "code" / "isort",
 }
 KINDS = {"symbol", "exception", "default", "env", "exit_code", "behaviour"}
 
