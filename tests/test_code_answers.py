@@ -198,3 +198,19 @@ def test_the_cli_prints_code_as_code(code_index, capsys):
     marked = [line for line in numbered if line.lstrip().startswith(">")]
     assert len(marked) == 1 and marked[0].endswith("ERROR_TIMEOUT = 2")
     assert marked[0].split("|")[0].split() == [">", str(where.line)]
+
+
+def test_a_question_finds_the_units_it_names_by_name(code_index):
+    from lateseg.retrieve.symbols import named_units, names_in
+
+    said = "If I call naturaldelta with minimum_unit='years', what then?"
+    assert names_in(said) == ["minimum_unit", "call", "naturaldelta", "years"]  # code-shaped first
+    (clamp,) = named_units(code_index.retriever, "What does clamp() return for a NaN?")
+    assert clamp.section and clamp.section.endswith("number.clamp")
+    assert clamp.text.lstrip().startswith("def clamp(")
+    found = named_units(code_index.retriever, "Does http_status_to_exit_status or activate run?")
+    assert [h.section.rsplit(".", 1)[-1] for h in found if h.section] == [
+        "http_status_to_exit_status",
+        "activate",
+    ]
+    assert named_units(code_index.retriever, "What is the notice period for a lease?") == []

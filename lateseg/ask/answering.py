@@ -47,6 +47,7 @@ from lateseg.generate.compose import generated
 from lateseg.generate.remote.config import LLMConfig
 from lateseg.generate.rerank import RERANK_TOP
 from lateseg.generate.rerank import rerank as by_likelihood
+from lateseg.retrieve.symbols import named_units
 from lateseg.types import NO_PASSAGE, Answer, Hit, Scope, clean_text
 
 log = logging.getLogger(__name__)
@@ -188,11 +189,22 @@ class Answerer:
         """The passages that answer ``asked``: the best chunks as ``options`` select them
         (of the scoped documents only, when the question names some; see
         :meth:`search`), widened with their neighbours to ``options.context``
-        characters (a list question's to :data:`LIST_CONTEXT` by default); a question
-        about code gets the whole function (or class) each code hit lies in, up to
-        :data:`UNIT_CHARS` characters (:meth:`Retriever.units`)."""
+        characters (a list question's to :data:`LIST_CONTEXT` by default). A question
+        about code also reads first the units it names by name
+        (:func:`~lateseg.retrieve.symbols.named_units`, scored as the best hit), and gets
+        the whole function (or class) each code hit lies in, up to :data:`UNIT_CHARS`
+        characters (:meth:`Retriever.units`)."""
         sources = scope.sources if scope is not None and scope.sources else None
         hits = self.search(asked.question, options.search, sources=sources)
+        if asked.code is not None and hits:  # the units it names, read first
+            top = max(h.score for h in hits)
+            have = {h.chunk_id for h in hits}
+            named = [
+                dataclasses.replace(h, score=top)
+                for h in named_units(self.retriever, asked.question, sources)
+                if h.chunk_id not in have
+            ]
+            hits = named + hits
         context = options.context
         if context is None and asked.kind == "list":
             context = LIST_CONTEXT

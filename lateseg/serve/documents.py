@@ -334,10 +334,8 @@ def _code_view(
         quoted = range(line_of(strong[0]), line_of(max(strong[0], strong[1] - 1)) + 1)
         for n in quoted:
             mark = ' id="quote"' if n == quoted.start else ""
+            opening = f'<span class="hll strong"{mark}>'
             out = re.sub(
-                rf'<span class="hll">(<span class="linenos">\s*{n}</span>)',
-                lambda m, mark=mark: f'<span class="hll strong"{mark}>{m.group(1)}',
-                out,
-                count=1,
+                rf'<span class="hll">(?=<span class="linenos">\s*{n}</span>)', opening, out, count=1
             )
     return {"html": out, "css": fmt.get_style_defs(".code"), "line": first, "line_end": last}
