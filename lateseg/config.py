@@ -98,9 +98,8 @@ class Setting:
 
 
 def _settings() -> tuple[Setting, ...]:
-    from lateseg.ask.options import ANSWER_MODES
+    from lateseg.ask.options import ANSWER_MODES, QUERY_MODES
     from lateseg.encode.backends import BACKENDS
-    from lateseg.retrieve.retriever import SEARCH_MODES
 
     serve = ("serve",)
     searching = ("search", "ask", "eval")
@@ -114,7 +113,7 @@ def _settings() -> tuple[Setting, ...]:
         Setting("generator.llm", "llm", "str", "--llm URL"),
         Setting("generator.llm_model", "llm_model", "str", "--llm-model"),
         Setting("generator.context_tokens", "context_tokens", "int", "--context-tokens", low=1),
-        Setting("search.mode", "mode", "str", "search/ask/eval --mode", searching, SEARCH_MODES),
+        Setting("search.mode", "mode", "str", "search/ask/eval --mode", searching, QUERY_MODES),
         Setting("search.k", "k", "int", "search/ask/eval -k", searching, low=1),
         Setting("serve.host", "host", "str", "serve --host", serve),
         Setting("serve.port", "port", "int", "serve --port", serve, low=1),

@@ -120,7 +120,7 @@ def test_search_options_are_set_in_the_file_for_every_command_that_searches(home
 @pytest.mark.parametrize(
     "text, words",
     [
-        ('[search]\nmode = "fuzzy"\n', "choose one of hybrid"),
+        ('[search]\nmode = "fuzzy"\n', "choose one of auto, hybrid"),
         ("[search]\nk = 0\n", "give at least 1"),
         ("[serve]\nprot = 1\n", "unknown key serve.prot; [serve] takes host, port"),
         ("[sever]\nport = 1\n", "unknown section [sever]"),

@@ -339,7 +339,7 @@ def test_the_command_compares_search_modes_in_one_table_and_gates_ci(sample_inde
         "mode=hybrid",
         "mode=lexical,k=3",
     ]
-    assert [v["variant"]["mode"] for v in saved["variants"]] == ["dense", "hybrid", "lexical"]
+    assert [v["variant"]["mode"] for v in saved["variants"]] == ["auto", "hybrid", "lexical"]
     assert "hit_at_3" in saved["variants"][2]["summary"]
     assert "| id | question | answer shown |" in (out / "report.md").read_text(encoding="utf-8")
     assert main([*argv, "--answer", "none", "--fail-over", "wrong_document=1"]) == 0

@@ -17,10 +17,15 @@ from lateseg.ask.options import (
 from lateseg.errors import ConfigError
 
 
-def test_the_defaults_quote_from_five_dense_passages():
+def test_the_defaults_quote_from_five_passages_dense_but_hybrid_for_code_questions():
     o = AskOptions()
-    assert (o.k, o.answer, o.mode, o.kv, o.fallback) == (5, "quote", "dense", None, True)
+    assert (o.k, o.answer, o.mode, o.kv, o.fallback) == (5, "quote", "auto", None, True)
     assert o.search == SearchOptions()
+    assert o.search.select("How many days' notice must the Client give?")["mode"] == "dense"
+    assert o.search.select("Which exception does clamp() raise?")["mode"] == "hybrid"
+    assert SearchOptions(mode="dense").select("Which exception is raised?")["mode"] == "dense"
+    with pytest.raises(ConfigError, match="choose one of auto, hybrid, dense, lexical"):
+        SearchOptions(mode="fuzzy")
     with pytest.raises(dataclasses.FrozenInstanceError):
         o.k = 3  # type: ignore[misc]
 
@@ -65,7 +70,7 @@ def test_a_wrong_option_is_refused_by_name(given, names):
 
 def test_search_options_check_their_own_and_select_for_the_retriever():
     o = SearchOptions.of(k=3, mode="hybrid", kind="pdf", weights=(1.0, 0.5))
-    assert o.select() == {
+    assert o.select("any question") == {
         "mode": "hybrid",
         "source": None,
         "kind": "pdf",

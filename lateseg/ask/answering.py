@@ -223,7 +223,7 @@ class Answerer:
         :data:`~lateseg.generate.rerank.RERANK_TOP` re-ranked by the generator's
         likelihood of the question (:func:`~lateseg.generate.rerank.rerank`; seconds a
         query on CPU, opt-in)."""
-        select = {**options.select(), "sources": sources}
+        select = {**options.select(question), "sources": sources}
         k, rerank = options.k, options.rerank
         if rerank is None:
             return self.retriever.search(question, k, **select)

@@ -8,8 +8,8 @@ import math
 import sys
 from urllib.parse import urlsplit
 
+from lateseg.ask.options import QUERY_MODES
 from lateseg.cli.options import EXIT_ERROR, EXIT_OK, UsageError, common, count, running
-from lateseg.retrieve.retriever import SEARCH_MODES
 
 _FORMAT = """\
 QUESTIONS is JSONL, one JSON object a line:
@@ -68,7 +68,10 @@ def add(sub: argparse._SubParsersAction) -> None:
         "-k", type=count, default=5, help="passages searched and answered from (default 5)"
     )
     sp.add_argument(
-        "--mode", choices=SEARCH_MODES, default="dense", help="search mode (default dense)"
+        "--mode",
+        choices=QUERY_MODES,
+        default="auto",
+        help="search mode (default auto: dense, hybrid for questions about code)",
     )
     sp.add_argument(
         "--answer",

@@ -8,12 +8,12 @@ import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from lateseg.ask.options import QUERY_MODES
 from lateseg.encode.backends import BACKENDS
 from lateseg.encode.profiles import PROFILE_HELP, PROFILES
 from lateseg.errors import LatesegError
 from lateseg.generate.rerank import RERANK_TOP, RERANKERS
 from lateseg.ingest.formats import document_kinds
-from lateseg.retrieve.retriever import SEARCH_MODES
 
 if TYPE_CHECKING:
     from lateseg.options import OpenOptions
@@ -154,9 +154,11 @@ def given(args: argparse.Namespace, dest: str) -> bool:
 def filters(sp: argparse.ArgumentParser) -> None:
     sp.add_argument(
         "--mode",
-        choices=SEARCH_MODES,
-        default="dense",
-        help="dense vectors (default), BM25 over chunk text, or both fused by rank",
+        choices=QUERY_MODES,
+        default="auto",
+        help="auto (default): dense vectors, or both dense and BM25 fused by rank (hybrid) "
+        "for a question about code (which exception, default, environment variable, exit "
+        "code or function); dense, lexical (BM25 over chunk text) or hybrid always",
     )
     sp.add_argument(
         "--source",

@@ -25,7 +25,7 @@ class Variant:
     name: str = "default"
     index: str | None = None
     k: int = 5
-    mode: str = "dense"
+    mode: str = "auto"
     answer: str = "quote"
     min_confidence: float | None = None
     rerank: str | None = None

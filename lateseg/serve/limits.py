@@ -3,10 +3,10 @@ the routes, the service, the viewer and the MCP tools all read them from here.""
 
 from __future__ import annotations
 
+from lateseg.ask.options import QUERY_MODES
 from lateseg.ingest.formats import DOCUMENT_KINDS, document_kinds
-from lateseg.retrieve.retriever import SEARCH_MODES
 
-__all__ = ["DOCUMENT_KINDS", "SEARCH_MODES", "document_kinds"]
+__all__ = ["DOCUMENT_KINDS", "QUERY_MODES", "document_kinds"]
 
 #: Passages a search or an answer may ask for.
 MAX_K = 50

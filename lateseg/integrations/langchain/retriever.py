@@ -32,7 +32,7 @@ class LatesegRetriever(BaseRetriever):
 
     pipeline: Pipeline
     k: int = Field(default=4, ge=1)
-    mode: str = "dense"
+    mode: str = "auto"
     source: str | None = None
     kind: str | None = None
     rerank: str | None = None

@@ -22,7 +22,7 @@ from lateseg.serve.limits import (
     MAX_KV_BUDGET,
     MAX_QUESTION,
     MAX_STREAMS,
-    SEARCH_MODES,
+    QUERY_MODES,
     document_kinds,
 )
 from lateseg.serve.routes.deps import ServiceDep
@@ -81,7 +81,7 @@ def search(
     service: ServiceDep,
     q: str = Query(max_length=MAX_QUESTION),
     k: int = Query(5, ge=1, le=MAX_K),
-    mode: str = Query("dense", pattern="^(" + "|".join(SEARCH_MODES) + ")$"),
+    mode: str = Query("auto", pattern="^(" + "|".join(QUERY_MODES) + ")$"),
     source: str | None = Query(None, max_length=1000),
     kind: str | None = None,
 ) -> dict[str, Any]:
