@@ -269,8 +269,10 @@ def judge_quote(
 def recording_signals() -> list[Any]:
     """The :class:`~lateseg.answer.confidence.Signals` of each quote made from now on,
     in order: the quoting answerer's ``signals`` is wrapped to keep what it returns (the
-    features the confidence is fitted to; an Answer carries only the rating)."""
-    from lateseg.answer import extractive
+    features the confidence is fitted to; an Answer carries only the rating), in both
+    places a quote is rated: a sentence (:mod:`lateseg.answer.extractive`) and a code
+    fact (:mod:`lateseg.answer.code`)."""
+    from lateseg.answer import code, extractive
 
     seen: list[Any] = []
     original = getattr(extractive.signals, "__wrapped__", extractive.signals)
@@ -281,6 +283,7 @@ def recording_signals() -> list[Any]:
         return seen[-1]
 
     extractive.signals = keep  # type: ignore[assignment]
+    code.signals = keep  # type: ignore[assignment]
     return seen
 
 

@@ -47,6 +47,7 @@ from lateseg.generate.compose import generated
 from lateseg.generate.remote.config import LLMConfig
 from lateseg.generate.rerank import RERANK_TOP
 from lateseg.generate.rerank import rerank as by_likelihood
+from lateseg.retrieve.retriever import RRF_POOL
 from lateseg.retrieve.symbols import named_units
 from lateseg.types import NO_PASSAGE, Answer, Hit, Scope, clean_text
 
@@ -222,13 +223,31 @@ class Answerer:
         :data:`~lateseg.generate.rerank.RERANKERS`) its top
         :data:`~lateseg.generate.rerank.RERANK_TOP` re-ranked by the generator's
         likelihood of the question (:func:`~lateseg.generate.rerank.rerank`; seconds a
-        query on CPU, opt-in)."""
+        query on CPU, opt-in). Where ``"auto"`` chose hybrid, the hits are scored by
+        their cosine (:meth:`cosine_scored`)."""
         select = {**options.select(question), "sources": sources}
         k, rerank = options.k, options.rerank
         if rerank is None:
-            return self.retriever.search(question, k, **select)
-        hits = self.retriever.search(question, max(k, RERANK_TOP), **select)
-        return by_likelihood(self.local_generator(), question, hits, k)
+            hits = self.retriever.search(question, k, **select)
+        else:
+            hits = self.retriever.search(question, max(k, RERANK_TOP), **select)
+            hits = by_likelihood(self.local_generator(), question, hits, k)
+        if options.mode == "auto" and select["mode"] == "hybrid":
+            hits = self.cosine_scored(question, hits, select)
+        return hits
+
+    def cosine_scored(self, question: str, hits: list[Hit], select: dict) -> list[Hit]:
+        """``hits`` in their order, each scored by its cosine similarity to ``question``
+        (of the best :data:`~lateseg.retrieve.retriever.RRF_POOL` dense hits; one not
+        among them, found by its words only, scores the least of those): a hybrid
+        search that ``"auto"`` chose scores its hits as a dense one does, the scale the
+        answerer's confidence was fitted on (a fused rank value is some 0.03)."""
+        if not hits:
+            return hits
+        dense = self.retriever.search(question, RRF_POOL, **{**select, "mode": "dense"})
+        cosine = {h.chunk_id: h.score for h in dense}
+        floor = min(cosine.values(), default=0.0)
+        return [dataclasses.replace(h, score=cosine.get(h.chunk_id, floor)) for h in hits]
 
     def missing(self, question: str, scope: Scope) -> Answer:
         """The answer to a question that names a document the index does not hold and
