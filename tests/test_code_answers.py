@@ -214,3 +214,71 @@ def test_a_question_finds_the_units_it_names_by_name(code_index):
         "activate",
     ]
     assert named_units(code_index.retriever, "What is the notice period for a lease?") == []
+
+
+def test_hostile_code_costs_little_and_breaks_nothing(encoder):
+    """The fact patterns run over untrusted files: a signature of thousands of blanks, a
+    run of 'ENV' or dotted names, an assignment per line, are read in linear time (the
+    old patterns took minutes here); a value on the line after its name is quoted with
+    both lines, never a phrase outside its sentence."""
+    hostile = "".join(
+        [
+            *(f"def f{i}(a:" + " " * 3000 + ")\n" for i in range(5)),
+            "ENV" * 2000 + "\n",
+            "a." * 3000 + "\n",
+            "X = 1\n" * 1500,
+        ]
+    )
+    hit = Hit("/x/hostile.py", 0, len(hostile), hostile, 1.0, kind="code")
+    for kind in ("default", "env", "exit_code", "symbol", "exception"):
+        facts(kind, [hit])
+    wrapped = (
+        "def g():\n"
+        "    if c:\n        pass\n    else:\n        y = 5\n"
+        '    home = os.environ.get(\n        "MY_HOME", "/x"\n    )\n'
+        '    """Read it.\n\n    Defaults to\n        ``30``.\n    """\n'
+        "    with pytest.raises(\n        ValueError\n    ):\n        pass\n"
+    )
+    code = Hit("/x/g.py", 0, len(wrapped), wrapped, 1.0, kind="code", section="g")
+    for kind in ("default", "env", "exception"):
+        for f in facts(kind, [code]):
+            assert f.start <= f.value[0] < f.value[1] <= f.end, (kind, f)
+    for question in (
+        "What is the default value of y?",
+        "Which environment variable sets the home folder?",
+        "What exception does g raise?",
+    ):
+        answer = code_answer(analyse(question), [code], encoder)
+        assert answer is not None and answer.phrase is not None
+        where = answer.phrase.sentence
+        assert all(where.start <= a < b <= where.end for a, b in answer.phrase.spans)
+    env = code_answer(analyse("Which environment variable sets the home folder?"), [code], encoder)
+    assert env is not None and env.phrase is not None and env.phrase.text == "MY_HOME"
+
+
+def test_a_copy_of_a_line_is_no_second_witness():
+    line = "TIMEOUT = 30\n"
+    a = Hit("/x/pkg/a.py", 0, len(line), line, 1.0, kind="code")
+    b = Hit("/x/build/lib/pkg/a.py", 0, len(line), line, 1.0, kind="code")
+    assert _values("default", [a, b]) == ["TIMEOUT = 30"]
+
+
+def test_a_question_worded_about_code_is_plain_where_the_index_holds_none(
+    code_index, tmp_path, encoder
+):
+    """'What is the default …' of contracts is no question about code: no hybrid search,
+    no units looked up, no code facts."""
+    from lateseg.ask.options import SearchOptions
+    from lateseg.pipeline import Pipeline
+
+    question = "What is the default value of the late fee?"
+    assert code_index._answerer.analysed(question).code == "default"
+    (tmp_path / "terms.txt").write_text("The late fee is 5% of the unpaid amount.\n")
+    with Pipeline.open(tmp_path / "idx") as prose:
+        prose.encoder = encoder
+        prose.ingest([tmp_path / "terms.txt"], progress=False)
+        assert prose._answerer.analysed(question).code is None
+        assert prose.ask(question, min_confidence=0).phrase is not None
+    assert SearchOptions().select(question, code=False)["mode"] == "dense"
+    assert SearchOptions().select(question)["mode"] == "hybrid"
+    assert SearchOptions().select()["mode"] == "dense"

@@ -79,3 +79,31 @@ def test_two_files_of_one_name_are_told_apart_by_their_path():
     assert short_names(["/a/x/b.md", "/c/x/b.md"]) == ["a/x/b.md", "c/x/b.md"]
     scope = Scope(tuple(paths[:2]), ("termui",))
     assert scope.describe().startswith("answered from cli/termui.py, ui/termui.py")
+
+
+def test_a_file_emptied_since_it_was_indexed_leaves_the_index(tmp_path, encoder):
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    (folder / "a.txt").write_text("Payment is due within thirty days of the invoice.\n")
+    (folder / "b.txt").write_text("Rent is payable monthly in advance.\n")
+    with Pipeline.open(tmp_path / "idx") as pipe:
+        pipe.encoder = encoder
+        pipe.ingest([folder], progress=False)
+        (folder / "a.txt").write_text("\n")
+        report = pipe.ingest([folder], progress=False)
+        skipped = {Path(p).name: why for p, why in report.skipped}
+        assert "removed" in skipped["a.txt"] and not report.failed
+        assert [Path(s).name for s in pipe.sources()] == ["b.txt"]
+
+
+def test_images_in_a_repository_inside_the_walked_folder_are_not_read(tmp_path, encoder):
+    """The folder given holds several projects: an image inside one of them is skipped."""
+    root = tmp_path / "work"
+    _project(root / "tool", ".git")
+    _screenshot(root / "scan.png")  # beside the projects, not in one
+    with Pipeline.open(tmp_path / "idx") as pipe:
+        pipe.encoder = encoder
+        report = pipe.ingest([root], progress=False, ocr="off")
+    skipped = {Path(p).relative_to(root).as_posix(): why for p, why in report.skipped}
+    assert "code repository" in skipped["tool/screenshot.png"]
+    assert "--ocr off" in skipped["scan.png"]

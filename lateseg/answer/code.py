@@ -49,45 +49,66 @@ _MESSAGE = re.compile(r"\b(?:say|says|text|message|wording|reads?)\b", re.IGNORE
 # "which … variables": every one the lines name
 _PLURAL_ENV = re.compile(r"\bvariables\b|\bvars\b", re.IGNORECASE)
 
-_NAME = r"[A-Za-z_][\w.]*"
-# a string literal (no escapes across lines) or a simple value: number, name, tuple …
+# Every pattern here runs over untrusted file text: each quantifier is bounded or cannot
+# overlap its neighbour, so a match attempt costs at most a few hundred steps (no
+# backtracking blow-up on a hostile line); whitespace crosses a line only where a value
+# may stand on the next one (the fact then quotes both lines: :func:`facts`).
+_NAME = r"[A-Za-z_][\w.]{0,120}"
+# a string literal (no escapes across lines)
 _STRING = r"""[rbfu]{0,2}(?:"[^"\n]{0,200}"|'[^'\n]{0,200}')"""
-_RAISE = re.compile(rf"\braise\s+({_NAME})(?:\s*\(\s*(?:{_STRING}))?")
+_RAISE = re.compile(rf"\braise[ \t]+({_NAME})")
 # the message a raise gives: a literal, or a name assigned one a few lines before
-_RAISE_MESSAGE = re.compile(rf"\braise\s+{_NAME}\s*\(\s*(?:({_STRING})|([A-Za-z_]\w*)\s*\))")
+_RAISE_MESSAGE = re.compile(
+    rf"\braise[ \t]+{_NAME}[ \t]*\(\s{{0,40}}(?:({_STRING})|([A-Za-z_]\w{{0,80}})\s{{0,40}}\))"
+)
 _MESSAGE_BACK = 600
 # pytest.raises(X), self.assertRaises(X): what a test expects raised
-_EXPECTS = re.compile(rf"\b(?:raises|assertRaises(?:Regex)?)\(\s*({_NAME})")
-_RAISES_ENTRY = re.compile(r"^[ \t]+([A-Z]\w*(?:Error|Exception|Warning))\s*:", re.MULTILINE)
-_ERROR_WORD = re.compile(r"\b([A-Z]\w*(?:Error|Exception))\b")
-_ENV_READ = re.compile(
-    r"(?:environ(?:\.get|\.setdefault|\.pop)?\s*[\[(]|getenv\s*\()\s*[rbfu]{0,2}[\"']([A-Za-z_]\w*)[\"']"
+_EXPECTS = re.compile(rf"\b(?:raises|assertRaises(?:Regex)?)\(\s{{0,40}}({_NAME})")
+_RAISES_ENTRY = re.compile(
+    r"^[ \t]+([A-Z]\w{0,80}(?:Error|Exception|Warning))[ \t]*:", re.MULTILINE
 )
-_ENV_NAME = re.compile(r"\b\w*ENV\w*\s*=\s*[\"']([A-Z][A-Z0-9_]{2,})[\"']")
-_ENV_WORD = re.compile(r"\$\{?([A-Z][A-Z0-9]*_[A-Z0-9_]+)\}?|`([A-Z][A-Z0-9]*_[A-Z0-9_]+)`")
+_ERROR_WORD = re.compile(r"\b([A-Z]\w{0,80}(?:Error|Exception))\b")
+_ENV_READ = re.compile(
+    r"(?:environ(?:\.get|\.setdefault|\.pop)?[ \t]*[\[(]|getenv[ \t]*\()\s{0,40}"
+    r"[rbfu]{0,2}[\"']([A-Za-z_]\w{0,80})[\"']"
+)
+# NAME = "VALUE" where NAME says ENV (checked in Python: a pattern for it would rescan)
+_ENV_NAME = re.compile(r"\b([A-Za-z_]\w{0,80})[ \t]*=[ \t]*[\"']([A-Z][A-Z0-9_]{2,80})[\"']")
+_ENV_WORD = re.compile(
+    r"\$\{?([A-Z][A-Z0-9]{0,40}_[A-Z0-9_]{1,80})\}?|`([A-Z][A-Z0-9]{0,40}_[A-Z0-9_]{1,80})`"
+)
+# NAME = 2 where NAME names an exit status (its words checked in Python)
 _EXIT_NAME = re.compile(
-    r"^[ \t]*((?i:\w*(?:exit|error|success|status|code|fail|abort|interrupt)\w*))"
-    r"\s*(?::\s*\w+\s*)?=\s*(-?\d+)\b",
+    r"^[ \t]*([A-Za-z_]\w{0,80})[ \t]*(?::[ \t]*\w{1,40}[ \t]*)?=(?!=)[ \t]*(-?\d{1,6})\b",
     re.MULTILINE,
 )
-_EXIT_CALL = re.compile(r"\b(?:sys\.)?exit\(\s*(-?\d+)\s*\)")
+_EXIT_WORD = re.compile(r"exit|error|success|status|code|fail|abort|interrupt", re.IGNORECASE)
+_EXIT_CALL = re.compile(r"\b(?:sys\.)?exit\([ \t]*(-?\d{1,6})[ \t]*\)")
 _EXIT_WORDS = re.compile(
-    r"\bexit(?:s|ing)?\s+(?:with\s+)?(?:(?:an?\s+)?(?:code|status)\s+(?:of\s+)?)?(\d+)"
-    r"(?:\s+(?:or|and)\s+\d+)?",
+    r"\bexit(?:s|ing)?\s{1,5}(?:with\s{1,5})?(?:(?:an?\s{1,5})?(?:code|status)\s{1,5}"
+    r"(?:of\s{1,5})?)?(\d{1,6})(?:\s{1,5}(?:or|and)\s{1,5}\d{1,6})?",
     re.IGNORECASE,
 )
-# a call in the docs (`naturalsize(…)`, ">>> humanize.naturalsize(1_000_000)"): its name
-_CALLED = re.compile(r"(?:`|>>>\s*|\b)(?:[A-Za-z_]\w*\.)*([A-Za-z_]\w*)\((?=[^)\n]{0,80}\))")
-_DEF = re.compile(r"^[ \t]*(?:async[ \t]+)?def[ \t]+(\w+)[ \t]*\(", re.MULTILINE)
-_CLASS = re.compile(r"^[ \t]*class[ \t]+(\w+)\b", re.MULTILINE)
-_PARAM = re.compile(
-    r"(?:^|[(,])\s*\*{0,2}(\w+)\s*(?::\s*[^=,()]+?(?:\[[^\]]*\])?\s*)?=\s*("
-    + _STRING
-    + r"|[^,()\n]+?(?:\([^()\n]*\))?)\s*(?=[,)\n]|$)"
+# a call in the docs (`naturalsize(…)`, ">>> humanize.naturalsize(1_000_000)"): its name,
+# from the start of its dotted chain only
+_CALLED = re.compile(
+    r"(?<![\w.])(?:[A-Za-z_]\w{0,80}\.){0,8}([A-Za-z_]\w{0,80})\((?=[^)\n]{0,80}\))"
 )
-_ARG_DEFAULT = re.compile(r"\bdefault\s*=\s*(" + _STRING + r"|[^,()\n]+(?:\([^()\n]*\))?)")
+_DEF = re.compile(r"^[ \t]*(?:async[ \t]+)?def[ \t]+(\w{1,120})[ \t]*\(", re.MULTILINE)
+_CLASS = re.compile(r"^[ \t]*class[ \t]+(\w{1,120})\b", re.MULTILINE)
+# a parameter with a default: name, its annotation on the same line, = value
+_PARAM = re.compile(
+    r"(?:^|[(,])[ \t\n]{0,40}\*{0,2}(\w{1,80})[ \t]*"
+    r"(?::(?:[^=,()\[\]\n]|\[[^\]\n]{0,200}\]){0,200})?=[ \t]*("
+    + _STRING
+    + r"|[^,()\n]{1,80}?(?:\([^()\n]{0,80}\))?)[ \t]*(?=[,)\n]|$)"
+)
+_ARG_DEFAULT = re.compile(
+    r"\bdefault[ \t]*=[ \t]*(" + _STRING + r"|[^,()\n]{1,80}(?:\([^()\n]{0,80}\))?)"
+)
 _ASSIGN = re.compile(
-    r"^[ \t]*([A-Za-z_]\w*)\s*(?::\s*[\w\[\], .|]+)?=(?!=)\s*([^\n#]{1,60}?)\s*(?:#.*)?$",
+    r"^[ \t]*([A-Za-z_]\w{0,80})[ \t]*(?::[\w\[\], .|]{1,80})?=(?!=)[ \t]*([^\n#]{1,60}?)"
+    r"[ \t]*(?:#[^\n]*)?$",
     re.MULTILINE,
 )
 # the start of a value an assignment states (not a name computed from others)
@@ -95,8 +116,11 @@ _LITERAL = re.compile(
     r"""[\d'"(\[{-]|[rbfu]{1,2}['"]|(?:True|False|None)\b|[A-Z_][A-Z0-9_.]*\b|[\w.]+\([^()]*\d"""
 )
 _DEFAULTS_TO = re.compile(
-    r"\bdefaults?\s+(?:to|is)\s+(`[^`\n]{1,40}`|" + _STRING + r"|[^\s.,;)]{1,40})", re.IGNORECASE
+    r"\bdefaults?\s{1,10}(?:to|is)\s{1,10}(`[^`\n]{1,40}`|" + _STRING + r"|[^\s.,;)]{1,40})",
+    re.IGNORECASE,
 )
+# the most facts one question scores (each is embedded): the best by word overlap
+MOST_FACTS = 64
 # the facts the docs alone may state, in forms prose does not otherwise take ($NAME,
 # "exits with 2", ConfigFileError); a default or a function needs a passage of code
 _DOCS_STATE = frozenset(["env", "exit_code", "exception"])
@@ -242,9 +266,12 @@ def _message(text: str, m: re.Match[str]) -> tuple[int, int] | None:
     if m.group(1) is not None:
         return _unquoted(text, m.span(1))
     lo = max(0, m.start() - _MESSAGE_BACK)
+    lo = text.find("\n", lo) + 1 if lo > 0 else 0  # from a line's start: ^ means one
     assigned = list(
         re.finditer(
-            rf"^[ \t]*{re.escape(m.group(2))}\s*=\s*\(?\s*({_STRING})", text[lo : m.start()], re.M
+            rf"^[ \t]*{re.escape(m.group(2))}[ \t]*=[ \t]*\(?\s{{0,40}}({_STRING})",
+            text[lo : m.start()],
+            re.M,
         )
     )
     if not assigned:
@@ -292,7 +319,9 @@ def _env_facts(i: int, text: str, code: bool) -> list[Fact]:
     rxs = (_ENV_READ, _ENV_NAME, _ENV_WORD) if code else (_ENV_WORD,)
     for rx in rxs:
         for m in rx.finditer(text):
-            g = 1 if m.group(1) is not None else 2
+            if rx is _ENV_NAME and "ENV" not in m.group(1).upper():
+                continue  # NAME = "VALUE": only a name that says it is an env variable
+            g = 1 if rx is _ENV_READ or (rx is _ENV_WORD and m.group(1)) else 2
             a, b = _line(text, m.start())
             out.append(Fact(i, "env", a, b, m.span(g), m.group(g), _around(text, a, b, 2)))
     return out
@@ -302,6 +331,8 @@ def _exit_facts(i: int, text: str, code: bool) -> list[Fact]:
     out = []
     if code:
         for m in _EXIT_NAME.finditer(text):
+            if not _EXIT_WORD.search(m.group(1)):
+                continue
             a, b = _line(text, m.start(1))
             out.append(Fact(i, "exit_code", a, b, (m.start(1), m.end(2)), m.group(1),
                             _around(text, a, b)))  # fmt: skip
@@ -333,12 +364,24 @@ def facts(asked_kind: str, hits: Sequence[Hit], message: bool = False) -> list[F
             out += _env_facts(i, h.text, code)
         elif asked_kind == "exit_code":
             out += _exit_facts(i, h.text, code)
-    seen: set[tuple[int, int, int]] = set()
+    seen: set[tuple[str, int, int]] = set()
+    said: set[str] = set()
     kept = []
-    for f in out:  # one fact per place (two patterns may find one value)
-        key = (f.passage, *f.value)
-        if key not in seen and f.value[1] > f.value[0]:
-            seen.add(key)
+    for f in out:
+        if f.value[1] <= f.value[0]:
+            continue
+        text = hits[f.passage].text
+        # a value on a line after its name's ("Defaults to" ⏎ "``30``"): both quoted
+        a = _line(text, f.value[0])[0]
+        f = replace(f, start=min(f.start, a), end=max(f.end, _line(text, f.value[1] - 1)[1]))
+        h = hits[f.passage]
+        where = (h.source, h.start + f.value[0], h.start + f.value[1])
+        line = " ".join(text[f.start : f.end].split())
+        # one fact per place (two patterns, two overlapping passages), and a copy of a
+        # line elsewhere (build/lib/x.py) is no second witness
+        if where not in seen and line not in said:
+            seen.add(where)
+            said.add(line)
             kept.append(f)
     return kept
 
@@ -399,6 +442,10 @@ def code_answer(asked: Asked, hits: Sequence[Hit], encoder: TextEmbedder) -> Ans
         found = [f for f in found if re.search(r"\d", hit_value(hits, f))]
     if not found:
         return None
+    if len(found) > MOST_FACTS:  # each is embedded: the best by the question's words
+        near = word_overlaps(asked.words, [_named(f, hits[f.passage]) for f in found])
+        kept = sorted(np.argsort(-near, kind="stable")[:MOST_FACTS])
+        found = [found[int(k)] for k in kept]
     score = score_facts(asked, hits, found, encoder)
     order = [int(k) for k in np.argsort(-score, kind="stable")]
     best = found[order[0]]

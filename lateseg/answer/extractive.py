@@ -341,8 +341,8 @@ def quote_answer(
     next best follow, in passage order. The citations are the passages quoted. When the
     question asks for a value that no candidate states, there is no phrase and the text
     says so before quoting the closest sentence. ``asked``: the analysed question. A
-    question about code is answered with the fact it asks for where a passage of code
-    states one (:func:`~lateseg.answer.code.code_answer`)."""
+    question about code is answered with the fact it asks for where a passage states one
+    (:func:`~lateseg.answer.code.code_answer`)."""
     coded = code_answer(asked, hits, encoder)
     if coded is not None:
         return coded

@@ -143,9 +143,10 @@ class Asked:
     sub-processor", "what is the monthly fee": ``monthly``), which may name the column
     asked for; and the fact of ``code`` it asks for, if it is a question about code
     (:func:`code_kind`: ``"exception"``, ``"default"``, ``"env"``, ``"exit_code"``,
-    ``"symbol"``; answered so only from passages that are code). All of it is read by
-    :func:`analyse`, once: the steps of an ask read these fields, never the question's
-    text again."""
+    ``"symbol"``; :mod:`lateseg.answer.code` answers it where a passage states one: a
+    default or a function only beside a passage of code, the others from docs too).
+    All of it is read by :func:`analyse`, once: the steps of an ask read these fields,
+    never the question's text again."""
 
     question: str
     kind: str
@@ -320,13 +321,15 @@ _CODE_KINDS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("exit_code", r"\bexit\s+(?:codes?|status(?:es)?|values?)\b|\breturn\s+codes?\b"),
         (
             "exception",
-            r"\b(?:which|what)\b[^?]{0,40}?\b(?:exceptions?|errors?|warnings?)\b"
-            r"|\b(?:gets?|is|are|be|being)\s+(?:raised|thrown)\b"
+            r"\b(?:which|what)\b[^?]{0,40}?\b(?:exceptions?|errors?)\b"
+            r"|\b(?:gets?|is|are)\s+(?:raised|thrown)\b"
             r"|\bwhat\s+(?:does|do|will|would|can)\s+[^?]{0,40}?\b(?:raise|throw)\b",
         ),
         (
             "default",
-            r"\bdefaults?\b|\bfalls?\s+back\b|\b(?:if|when|unless)\s+(?:I|you|we)\s+(?:don'?t|"
+            r"\bdefault\s+(?:value|argument|parameter|setting|format|option|mode|encoding|"
+            r"size|port|timeout|is|was|for|of)\b|\bby\s+default\b|\bdefaults\s+to\b"
+            r"|\bfalls?\s+back\b|\b(?:if|when|unless)\s+(?:I|you|we)\s+(?:don'?t|"
             r"do\s+not|never)\s+(?:pass|give|specify|set|provide|say|supply|choose)\b"
             r"|\bunless\s+(?:I|you|we)\s+(?:override|specify|pass|set|change)\b",
         ),

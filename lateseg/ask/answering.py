@@ -35,6 +35,7 @@ from lateseg.answer.scope import (
     plain_question,
     profiles,
 )
+from lateseg.ask.code_search import cosine_scored, has_code, with_named_units
 from lateseg.ask.options import (
     ASK_DEFAULTS,
     DEFAULT_ANSWER,
@@ -42,13 +43,12 @@ from lateseg.ask.options import (
     AskOptions,
     SearchOptions,
 )
+from lateseg.errors import IndexStoreError
 from lateseg.generate.answers import copy_answer, generate_answer
 from lateseg.generate.compose import generated
 from lateseg.generate.remote.config import LLMConfig
 from lateseg.generate.rerank import RERANK_TOP
 from lateseg.generate.rerank import rerank as by_likelihood
-from lateseg.retrieve.retriever import RRF_POOL
-from lateseg.retrieve.symbols import named_units
 from lateseg.types import NO_PASSAGE, Answer, Hit, Scope, clean_text
 
 log = logging.getLogger(__name__)
@@ -192,26 +192,22 @@ class Answerer:
         :meth:`search`), widened with their neighbours to ``options.context``
         characters (a list question's to :data:`LIST_CONTEXT` by default). A question
         about code also reads first the units it names by name
-        (:func:`~lateseg.retrieve.symbols.named_units`, scored as the best hit), and gets
-        the whole function (or class) each code hit lies in, up to :data:`UNIT_CHARS`
-        characters (:meth:`Retriever.units`)."""
+        (:func:`~lateseg.ask.code_search.with_named_units`), and without ``context``
+        gets the whole function (or class) each code hit lies in, up to
+        :data:`UNIT_CHARS` characters (:meth:`Retriever.units`)."""
         sources = scope.sources if scope is not None and scope.sources else None
         hits = self.search(asked.question, options.search, sources=sources)
-        if asked.code is not None and hits:  # the units it names, read first
-            top = max(h.score for h in hits)
-            have = {h.chunk_id for h in hits}
-            named = [
-                dataclasses.replace(h, score=top)
-                for h in named_units(self.retriever, asked.question, sources)
-                if h.chunk_id not in have
-            ]
-            hits = named + hits
+        if asked.code is not None:  # the units it names, read first
+            hits = with_named_units(
+                self.retriever, asked.question, hits, source=options.source,
+                kind=options.kind, sources=sources,
+            )  # fmt: skip
         context = options.context
         if context is None and asked.kind == "list":
             context = LIST_CONTEXT
         if context is not None and hits:
             hits = self.retriever.expand(hits, context)
-        if asked.code is not None:
+        elif asked.code is not None:  # the passages a reader chose are theirs
             hits = self.retriever.units(hits, UNIT_CHARS)
         return self.retriever.whole_sentences(hits)
 
@@ -224,30 +220,23 @@ class Answerer:
         :data:`~lateseg.generate.rerank.RERANK_TOP` re-ranked by the generator's
         likelihood of the question (:func:`~lateseg.generate.rerank.rerank`; seconds a
         query on CPU, opt-in). Where ``"auto"`` chose hybrid, the hits are scored by
-        their cosine (:meth:`cosine_scored`)."""
-        select = {**options.select(question), "sources": sources}
+        their cosine (:func:`~lateseg.ask.code_search.cosine_scored`)."""
+        auto = options.mode == "auto"
+        select = {**options.select(question, code=not auto or has_code(self.retriever))}
+        select["sources"] = sources
         k, rerank = options.k, options.rerank
-        if rerank is None:
-            hits = self.retriever.search(question, k, **select)
-        else:
-            hits = self.retriever.search(question, max(k, RERANK_TOP), **select)
-            hits = by_likelihood(self.local_generator(), question, hits, k)
-        if options.mode == "auto" and select["mode"] == "hybrid":
-            hits = self.cosine_scored(question, hits, select)
+        try:
+            hits = self.retriever.search(question, max(k, RERANK_TOP) if rerank else k, **select)
+        except IndexStoreError:  # an index made before lexical search: auto stays dense
+            if not (auto and select["mode"] == "hybrid"):
+                raise
+            select["mode"] = "dense"
+            hits = self.retriever.search(question, max(k, RERANK_TOP) if rerank else k, **select)
+        if rerank is not None:
+            return by_likelihood(self.local_generator(), question, hits, k)
+        if auto and select["mode"] == "hybrid":
+            hits = cosine_scored(self.retriever, question, hits, select)
         return hits
-
-    def cosine_scored(self, question: str, hits: list[Hit], select: dict) -> list[Hit]:
-        """``hits`` in their order, each scored by its cosine similarity to ``question``
-        (of the best :data:`~lateseg.retrieve.retriever.RRF_POOL` dense hits; one not
-        among them, found by its words only, scores the least of those): a hybrid
-        search that ``"auto"`` chose scores its hits as a dense one does, the scale the
-        answerer's confidence was fitted on (a fused rank value is some 0.03)."""
-        if not hits:
-            return hits
-        dense = self.retriever.search(question, RRF_POOL, **{**select, "mode": "dense"})
-        cosine = {h.chunk_id: h.score for h in dense}
-        floor = min(cosine.values(), default=0.0)
-        return [dataclasses.replace(h, score=cosine.get(h.chunk_id, floor)) for h in hits]
 
     def missing(self, question: str, scope: Scope) -> Answer:
         """The answer to a question that names a document the index does not hold and
@@ -318,7 +307,7 @@ class Answerer:
         if scope is not None:
             log.info("scope: %s", scope.describe())
         if scope is not None and scope.missing is not None:  # looked for everywhere
-            asked = analyse(question)
+            asked = self.analysed(question)
             hits = self.retrieve(asked, options, None)
             _log_hits(hits, t0)
             missing = None if hits else self.missing(question, scope)
@@ -326,10 +315,18 @@ class Answerer:
         if scope is not None:  # asked of the named documents in their own words
             question = plain_question(question, scope, self.document_profiles())
             log.info("asked of them as: %s", question)
-        asked = analyse(question)
+        asked = self.analysed(question)
         hits = self.retrieve(asked, options, scope)
         _log_hits(hits, t0)
         return Prepared(asked, scope, hits)
+
+    def analysed(self, question: str) -> Asked:
+        """``question`` analysed (:func:`~lateseg.answer.question.analyse`); a question
+        worded as one about code asked of an index without code is any other question."""
+        asked = analyse(question)
+        if asked.code is not None and not has_code(self.retriever):
+            return dataclasses.replace(asked, code=None)
+        return asked
 
     def finish(
         self, answer: Answer, prepared: Prepared, min_confidence: float | None = None

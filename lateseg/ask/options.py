@@ -90,6 +90,10 @@ def search_mode(mode: str, question: str) -> str:
     return "hybrid" if code_kind(question) is not None else "dense"
 
 
+def _concrete(mode: str) -> str:
+    return "dense" if mode == "auto" else mode
+
+
 @dataclass(frozen=True)
 class SearchOptions:
     """Which passages: the ``k`` best by ``mode`` (:data:`QUERY_MODES`), of the files
@@ -122,11 +126,15 @@ class SearchOptions:
         check_names(cls, given, "search")
         return cls(**given)
 
-    def select(self, question: str) -> dict[str, Any]:
+    def select(self, question: str | None = None, code: bool = True) -> dict[str, Any]:
         """The options of :meth:`Retriever.search <lateseg.retrieve.retriever.Retriever.search>`
-        for ``question`` (``"auto"`` made a mode: :func:`search_mode`)."""
+        for ``question`` (``"auto"`` made a mode by :func:`search_mode`; dense without a
+        question, or where the index holds no ``code``)."""
+        mode = _concrete(self.mode)
+        if question is not None and code:
+            mode = search_mode(self.mode, question)
         return {
-            "mode": search_mode(self.mode, question),
+            "mode": mode,
             "source": self.source,
             "kind": self.kind,
             "include_toc": self.include_toc,

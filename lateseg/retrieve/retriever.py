@@ -256,6 +256,8 @@ class Retriever:
             if h.source not in docs:
                 docs[h.source] = self.index.store.document(h.source)
             doc = docs[h.source]
+            if doc is not None and doc.id != h.doc_id:
+                doc = None  # changed since the hit was read: its offsets are another text's
             inside = [] if doc is None else [
                 s for s in doc.spans("function", "method", "class")
                 if s.start <= h.start and h.end <= s.end and s.end - s.start <= limit
@@ -321,16 +323,17 @@ class Retriever:
         self._provenance.annotate([row], exact_page=True)
         section = row["section"]
         if hit.kind == "code":
-            section = self._unit_of(hit.source, start, end) or section
+            section = self._unit_of(hit, start, end) or section
         return dataclasses.replace(
             hit, start=start, end=end, text=text, page=row["page"], page_end=row["page_end"],
             section=section, chunk_id=cid, line=row["line"], line_end=row["line_end"],
         )  # fmt: skip
 
-    def _unit_of(self, source: str, start: int, end: int) -> str | None:
-        """The qualified name of the innermost unit of code holding ``[start, end)``."""
-        doc = self.index.store.document(source)
-        if doc is None:
+    def _unit_of(self, hit: Hit, start: int, end: int) -> str | None:
+        """The qualified name of the innermost unit of code holding ``[start, end)`` of
+        ``hit``'s document (None: none, or the document changed since ``hit`` was read)."""
+        doc = self.index.store.document(hit.source)
+        if doc is None or doc.id != hit.doc_id:
             return None
         inside = [
             s for s in doc.spans("function", "method", "class")

@@ -41,13 +41,19 @@ def names_in(question: str) -> list[str]:
 
 
 def named_units(
-    retriever: Retriever, question: str, sources: Sequence[str] | None = None
+    retriever: Retriever,
+    question: str,
+    sources: Sequence[str] | None = None,
+    source: str | None = None,
 ) -> list[Hit]:
     """The first chunk of each function, method or class ``question`` names by its name
-    (see the module docstring), at most :data:`LIMIT`, among ``sources`` when given."""
+    (see the module docstring), at most :data:`LIMIT`, among ``sources`` (or the files
+    matching the glob ``source``) when given."""
     out: list[Hit] = []
     for name in names_in(question):
-        found = retriever.search(name, _LOOKED_AT, mode="lexical", kind="code", sources=sources)
+        found = retriever.search(
+            name, _LOOKED_AT, mode="lexical", kind="code", sources=sources, source=source
+        )
         mine = [h for h in found if h.section and h.section.rsplit(".", 1)[-1] == name]
         if mine:
             out.append(min(mine, key=lambda h: (h.source, h.start)))

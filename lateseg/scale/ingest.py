@@ -104,7 +104,11 @@ def ingest_paths(
                 except LatesegError as e:
                     if str(e) == EMPTY:  # nothing to index, nothing lost: skipped, quietly
                         log.info("skipped %s: %s", parsed.source, e)
-                        report.skipped.append((parsed.source, EMPTY))
+                        why = EMPTY
+                        if job.known_hash is not None:  # emptied: its old text goes too
+                            writer.remove([parsed.source])
+                            why += " (its earlier text removed from the index)"
+                        report.skipped.append((parsed.source, why))
                         continue
                     log.warning("failed %s: %s", parsed.source, e)
                     report.failed.append((parsed.source, str(e)))
@@ -131,7 +135,8 @@ IMAGE_UNREAD = "image: "
 
 def _images_unread(found: Walk, ocr: str) -> Walk:
     """The walk without the images found in folders when OCR is off or not installed,
-    and without those in a code repository unless OCR is forced
+    and without those in a code repository (the walked folder or one of its folders
+    above the image) unless OCR is forced
     (:func:`~lateseg.ingest.repo.is_code_repository`: icons and screenshots, not pages):
     those are skipped with the reason, as other files lateseg cannot read are (an image
     named on its own is still read, and fails saying why)."""
@@ -146,12 +151,28 @@ def _images_unread(found: Walk, ocr: str) -> Walk:
     why = "--ocr off" if ocr == "off" else available()
     repos: dict[Path, bool] = {}
     skipped = []
-    for f in images:
+
+    def in_repository(folder: Path, root: Path) -> bool:
+        """Whether ``folder`` or one above it, up to ``root``, is a code repository
+        (walked upwards without recursion: a folder tree may be any depth)."""
+        path = [folder]
+        while path[-1] not in repos and path[-1] != root and path[-1].is_relative_to(root):
+            if path[-1].parent == path[-1]:
+                break
+            path.append(path[-1].parent)
+        found = repos.get(path[-1])
+        for p in reversed(path):  # the top first: a folder is in one if its parent is
+            if found is None or not found:
+                found = is_code_repository(p) if p not in repos else repos[p]
+            repos[p] = found
+        return bool(found)
+
+    for f in images:  # a repository's image is skipped whatever OCR can do: say that
         root = f.root or f.path.parent
-        if why is not None:
-            skipped.append((f, f"{IMAGE_UNREAD}{why}"))
-        elif ocr != "force" and repos.setdefault(root, is_code_repository(root)):
+        if ocr != "force" and in_repository(f.path.parent, root):
             skipped.append((f, f"{IMAGE_UNREAD}in a code repository (--ocr force reads it)"))
+        elif why is not None:
+            skipped.append((f, f"{IMAGE_UNREAD}{why}"))
     for f, reason in skipped:
         found.skip(f.path, reason)
     gone = {id(f) for f, _ in skipped}
