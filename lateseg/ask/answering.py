@@ -196,7 +196,9 @@ class Answerer:
         gets the whole function (or class) each code hit lies in, up to
         :data:`UNIT_CHARS` characters (:meth:`Retriever.units`)."""
         sources = scope.sources if scope is not None and scope.sources else None
-        hits = self.search(asked.question, options.search, sources=sources)
+        hits = self.search(
+            asked.question, options.search, sources=sources, about_code=asked.code is not None
+        )
         if asked.code is not None:  # the units it names, read first
             hits = with_named_units(
                 self.retriever, asked.question, hits, source=options.source,
@@ -212,17 +214,24 @@ class Answerer:
         return self.retriever.whole_sentences(hits)
 
     def search(
-        self, question: str, options: SearchOptions, *, sources: Sequence[str] | None = None
+        self,
+        question: str,
+        options: SearchOptions,
+        *,
+        sources: Sequence[str] | None = None,
+        about_code: bool | None = None,
     ) -> list[Hit]:
         """:meth:`Retriever.search` as ``options`` select (of ``sources`` only, when
         given), then with ``options.rerank`` (one of
         :data:`~lateseg.generate.rerank.RERANKERS`) its top
         :data:`~lateseg.generate.rerank.RERANK_TOP` re-ranked by the generator's
         likelihood of the question (:func:`~lateseg.generate.rerank.rerank`; seconds a
-        query on CPU, opt-in). Where ``"auto"`` chose hybrid, the hits are scored by
-        their cosine (:func:`~lateseg.ask.code_search.cosine_scored`)."""
+        query on CPU, opt-in). Where ``"auto"`` chose hybrid (for a question about code:
+        ``about_code``, when the caller analysed it), the hits are scored by their cosine
+        (:func:`~lateseg.ask.code_search.cosine_scored`) before any re-ranking."""
         auto = options.mode == "auto"
-        select = {**options.select(question, code=not auto or has_code(self.retriever))}
+        code = not auto or has_code(self.retriever)
+        select = {**options.select(question, code=code, about_code=about_code)}
         select["sources"] = sources
         k, rerank = options.k, options.rerank
         try:
@@ -232,10 +241,10 @@ class Answerer:
                 raise
             select["mode"] = "dense"
             hits = self.retriever.search(question, max(k, RERANK_TOP) if rerank else k, **select)
-        if rerank is not None:
-            return by_likelihood(self.local_generator(), question, hits, k)
         if auto and select["mode"] == "hybrid":
             hits = cosine_scored(self.retriever, question, hits, select)
+        if rerank is not None:
+            return by_likelihood(self.local_generator(), question, hits, k)
         return hits
 
     def missing(self, question: str, scope: Scope) -> Answer:

@@ -126,12 +126,18 @@ class SearchOptions:
         check_names(cls, given, "search")
         return cls(**given)
 
-    def select(self, question: str | None = None, code: bool = True) -> dict[str, Any]:
+    def select(
+        self, question: str | None = None, code: bool = True, about_code: bool | None = None
+    ) -> dict[str, Any]:
         """The options of :meth:`Retriever.search <lateseg.retrieve.retriever.Retriever.search>`
-        for ``question`` (``"auto"`` made a mode by :func:`search_mode`; dense without a
-        question, or where the index holds no ``code``)."""
+        for ``question`` (``"auto"`` made a mode by :func:`search_mode`, or by
+        ``about_code`` where the caller has analysed the question already: hybrid when
+        it is about code; dense without a question, or where the index holds no
+        ``code``)."""
         mode = _concrete(self.mode)
-        if question is not None and code:
+        if self.mode == "auto" and code and about_code is not None:
+            mode = "hybrid" if about_code else "dense"
+        elif question is not None and code:
             mode = search_mode(self.mode, question)
         return {
             "mode": mode,

@@ -15,7 +15,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from lateseg.text.words import STOPWORDS
+from lateseg.text.words import STOPWORDS, WORD_PATTERN
 
 if TYPE_CHECKING:
     from lateseg.retrieve.retriever import Retriever
@@ -25,7 +25,19 @@ if TYPE_CHECKING:
 LIMIT = 2
 # chunks looked at per name: a unit's own chunks rank high for its name
 _LOOKED_AT = 20
-_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{3,}(?:\(\))?")
+# words joined by underscores, as identifiers are (the one word pattern, joined)
+_NAME = re.compile(rf"_*{WORD_PATTERN}(?:_+{WORD_PATTERN})*_*(?:\(\))?")
+
+
+def _identifier(word: str) -> bool:
+    """A name a definition may have: four or more ASCII letters, digits and underscores,
+    not starting with a digit."""
+    return (
+        len(word) >= 4
+        and word.isascii()
+        and word.replace("_", "a").isalnum()
+        and not word[0].isdigit()
+    )
 
 
 def _code_shaped(word: str) -> bool:
@@ -35,7 +47,10 @@ def _code_shaped(word: str) -> bool:
 def names_in(question: str) -> list[str]:
     """The words of ``question`` that may name code, the code-shaped first, each once."""
     words = [m.group(0) for m in _NAME.finditer(question)]
-    words = [w for w in words if w.removesuffix("()").lower() not in STOPWORDS]
+    words = [
+        w for w in words
+        if _identifier(w.removesuffix("()")) and w.removesuffix("()").lower() not in STOPWORDS
+    ]  # fmt: skip
     ordered = sorted(words, key=lambda w: not _code_shaped(w))  # stable: question order
     return list(dict.fromkeys(w.removesuffix("()") for w in ordered))
 
