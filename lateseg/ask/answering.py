@@ -230,7 +230,8 @@ class Answerer:
         ``about_code``, when the caller analysed it), the hits are scored by their cosine
         (:func:`~lateseg.ask.code_search.cosine_scored`) before any re-ranking."""
         auto = options.mode == "auto"
-        code = not auto or has_code(self.retriever)
+        # an ask's analysed question knows already (Answerer.analysed asked the index)
+        code = not auto or about_code is not None or has_code(self.retriever)
         select = {**options.select(question, code=code, about_code=about_code)}
         select["sources"] = sources
         k, rerank = options.k, options.rerank

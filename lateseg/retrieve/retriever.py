@@ -21,7 +21,7 @@ from lateseg.errors import ConfigError, IndexStoreError
 from lateseg.ingest.formats import is_paged
 from lateseg.retrieve.provenance import LINE_KINDS, ProvenanceCache
 from lateseg.text.boundaries import sentence_spans
-from lateseg.types import Document, Hit, clean_text
+from lateseg.types import Document, Hit, Span, clean_text
 
 if TYPE_CHECKING:
     import numpy as np
@@ -35,6 +35,16 @@ RRF_POOL = 50  # candidates taken from each ranking before fusing
 
 def _rank_key(h: Hit) -> tuple[float, str, int]:
     return (-h.score, h.source, h.start)
+
+
+def innermost_unit(doc: Document, start: int, end: int, limit: int | None = None) -> Span | None:
+    """The innermost function, method or class of ``doc`` that holds ``[start, end)``
+    (of at most ``limit`` characters, when given), or None."""
+    inside = [
+        s for s in doc.spans("function", "method", "class")
+        if s.start <= start and end <= s.end and (limit is None or s.end - s.start <= limit)
+    ]  # fmt: skip
+    return min(inside, key=lambda s: s.end - s.start, default=None)
 
 
 class Retriever:
@@ -258,14 +268,10 @@ class Retriever:
             doc = docs[h.source]
             if doc is not None and doc.id != h.doc_id:
                 doc = None  # changed since the hit was read: its offsets are another text's
-            inside = [] if doc is None else [
-                s for s in doc.spans("function", "method", "class")
-                if s.start <= h.start and h.end <= s.end and s.end - s.start <= limit
-            ]  # fmt: skip
-            if doc is None or not inside:
+            unit = None if doc is None else innermost_unit(doc, h.start, h.end, limit)
+            if doc is None or unit is None:
                 out.append(h)
                 continue
-            unit = min(inside, key=lambda s: s.end - s.start)
             where = (h.source, unit.start, unit.end)
             if where in given:
                 continue
@@ -335,11 +341,8 @@ class Retriever:
         doc = self.index.store.document(hit.source)
         if doc is None or doc.id != hit.doc_id:
             return None
-        inside = [
-            s for s in doc.spans("function", "method", "class")
-            if s.start <= start and end <= s.end
-        ]  # fmt: skip
-        return min(inside, key=lambda s: s.end - s.start).label if inside else None
+        unit = innermost_unit(doc, start, end)
+        return unit.label if unit is not None else None
 
     def definitions(self, hit: Hit) -> dict[str, str]:
         """The definitions (from the contract's structure) of the defined terms that
