@@ -12,7 +12,7 @@ QUESTION ?= How many days' notice must the Client give to terminate the Master S
 
 TESTDATA := .cache/testdata
 
-.PHONY: install install-gpu demo test test-fast lint clean testdata browser postgres ocr
+.PHONY: install install-gpu demo test test-fast lint clean testdata browser postgres ocr kvpress-env test-kvpress
 
 # PyTorch's own CPU wheel index. requirements/cpu.txt names it as an extra index, so that
 # `torch==2.13.0+cpu` resolves there and never to the CUDA build a stock Linux index
@@ -125,9 +125,34 @@ PARALLEL = -n auto --dist loadfile
 test-fast: $(INSTALLED) testdata
 	HF_HUB_OFFLINE=1 $(BIN)/pytest -q -m "not slow" $(PARALLEL)
 
+# NVIDIA kvpress beside lateseg (bench/kvpress_compare.py, lateseg.integrations.kvpress):
+# kvpress pins transformers<5.3, so it gets a venv of its own, never the project's. The
+# CPU torch first, as for `make install`; then kvpress, its transformers and lateseg.
+KVPRESS_VENV ?= .venv-kvpress
+KVPRESS_STAMP := $(KVPRESS_VENV)/.installed
+
+kvpress-env: $(KVPRESS_STAMP)
+
+$(KVPRESS_STAMP): pyproject.toml requirements/cpu.txt requirements/kvpress.txt requirements/generator.txt
+	$(PYTHON) -m venv $(KVPRESS_VENV)
+	$(KVPRESS_VENV)/bin/pip install --upgrade --quiet pip
+	@if $(CPU_INDEX_REACHABLE); then \
+		$(KVPRESS_VENV)/bin/pip install --quiet -r requirements/cpu.txt; \
+	else \
+		grep -v '^--extra-index-url' requirements/cpu.txt > $(KVPRESS_VENV)/cpu-no-index.txt; \
+		$(KVPRESS_VENV)/bin/pip install --quiet -r $(KVPRESS_VENV)/cpu-no-index.txt; \
+	fi
+	$(KVPRESS_VENV)/bin/pip install --quiet -r requirements/kvpress.txt -e .
+	$(KVPRESS_VENV)/bin/pip install --quiet --no-deps -r requirements/generator.txt
+	touch $(KVPRESS_STAMP)
+
+# lateseg's press run by kvpress's own pipeline (not part of `make test`: another venv).
+test-kvpress: $(KVPRESS_STAMP) testdata
+	HF_HUB_OFFLINE=1 $(KVPRESS_VENV)/bin/pytest -q tests/test_kvpress_integration.py tests/test_kv.py
+
 lint: $(INSTALLED)
 	$(BIN)/ruff check lateseg tests pipelines data bench
 	$(BIN)/ruff format --check lateseg tests pipelines data bench
 
 clean:
-	rm -rf $(VENV) .pytest_cache
+	rm -rf $(VENV) $(KVPRESS_VENV) .pytest_cache

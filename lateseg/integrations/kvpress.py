@@ -1,0 +1,223 @@
+"""lateseg's KV compression as a press of NVIDIA kvpress (``pip install -r
+requirements/kvpress.txt``: kvpress pins ``transformers<5.3``, so it lives in an
+environment of its own).
+
+:class:`LatesegKVPress` is a kvpress ``BasePress``: it works wherever kvpress's presses do,
+``KVPressTextGenerationPipeline`` included::
+
+    from kvpress import KVPressTextGenerationPipeline
+    from lateseg.integrations.kvpress import LatesegKVPress
+
+    pipe = KVPressTextGenerationPipeline(model=model, tokenizer=tokenizer)
+    press = LatesegKVPress(compression_ratio=0.5)          # whole content-defined chunks
+    pipe(context=contract, questions=[...], press=press)
+
+It keeps what lateseg's own press keeps (:mod:`lateseg.kv.compress`): the first ``sinks``
+tokens and the last ``window`` tokens, and for the rest of the budget what the lateseg
+method named by ``method`` chooses (``lateseg``: the whole content-defined chunks, cut
+from the context's text, with the most attention, filling the budget exactly; or
+``chunkkv-fixed``, ``snapkv``, ``keydiff``, ``streaming``), scored the way lateseg scores:
+the attention the window's queries give each slot, averaged over the queries and over
+the query heads of each KV head. The budget is kvpress's: ``compression_ratio`` of the
+context's slots removed, kept count as kvpress rounds it.
+
+The chunks need the context's text: the press reads the prefill's ``input_ids`` and
+decodes them token by token with the model's tokenizer (``tokenizer``, or the one saved
+with the model), so a chunk boundary falls on the token that holds a paragraph, sentence,
+clause or line start. Each layer chooses for itself (kvpress compresses layer by layer as
+the prefill runs; lateseg's own ``layer_group`` averaging needs every layer's scores and
+is not available here). One sequence per call (batch size 1), as kvpress's ChunkKVPress.
+"""
+
+from __future__ import annotations
+
+try:  # one clear message when the bench environment is not the one running
+    import kvpress  # noqa: F401
+    from kvpress.presses.base_press import BasePress
+    from kvpress.utils import compute_n_kept, get_prerope_query_states
+except ImportError as e:  # pragma: no cover - exercised where kvpress is absent
+    raise ImportError(
+        "lateseg.integrations.kvpress needs NVIDIA kvpress, which pins transformers<5.3: "
+        "make an environment of its own (make kvpress-env, or pip install -r "
+        "requirements/kvpress.txt)"
+    ) from e
+
+import contextlib
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from types import SimpleNamespace
+from typing import Any
+
+import numpy as np
+import torch
+
+from lateseg.errors import ConfigError
+from lateseg.kv.chunks import content_chunks
+from lateseg.kv.presses import Press, Slots, at_least, press
+
+__all__ = ["LatesegKVPress", "token_text"]
+
+
+def token_text(tokenizer: Any, ids: list[int]) -> tuple[str, list[tuple[int, int]]]:
+    """The text of ``ids`` decoded token by token, and each token's character span in it
+    (one span per id, so spans and cache slots stay aligned; a token that decodes to a
+    part of a character gives the replacement character, which never cuts a chunk)."""
+    pieces = tokenizer.batch_decode([[i] for i in ids], skip_special_tokens=False)
+    offsets: list[tuple[int, int]] = []
+    at = 0
+    for piece in pieces:
+        offsets.append((at, at + len(piece)))
+        at += len(piece)
+    return "".join(pieces), offsets
+
+
+@dataclass
+class LatesegKVPress(BasePress):
+    """A lateseg method as a kvpress press (see the module): ``compression_ratio`` of the
+    context removed; ``method`` a lateseg press name (its ``settings`` go to it);
+    ``sinks`` and ``window`` the first and last tokens always kept, the window's queries
+    scoring the rest; ``tokenizer`` decodes the context for the chunks (None: the
+    model's own, loaded from where the model was)."""
+
+    compression_ratio: float = 0.0
+    method: str = "lateseg"
+    settings: dict[str, Any] = field(default_factory=dict)
+    sinks: int = 4
+    window: int = 32
+    tokenizer: Any = None
+
+    def __post_init__(self) -> None:
+        ratio = self.compression_ratio
+        if isinstance(ratio, bool) or not isinstance(ratio, (int, float)) or not 0 <= ratio < 1:
+            raise ConfigError(f"compression_ratio={ratio!r}; give a share in [0, 1)")
+        at_least(self, "sinks", 0)
+        at_least(self, "window", 1)
+        self.chooser: Press = press(self.method, **self.settings)
+        self._ids: list[int] | None = None
+        self._chunks: list[tuple[int, int]] | None = None
+        #: The last prefill's kept positions per layer, ``[kv_heads, n]`` (what to look at
+        #: when asking why a fact was lost), and its content-defined chunks.
+        self.kept: dict[int, np.ndarray] = {}
+        self.chunks: list[tuple[int, int]] = []
+
+    def context(self, ids: list[int]) -> None:
+        """The token ids of the context about to be prefilled and compressed, for a
+        caller that runs kvpress's layer hooks itself (``with press(model)`` reads them
+        from the prefill's ``input_ids``)."""
+        self._ids = [int(i) for i in ids]
+        self._chunks = None
+        self.kept = {}
+
+    def post_init_from_model(self, model: Any) -> None:
+        if self.tokenizer is None and self.chooser.chunk_max_tokens is not None:
+            from transformers import AutoTokenizer
+
+            self.tokenizer = AutoTokenizer.from_pretrained(model.config.name_or_path)
+
+    @contextlib.contextmanager
+    def __call__(self, model: Any) -> Iterator[None]:
+        """kvpress's hooks on every attention layer, and one on the model that reads the
+        prefill's token ids (for the chunks)."""
+        base = model.model.language_model if hasattr(model.model, "language_model") else model.model
+
+        def read_ids(module: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+            ids = kwargs.get("input_ids", args[0] if args else None)
+            cache = kwargs.get("past_key_values")
+            if ids is not None and (cache is None or cache.get_seq_length() == 0):
+                if ids.shape[0] != 1:
+                    raise ConfigError("LatesegKVPress compresses one sequence at a time")
+                self.context(ids[0].tolist())
+
+        hook = base.register_forward_pre_hook(read_ids, with_kwargs=True)
+        try:
+            with super().__call__(model):
+                yield
+        finally:
+            hook.remove()
+            self._ids = None
+            self._chunks = None
+
+    def compress(
+        self,
+        module: Any,
+        hidden_states: torch.Tensor,
+        keys: torch.Tensor,
+        values: torch.Tensor,
+        attentions: torch.Tensor,
+        kwargs: dict[str, Any],
+    ) -> tuple[torch.Tensor, torch.Tensor]:
+        length = keys.shape[2]
+        kept = compute_n_kept(length, self.compression_ratio)
+        if self.compression_ratio == 0 or kept >= length:
+            return keys, values
+        if keys.shape[0] != 1:
+            raise ConfigError("LatesegKVPress compresses one sequence at a time")
+        if self._ids is not None and len(self._ids) != length:
+            raise ConfigError(
+                f"LatesegKVPress read {len(self._ids)} token ids for a cache of {length} "
+                "slots: it compresses a prefill from an empty cache"
+            )
+        sinks = min(self.sinks, length)
+        window = max(1, min(self.window, kept - sinks, length - sinks))
+        win_start = length - window
+        capacity = kept - sinks - window
+        if capacity < 0:  # a budget below the sinks: the most recent slots only
+            sinks, win_start, capacity = 0, length - kept, 0
+        slots = Slots(length, sinks, win_start, capacity, keys.shape[1])
+        scores = self._scores(module, hidden_states, keys, kwargs, window)
+        middle = self.chooser.choose(scores, slots, self._content_chunks(sinks, win_start))
+        heads = keys.shape[1]
+        if middle.ndim == 1:
+            keep = np.tile(np.sort(np.r_[slots.fixed, middle]), (heads, 1))
+        else:
+            keep = np.sort(np.concatenate([np.tile(slots.fixed, (heads, 1)), middle], axis=1))
+        self.kept[int(module.layer_idx)] = keep
+        idx = torch.from_numpy(keep).to(keys.device)[None, :, :, None]
+        keys = keys.gather(2, idx.expand(-1, -1, -1, keys.shape[-1])).contiguous()
+        values = values.gather(2, idx.expand(-1, -1, -1, values.shape[-1])).contiguous()
+        return keys, values
+
+    def _scores(
+        self,
+        module: Any,
+        hidden_states: torch.Tensor,
+        keys: torch.Tensor,
+        kwargs: dict[str, Any],
+        window: int,
+    ) -> np.ndarray:
+        """``[kv_heads, T]``: the press's own scores from the keys, or the attention the
+        last ``window`` queries give each slot (lateseg's observation window)."""
+        hkv, length = keys.shape[1], keys.shape[2]
+        if not self.chooser.scored:
+            return np.zeros((hkv, length))
+        own = self.chooser.scores(SimpleNamespace(layers=[SimpleNamespace(keys=keys)]))
+        if own is not None:
+            return own[0]
+        from transformers.models.llama.modeling_llama import rotate_half
+
+        q = get_prerope_query_states(module, hidden_states[:, -window:])  # [1, Hq, w, D]
+        cos, sin = kwargs["position_embeddings"]
+        cos, sin = cos[:, -window:].unsqueeze(1), sin[:, -window:].unsqueeze(1)
+        q = (q * cos + rotate_half(q) * sin)[0].float()
+        q = q.view(hkv, q.shape[0] // hkv, window, -1)
+        logits = torch.einsum("hgwd,htd->hgwt", q, keys[0].float()) * module.scaling
+        qpos = torch.arange(length - window, length).view(1, 1, window, 1)
+        later = torch.arange(length).view(1, 1, 1, length) > qpos
+        logits = logits.masked_fill(later.to(logits.device), float("-inf"))
+        return torch.softmax(logits, dim=-1).mean(dim=(1, 2)).cpu().numpy()
+
+    def _content_chunks(self, begin: int, end: int) -> list[tuple[int, int]] | None:
+        """The context's content-defined chunks over slots ``begin..end`` (computed once
+        a prefill; None for a method that needs none)."""
+        longest = self.chooser.chunk_max_tokens
+        if longest is None:
+            return None
+        if self._ids is None:
+            raise ConfigError(
+                "LatesegKVPress saw no token ids: prefill inside `with press(model):`"
+            )
+        if self._chunks is None:
+            text, offsets = token_text(self.tokenizer, self._ids)
+            self._chunks = content_chunks(text, offsets, begin, end, longest)
+            self.chunks = self._chunks
+        return self._chunks
