@@ -20,6 +20,7 @@ Writes ``bench/results/kv_document.{md,json}``.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import statistics
@@ -63,6 +64,7 @@ def run_document(
     import torch
 
     from lateseg.errors import ConfigError
+    from lateseg.generate.agnostic import prefill_agnostic
     from lateseg.kv.compress import KVConfig, compress, shallow_copy
 
     passages = pipe.document_hits(source)
@@ -119,23 +121,29 @@ def run_document(
             }
         )  # fmt: skip
     for budget in args.budgets:
-        for name in args.presses:
-            config = KVConfig.of(name, budget)
+        for name, observe in itertools.product(args.presses, args.observe):
+            config = KVConfig.of(name, budget, observe=observe)
             comp = shallow_copy(cache)
             with torch.inference_mode():
                 try:
-                    done = compress(
-                        comp, obs, config, text=ctx.text[: ctx.tail_char],
-                        offsets=ctx.offsets[:n], window_tokens=window,
-                    )  # fmt: skip
+                    if observe == "end":
+                        done = compress(
+                            comp, obs, config, text=ctx.text[: ctx.tail_char],
+                            offsets=ctx.offsets[:n], window_tokens=window,
+                        )  # fmt: skip
+                    else:  # the probe prefills the document again with its request after
+                        probed, made = prefill_agnostic(gen, shown, config)
+                        assert probed.ids[:n] == ids
+                        comp, done = made.cache, made.compressed
                 except ConfigError:
                     continue
+                label = name if len(args.observe) == 1 else f"{name}, scored by {observe}"
                 for rec in records:
                     tail = tails[rec["id"]]
                     work = shallow_copy(comp)
                     logits = gen.feed(tail, work, n)
                     row = {
-                        "id": rec["id"], "label": name, "budget": budget, "source": source,
+                        "id": rec["id"], "label": label, "budget": budget, "source": source,
                         "bytes_ratio": done.stats()["ratio"], "prompt_tokens": n + len(tail),
                         "agreement": agreement(
                             gen, shallow_copy(work), logits, n + len(tail), refs[rec["id"]]
@@ -216,6 +224,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--sets", nargs="+", default=["contracts"])
     ap.add_argument("--presses", nargs="+", default=list(PRESSES))
     ap.add_argument("--budgets", nargs="+", type=budget_arg, default=list(BUDGETS))
+    ap.add_argument(
+        "--observe", nargs="+", default=["end"], choices=["end", "probe"],
+        help="what scores the question-agnostic compression (KVConfig.observe)",
+    )  # fmt: skip
     ap.add_argument("--k", type=int, default=5)
     ap.add_argument("--limit", type=int, default=None, help="first N graded questions a set")
     ap.add_argument("--decode", action="store_true", help="decode and grade compressed runs")

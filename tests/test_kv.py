@@ -158,6 +158,40 @@ def test_a_session_answers_several_questions_from_one_compressed_cache(gen, enco
     assert cited.citations == (hit,)
 
 
+def test_a_probe_scored_session_holds_the_context_alone_at_its_budget(gen):
+    from lateseg.generate.agnostic import PROBE
+
+    hit = _haystack(4000, at=0.6)
+    end = gen.session([hit], KVConfig(budget=0.2))
+    probe = gen.session([hit], KVConfig(budget=0.2, observe="probe"))
+    n = len(probe.context_ids)
+    assert probe.context_ids == end.context_ids
+    # the probe's slots were dropped: the cache is the context's budget, no more
+    assert probe.slots == end.slots == round(0.2 * n)
+    comp = probe.compressed
+    assert comp is not None and comp.length == n and comp.budget == probe.slots
+    assert all(k.shape[1] == probe.slots and k.max() < n for k in comp.kept)
+    assert probe.stats["kept_tokens"] == probe.slots
+    assert probe.stats["bytes_after"] == sum(
+        layer.keys.nbytes + layer.values.nbytes for layer in probe.cache.layers
+    )
+    # the two scorings choose differently, and the probe keeps no slot of its own
+    assert any((a != b).any() for a, b in zip(comp.kept, end.compressed.kept, strict=True))
+    done = probe.complete(QUESTION)
+    assert done.kv_stats["reused"] and all(
+        layer.keys.shape[-2] == probe.slots for layer in probe.cache.layers
+    )
+    assert PROBE not in done.text
+
+
+def test_observe_is_checked_and_travels_with_the_config():
+    with pytest.raises(ConfigError, match="observe='question'; choose one of end, probe"):
+        KVConfig(observe="question")
+    config = KVConfig.of("snapkv", 0.25, observe="probe", window=16)
+    assert config.observe == "probe" and config.window == 16
+    assert KVConfig.from_dict(json.loads(json.dumps(config.to_dict()))) == config
+
+
 def test_config_errors_are_clear(gen):
     with pytest.raises(ConfigError, match="choose one of"):
         KVConfig.of("h2o")

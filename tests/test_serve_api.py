@@ -197,6 +197,42 @@ def test_ask_as_json_and_as_server_sent_events(client):
     assert events[1][1]["text"] == a["text"] and events[0][1][0]["doc_id"]
 
 
+def test_ask_many_answers_every_question_from_one_compressed_document(client, service):
+    doc_id = _clause_hit(client)["doc_id"]
+    questions = [DEMO_QUESTION, "Which state's law governs this agreement?"]
+    body = {"questions": questions, "doc_id": doc_id, "kv_budget": 0.5, "kv_method": "lateseg"}
+    r = client.post("/api/ask_many", json=body)
+    assert r.status_code == 200, r.text
+    answers = r.json()
+    assert len(answers) == 2
+    shown = {h["doc_id"] for a in answers for h in a["context"]}
+    assert shown == {doc_id}  # the document, and nothing else, was the context
+    for a in answers:
+        made = a["generated"] or a
+        stats = made["kv_stats"]
+        # one prefill, compressed once to half its slots, reused for each question
+        assert stats["reused"] and stats["kept_tokens"] == round(0.5 * stats["prompt_tokens"])
+        assert stats["method"] == "lateseg"
+    # the same prefill's numbers for both: it was made once
+    first, second = ((a["generated"] or a)["kv_stats"] for a in answers)
+    assert first["prefill_ms"] == second["prefill_ms"]
+    # refused, with the reason, before any work
+    for bad, why in (
+        ({"questions": []}, "at least 1"),
+        ({"questions": ["q"] * 17}, "at most 16"),
+        ({"questions": ["   "]}, "1 to 2000 characters"),
+        ({"questions": ["q"], "doc_id": "../etc/passwd"}, "16 hex digits"),
+    ):
+        r = client.post("/api/ask_many", json=bad)
+        assert r.status_code in (404, 422) and why in r.text, (bad, r.text)
+    service.generates = False  # as `lateseg serve --no-generate`
+    try:
+        r = client.post("/api/ask_many", json={"questions": ["q"]})
+        assert r.status_code == 400 and "quoting only" in r.text
+    finally:
+        service.generates = True
+
+
 def test_errors_are_json_with_a_status_never_a_trace(client):
     cases = {
         ("GET", "/api/nothing-here"): 404,

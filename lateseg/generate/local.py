@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import inspect
 import threading
 import time
 from collections.abc import Sequence
@@ -22,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from lateseg.answer.citations import fit_passages, format_passages
 from lateseg.encode.models import DEFAULT_GENERATOR
 from lateseg.errors import ConfigError, GenerationError
+from lateseg.generate.agnostic import prefill_agnostic
 from lateseg.generate.compose import too_long
 from lateseg.generate.constraint import Constraint
 from lateseg.generate.decode import Decoded, Stream, decode, end_tokens
@@ -223,9 +225,8 @@ class LocalGenerator:
 
         x = torch.tensor([list(ids)], device=self.device)
         pos = torch.arange(position, position + len(ids), device=self.device)[None]
-        out = self._model(
-            input_ids=x, cache=cache, position_ids=pos, use_cache=True, logits_to_keep=1
-        )
+        given = {cache_keyword(self._model): cache}
+        out = self._model(input_ids=x, position_ids=pos, use_cache=True, logits_to_keep=1, **given)
         return out.logits[0, -1]
 
     def new_cache(self) -> Any:
@@ -383,6 +384,14 @@ class LocalGenerator:
         return KVSession(self, passages, kv, budget)
 
 
+def cache_keyword(model: Any) -> str:
+    """The name ``model``'s forward takes its KV cache by: ``cache`` in recent
+    transformers, ``past_key_values`` before it was renamed (5.2, which kvpress pins,
+    silently ignores ``cache=`` and prefills a cache of its own)."""
+    params = inspect.signature(model.forward).parameters
+    return "cache" if "cache" in params else "past_key_values"
+
+
 def shared_generator(model: str = DEFAULT_GENERATOR, device: str | None = None) -> LocalGenerator:
     """A loaded generator with the default settings, for callers that do not keep one
     (LangChain chat models); its model is the process's one copy (:meth:`load`)."""
@@ -392,8 +401,8 @@ def shared_generator(model: str = DEFAULT_GENERATOR, device: str | None = None) 
 
 
 class KVSession:
-    """A context prefilled once and compressed without knowing the questions (the
-    observation window is the context's last tokens); each :meth:`complete` feeds its
+    """A context prefilled once and compressed without knowing the questions (scored as
+    ``kv.observe`` says: :mod:`lateseg.generate.agnostic`); each :meth:`complete` feeds its
     question after the compressed cache and truncates the cache back afterwards."""
 
     def __init__(
@@ -415,11 +424,9 @@ class KVSession:
         self.passages = tuple(shown)
         self.dropped = tuple(dropped)
         self.kv = kv
-        prompt = generator.render(generator.prompt("?", self.passages))
-        self.context_ids = prompt.ids[: prompt.tail_token]
-        window = min(len(self.context_ids), kv.window) if kv else 1
         with torch.inference_mode():
-            done = generator.prefill_and_compress(prompt, kv, window, context_only=True)
+            prompt, done = prefill_agnostic(generator, self.passages, kv)
+        self.context_ids = prompt.ids[: prompt.tail_token]
         self.cache, self.prefill_s = done.cache, done.seconds
         self.compressed: Compressed | None = done.compressed
         self.stats = done.stats() or {"method": "full"}

@@ -122,7 +122,7 @@ class LatesegKVPress(BasePress):
 
         def read_ids(module: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
             ids = kwargs.get("input_ids", args[0] if args else None)
-            cache = kwargs.get("past_key_values")
+            cache = kwargs.get("past_key_values", kwargs.get("cache"))
             if ids is not None and (cache is None or cache.get_seq_length() == 0):
                 if ids.shape[0] != 1:
                     raise ConfigError("LatesegKVPress compresses one sequence at a time")

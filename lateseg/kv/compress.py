@@ -57,6 +57,7 @@ from lateseg.kv.presses import (
 
 __all__ = [
     "METHODS",
+    "OBSERVE",
     "OPERATING_POINT",
     "KVConfig",
     "ObservationWindow",
@@ -70,6 +71,11 @@ __all__ = [
 #: included, loses about a quarter of them.
 OPERATING_POINT = 0.75
 
+#: How a compression made before any question is known is scored (``KVConfig.observe``).
+OBSERVE = ("end", "probe")
+#: The settings every press shares, held by :class:`KVConfig` (not the press).
+SHARED = ("sinks", "window", "layer_group", "observe")
+
 
 @dataclass(frozen=True)
 class KVConfig:
@@ -78,13 +84,18 @@ class KVConfig:
     per layer, an int (tokens) or a float in (0, 1) (a share of the prompt); ``sinks``:
     first tokens always kept; ``window``: the observation window when none is given
     (query-agnostic use); ``layer_group``: adjacent layers sharing one choice (None: the
-    press's own, :attr:`group`)."""
+    press's own, :attr:`group`); ``observe``: what scores a compression made before any
+    question is known (``ask_many``, a served document): ``"end"``, the context's last
+    ``window`` tokens, or ``"probe"``, a request to repeat the passages put where a
+    question goes (KVzip's idea at the cost of a few tokens; its slots are dropped
+    after), :data:`OBSERVE`."""
 
     press: Press = field(default_factory=LatesegPress)
     budget: int | float = 256
     sinks: int = 4
     window: int = 32
     layer_group: int | None = None
+    observe: str = "end"
 
     def __post_init__(self) -> None:
         if isinstance(self.press, str):
@@ -101,6 +112,8 @@ class KVConfig:
         for name, least in (("window", 1), ("layer_group", 1), ("sinks", 0)):
             if name != "layer_group" or self.layer_group is not None:
                 at_least(self, name, least)
+        if self.observe not in OBSERVE:
+            raise ConfigError(f"observe={self.observe!r:.40}; choose one of {', '.join(OBSERVE)}")
 
     @property
     def group(self) -> int:
@@ -115,7 +128,7 @@ class KVConfig:
     def of(cls, method: str = "lateseg", budget: int | float = 256, **settings: Any) -> KVConfig:
         """A config by method name: ``settings`` go to the config where it has them
         (``sinks``, ``window``, ``layer_group``) and to the press otherwise."""
-        shared = {k: settings.pop(k) for k in ("sinks", "window", "layer_group") if k in settings}
+        shared = {k: settings.pop(k) for k in SHARED if k in settings}
         return cls(press(method, **settings), budget, **shared)
 
     @classmethod
@@ -136,6 +149,7 @@ class KVConfig:
             "sinks": self.sinks,
             "window": self.window,
             "layer_group": self.layer_group,
+            "observe": self.observe,
         }
 
     @classmethod
@@ -143,7 +157,7 @@ class KVConfig:
         """The config :meth:`to_dict` wrote (JSON, a manifest), checked like any."""
         if not isinstance(data, dict) or not isinstance(data.get("press"), dict):
             raise ConfigError(f"a KV config is a mapping with its 'press': not {data!r:.80}")
-        known = {"press", "budget", "sinks", "window", "layer_group"}
+        known = {"press", "budget", *SHARED}
         if set(data) - known:
             raise ConfigError(f"unknown KV config fields: {', '.join(sorted(set(data) - known))}")
         rest = {k: v for k, v in data.items() if k != "press"}
@@ -268,7 +282,7 @@ def compress(
     t0 = time.perf_counter()
     layers = cache.layers
     length = int(layers[0].keys.shape[-2])
-    before = [_bytes(layer) for layer in layers]
+    before = [layer_bytes(layer) for layer in layers]
     w = window_tokens if window_tokens is not None else window.size
     w = min(w, length)
     budget = config.tokens(length)
@@ -296,7 +310,7 @@ def compress(
         length=length,
         kept=kept,
         bytes_before=before,
-        bytes_after=[_bytes(layer) for layer in layers],
+        bytes_after=[layer_bytes(layer) for layer in layers],
         compress_s=time.perf_counter() - t0,
         budget=min(budget, length),
         chunks=chunks,
@@ -319,7 +333,8 @@ def truncate(cache: Any, slots: int) -> None:
         layer.values = layer.values[:, :, :slots]
 
 
-def _bytes(layer: Any) -> int:
+def layer_bytes(layer: Any) -> int:
+    """The bytes of one cache layer's keys and values."""
     return int(
         layer.keys.numel() * layer.keys.element_size()
         + layer.values.numel() * layer.values.element_size()

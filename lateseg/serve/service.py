@@ -26,7 +26,7 @@ from lateseg.errors import ConfigError, LatesegError
 from lateseg.index.stores import is_folder
 from lateseg.options import OpenOptions
 from lateseg.serve.documents import Documents, Paths
-from lateseg.serve.limits import MAX_K, MAX_QUESTION, MAX_STREAMS, document_kinds
+from lateseg.serve.limits import MAX_K, MAX_MANY, MAX_QUESTION, MAX_STREAMS, document_kinds
 from lateseg.types import Answer, Hit, clean_text
 
 if TYPE_CHECKING:
@@ -283,6 +283,28 @@ class Service:
                 )  # fmt: skip
         with self.lock:
             return answerer.finish(done, asked, options.min_confidence)
+
+    def ask_many(
+        self, questions: list[str], options: AskOptions, *, doc_id: str | None = None
+    ) -> list[Answer]:
+        """Answers to up to :data:`MAX_MANY` ``questions`` from one context, prefilled and
+        KV-compressed once without knowing them (``Pipeline.ask_many``): the document
+        ``doc_id`` whole, or the union of each question's best passages. The local
+        generator writes them (a server with a model server or ``--no-generate``
+        refuses); one place in the generation queue for them all."""
+        if not 1 <= len(questions) <= MAX_MANY:
+            raise ConfigError(f"{len(questions)} questions; give 1 to {MAX_MANY}")
+        if self.llm is not None or not self.generates:
+            how = "answers by quoting only" if not self.generates else "has a model server"
+            raise ConfigError(f"ask_many compresses the local generator's cache; this server {how}")
+        if options.llm is not None:
+            raise ConfigError("a client cannot choose the model server; the operator does")
+        _limited(options.search)
+        asked = [clean_text(_question(q)) for q in questions]
+        source = None if doc_id is None else self.documents.document(doc_id).source
+        with self._generation_slot():
+            self.pipe.generator.max_seconds = self.answer_seconds
+            return self.pipe.ask_many(asked, options=options, document=source)
 
     def _remote(self, options: AskOptions) -> AskOptions:
         """``options`` with this server's model server for a generated answer (a

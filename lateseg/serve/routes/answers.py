@@ -20,6 +20,7 @@ from lateseg.serve.guard import error_body, status_of
 from lateseg.serve.limits import (
     MAX_K,
     MAX_KV_BUDGET,
+    MAX_MANY,
     MAX_QUESTION,
     MAX_STREAMS,
     QUERY_MODES,
@@ -76,6 +77,38 @@ class AskBody(BaseModel):
         )  # fmt: skip
 
 
+class AskManyBody(BaseModel):
+    """``POST /api/ask_many``: questions answered from one context, compressed once."""
+
+    questions: list[str] = Field(min_length=1, max_length=MAX_MANY)
+    doc_id: str | None = Field(None, max_length=40)
+    k: int = Field(5, ge=1, le=MAX_K)
+    kv_budget: float | None = Field(None, gt=0, le=MAX_KV_BUDGET, allow_inf_nan=False)
+    kv_method: str | None = Field(None, max_length=40)
+    source: str | None = Field(None, max_length=1000)
+    kind: str | None = None
+
+    @field_validator("questions")
+    @classmethod
+    def _questions(cls, v: list[str]) -> list[str]:
+        if any(not q.strip() or len(q) > MAX_QUESTION for q in v):
+            raise ValueError(f"each question has 1 to {MAX_QUESTION} characters")
+        return v
+
+    @field_validator("kind")
+    @classmethod
+    def _kind(cls, v: str | None) -> str | None:
+        return _one_of(v, document_kinds(), "kind")
+
+    def options(self) -> AskOptions:
+        budget = self.kv_budget
+        return AskOptions.of(
+            k=self.k, answer="generate",
+            kv_budget=int(budget) if budget is not None and budget >= 1 else budget,
+            kv_method=self.kv_method, source=self.source, kind=self.kind,
+        )  # fmt: skip
+
+
 @router.get("/api/search", response_model=SearchOut)
 def search(
     service: ServiceDep,
@@ -88,6 +121,17 @@ def search(
     """The ``k`` best passages for ``q``; ``source``: a glob over file paths."""
     hits = service.search(q, k, mode=mode, source=source, kind=kind)
     return {"query": q, "hits": [service.hit_json(h) for h in hits]}
+
+
+@router.post("/api/ask_many", response_model=list[AnswerOut])
+def ask_many(body: AskManyBody, service: ServiceDep) -> list[dict[str, Any]]:
+    """Several questions about one document (``doc_id``: all of it that the model's
+    window holds) or about the union of their best passages, answered from one context
+    the generator prefills and KV-compresses once, before it knows the questions
+    (``kv_budget``, ``kv_method``), then reuses for each: the cost of one prefill for
+    them all. Answers in the questions' order; one place in the generation queue."""
+    answers = service.ask_many(body.questions, body.options(), doc_id=body.doc_id)
+    return [service.answer_json(a) for a in answers]
 
 
 @router.post(
