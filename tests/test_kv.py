@@ -406,3 +406,17 @@ def test_ask_says_what_the_sparse_prefill_did(capsys):
     short = {**ran, "sparse_layers": 0, "dense_calls": 30, "density": 1.0}
     show_answer(Answer("It is 60 days.", (), kv_stats={"method": "full", "prefill": short}), False)
     assert "prefilled densely" in capsys.readouterr().err
+
+
+def test_the_cache_goes_by_the_name_the_model_s_forward_takes(gen):
+    import inspect
+
+    from lateseg.generate.local import cache_keyword
+
+    name = cache_keyword(gen.model)
+    assert name in inspect.signature(gen.model.forward).parameters
+
+    class Older:  # transformers before the rename (5.2, which kvpress pins)
+        def forward(self, input_ids=None, past_key_values=None, **kwargs): ...
+
+    assert cache_keyword(Older()) == "past_key_values"

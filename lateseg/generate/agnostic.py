@@ -15,12 +15,11 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from lateseg.kv.compress import KVConfig, layer_bytes, truncate
 
 if TYPE_CHECKING:
-    from lateseg.generate.local import LocalGenerator, Prefilled
     from lateseg.generate.prompts import Prompt
     from lateseg.types import Hit
 
@@ -29,11 +28,13 @@ PROBE = "Repeat the passages above, word for word."
 
 
 def prefill_agnostic(
-    generator: LocalGenerator, passages: Sequence[Hit], kv: KVConfig | None
-) -> tuple[Prompt, Prefilled]:
+    generator: Any, passages: Sequence[Hit], kv: KVConfig | None
+) -> tuple[Prompt, Any]:
     """The context of ``passages`` (the prompt of a placeholder question, whose tokens
-    before its tail are the context) prefilled and, with ``kv``, compressed as
-    ``kv.observe`` says. Call under ``torch.inference_mode()``."""
+    before its tail are the context) prefilled by ``generator`` (a
+    :class:`~lateseg.generate.local.LocalGenerator`, which imports this module) and,
+    with ``kv``, compressed as ``kv.observe`` says: the placeholder's prompt and the
+    ``Prefilled``. Call under ``torch.inference_mode()``."""
     prompt = generator.render(generator.prompt("?", passages))
     n = prompt.tail_token
     if kv is None or kv.observe == "end" or kv.tokens(n) >= n:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import functools
 import inspect
 import threading
 import time
@@ -388,7 +389,12 @@ def cache_keyword(model: Any) -> str:
     """The name ``model``'s forward takes its KV cache by: ``cache`` in recent
     transformers, ``past_key_values`` before it was renamed (5.2, which kvpress pins,
     silently ignores ``cache=`` and prefills a cache of its own)."""
-    params = inspect.signature(model.forward).parameters
+    return _cache_keyword(type(model))
+
+
+@functools.lru_cache(maxsize=64)
+def _cache_keyword(cls: type) -> str:
+    params = inspect.signature(cls.forward).parameters
     return "cache" if "cache" in params else "past_key_values"
 
 
