@@ -175,8 +175,17 @@ def test_a_probe_scored_session_holds_the_context_alone_at_its_budget(gen):
     assert probe.stats["bytes_after"] == sum(
         layer.keys.nbytes + layer.values.nbytes for layer in probe.cache.layers
     )
-    # the two scorings choose differently, and the probe keeps no slot of its own
+    # the two scorings choose differently, and the probe keeps no slot of its own: each
+    # layer holds the context's own keys at the kept positions (causal: the context's
+    # keys do not depend on what follows it)
     assert any((a != b).any() for a, b in zip(comp.kept, end.compressed.kept, strict=True))
+    with torch.inference_mode():
+        alone, _, _ = gen.prefill(probe.context_ids)
+    for layer, own, kept in zip(probe.cache.layers, alone.layers, comp.kept, strict=True):
+        want = own.keys[0].gather(
+            1, torch.from_numpy(kept)[:, :, None].expand(-1, -1, own.keys.shape[-1])
+        )
+        assert torch.allclose(layer.keys[0], want, atol=1e-4)
     done = probe.complete(QUESTION)
     assert done.kv_stats["reused"] and all(
         layer.keys.shape[-2] == probe.slots for layer in probe.cache.layers

@@ -219,7 +219,9 @@ def test_ask_many_answers_every_question_from_one_compressed_document(client, se
     # refused, with the reason, before any work
     for bad, why in (
         ({"questions": []}, "at least 1"),
-        ({"questions": ["q"] * 17}, "at most 16"),
+        ({"questions": ["q"] * 9}, "at most 8"),
+        ({"questions": ["q"], "doc_id": "0" * 16, "kind": "pdf"}, "without it"),
+        ({"questions": ["q"], "context": 3}, "Extra inputs"),
         ({"questions": ["   "]}, "1 to 2000 characters"),
         ({"questions": ["q"], "doc_id": "../etc/passwd"}, "16 hex digits"),
     ):

@@ -427,6 +427,22 @@ class Answerer:
             model=answer.model,
         )
 
+    def shared_context(
+        self,
+        questions: Sequence[str],
+        options: AskOptions,
+        document: str | os.PathLike[str] | None = None,
+    ) -> list[Hit]:
+        """The one context :meth:`ask_many` answers from: every chunk of ``document`` in
+        order, or the union of each question's best passages."""
+        if document is not None:
+            return self.retriever.document_hits(document)
+        seen: dict[int, Hit] = {}
+        for q in questions:
+            for h in self.search(q, options.search):
+                seen.setdefault(h.chunk_id, h)
+        return list(seen.values())
+
     def ask_many(
         self,
         questions: Sequence[str],
@@ -434,27 +450,24 @@ class Answerer:
         *,
         document: str | os.PathLike[str] | None = None,
         stream: Callable[[int, str], None] | None = None,
+        passages: Sequence[Hit] | None = None,
     ) -> list[Answer]:
         """Answer several questions from one context, prefilled and compressed once.
 
         The context is the whole of ``document`` (its chunks, numbered, in order) or else
         the union of each question's ``options.k`` best chunks as ``options`` select them
         (:meth:`search`). The KV cache is compressed (``kv_budget``, ``kv_method``)
-        without knowing the questions (the observation window is the context's end) and
+        without knowing the questions (scored as ``KVConfig.observe`` says) and
         truncated back after each answer; ``prefill`` and ``fallback`` as in :meth:`ask`.
         Options one shared context cannot apply are refused
         (:meth:`AskOptions.for_one_context`).
-        ``stream(i, text)`` receives question ``i``'s answer as it is made.
+        ``stream(i, text)`` receives question ``i``'s answer as it is made; ``passages``:
+        the context already found (:meth:`shared_context`; a server finds it under its
+        index lock).
         """
         options = options.for_one_context()
-        if document is not None:
-            passages = self.retriever.document_hits(document)
-        else:
-            seen: dict[int, Hit] = {}
-            for q in questions:
-                for h in self.search(q, options.search):
-                    seen.setdefault(h.chunk_id, h)
-            passages = list(seen.values())
+        if passages is None:
+            passages = self.shared_context(questions, options, document)
         if not passages:
             return [Answer(NO_PASSAGE, ()) for _ in questions]
         # A whole document gets all the model's window can hold; retrieved passages the

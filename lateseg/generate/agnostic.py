@@ -17,7 +17,8 @@ import dataclasses
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from lateseg.kv.compress import KVConfig, layer_bytes, truncate
+from lateseg.errors import ConfigError
+from lateseg.kv.compress import KVConfig, layer_bytes
 
 if TYPE_CHECKING:
     from lateseg.generate.prompts import Prompt
@@ -44,10 +45,15 @@ def prefill_agnostic(
     if probed.ids[: probed.tail_token] != prompt.ids[:n]:
         raise AssertionError("the probe changed the context's tokens")  # a bug
     tail = len(probed.ids) - n
+    if kv.tokens(n) < kv.sinks:
+        raise ConfigError(
+            f"kv budget {kv.tokens(n)} is smaller than the {kv.sinks} sink tokens always kept"
+        )
     # the context's own budget, and the probe's slots on top (always kept, then dropped)
     wide = dataclasses.replace(kv, budget=kv.tokens(n) + tail)
     done = generator.prefill_and_compress(probed, wide, tail)
-    truncate(done.cache, int(done.cache.layers[0].keys.shape[-2]) - tail)
+    for layer in done.cache.layers:  # the probe's slots are every layer's last ones
+        layer.keys, layer.values = layer.keys[:, :, :-tail], layer.values[:, :, :-tail]
     comp = done.compressed
     if comp is not None:
         comp.length = n

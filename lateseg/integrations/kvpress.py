@@ -15,11 +15,14 @@ environment of its own).
 It keeps what lateseg's own press keeps (:mod:`lateseg.kv.compress`): the first ``sinks``
 tokens and the last ``window`` tokens, and for the rest of the budget what the lateseg
 method named by ``method`` chooses (``lateseg``: the whole content-defined chunks, cut
-from the context's text, with the most attention, filling the budget exactly; or
+from the context's text, with the most attention, filling the budget; or
 ``chunkkv-fixed``, ``snapkv``, ``keydiff``, ``streaming``), scored the way lateseg scores:
 the attention the window's queries give each slot, averaged over the queries and over
 the query heads of each KV head. The budget is kvpress's: ``compression_ratio`` of the
-context's slots removed, kept count as kvpress rounds it.
+context's slots removed, kept count as kvpress rounds it (``lateseg`` fills it with whole
+chunks: exactly where the chunk lengths allow, else the largest total below). The window
+takes at most half of what the sinks leave, so on a short context at a high ratio the
+method still chooses.
 
 The chunks need the context's text: the press reads the prefill's ``input_ids`` and
 decodes them token by token with the model's tokenizer (``tokenizer``, or the one saved
@@ -43,6 +46,7 @@ except ImportError as e:  # pragma: no cover - exercised where kvpress is absent
     ) from e
 
 import contextlib
+import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from types import SimpleNamespace
@@ -60,9 +64,19 @@ __all__ = ["LatesegKVPress", "token_text"]
 
 def token_text(tokenizer: Any, ids: list[int]) -> tuple[str, list[tuple[int, int]]]:
     """The text of ``ids`` decoded token by token, and each token's character span in it
-    (one span per id, so spans and cache slots stay aligned; a token that decodes to a
-    part of a character gives the replacement character, which never cuts a chunk)."""
-    pieces = tokenizer.batch_decode([[i] for i in ids], skip_special_tokens=False)
+    (one span per id, so spans and cache slots stay aligned). Each token is decoded after
+    the one before it and keeps what that adds, so a SentencePiece word start keeps its
+    space (decoded alone it loses it); a token holding part of a character gives the
+    replacement character, which never cuts a chunk."""
+    if not ids:
+        return "", []
+    singles = tokenizer.batch_decode([[i] for i in ids], skip_special_tokens=False)
+    pairs = tokenizer.batch_decode(
+        [list(pair) for pair in itertools.pairwise(ids)], skip_special_tokens=False
+    )
+    pieces = [singles[0]]
+    for before, pair, alone in zip(singles, pairs, singles[1:], strict=False):
+        pieces.append(pair[len(before) :] if pair.startswith(before) else alone)
     offsets: list[tuple[int, int]] = []
     at = 0
     for piece in pieces:
@@ -88,7 +102,9 @@ class LatesegKVPress(BasePress):
 
     def __post_init__(self) -> None:
         ratio = self.compression_ratio
-        if isinstance(ratio, bool) or not isinstance(ratio, (int, float)) or not 0 <= ratio < 1:
+        if isinstance(ratio, bool) or not isinstance(ratio, (int, float, np.floating)):
+            raise ConfigError(f"compression_ratio={ratio!r}; give a share in [0, 1)")
+        if not 0 <= ratio < 1:
             raise ConfigError(f"compression_ratio={ratio!r}; give a share in [0, 1)")
         at_least(self, "sinks", 0)
         at_least(self, "window", 1)
@@ -158,7 +174,9 @@ class LatesegKVPress(BasePress):
                 "slots: it compresses a prefill from an empty cache"
             )
         sinks = min(self.sinks, length)
-        window = max(1, min(self.window, kept - sinks, length - sinks))
+        # the window never takes more than half of what the sinks leave, so the method
+        # still chooses at high ratios on short contexts
+        window = max(1, min(self.window, (kept - sinks) // 2, length - sinks))
         win_start = length - window
         capacity = kept - sinks - window
         if capacity < 0:  # a budget below the sinks: the most recent slots only
@@ -216,6 +234,8 @@ class LatesegKVPress(BasePress):
             raise ConfigError(
                 "LatesegKVPress saw no token ids: prefill inside `with press(model):`"
             )
+        if self.tokenizer is None:
+            raise ConfigError("LatesegKVPress needs the model's tokenizer for its chunks")
         if self._chunks is None:
             text, offsets = token_text(self.tokenizer, self._ids)
             self._chunks = content_chunks(text, offsets, begin, end, longest)

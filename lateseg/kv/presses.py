@@ -224,7 +224,7 @@ class KeyDiffPress(Press):
         for layer in cache.layers:
             keys = torch.nn.functional.normalize(layer.keys[0].float(), dim=-1)  # [H, T, D]
             anchor = keys.mean(dim=1, keepdim=True)
-            out.append((-torch.nn.functional.cosine_similarity(keys, anchor, dim=-1)).numpy())
+            out.append((-torch.nn.functional.cosine_similarity(keys, anchor, dim=-1)).cpu().numpy())
         return out
 
     def choose(self, scores, slots, chunks):  # type: ignore[no-untyped-def]

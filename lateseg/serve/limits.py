@@ -27,8 +27,9 @@ MIN_ZOOM, MAX_ZOOM = 0.25, 4.0
 #: Zoom of a page image when none is asked for (the page asks for it too).
 DEFAULT_ZOOM = 1.5
 MAX_PAGE_SIDE = 4096
-#: Questions one ``/api/ask_many`` request may ask of its one shared context.
-MAX_MANY = 16
+#: Questions one ``/api/ask_many`` request may ask of its one shared context (they hold
+#: the generator, one after the other, for one place in the queue).
+MAX_MANY = 8
 #: Largest KV budget a request may ask for, in tokens.
 MAX_KV_BUDGET = 1 << 20
 #: Shortest bearer token, from a file or the environment.

@@ -289,9 +289,10 @@ class Service:
     ) -> list[Answer]:
         """Answers to up to :data:`MAX_MANY` ``questions`` from one context, prefilled and
         KV-compressed once without knowing them (``Pipeline.ask_many``): the document
-        ``doc_id`` whole, or the union of each question's best passages. The local
-        generator writes them (a server with a model server or ``--no-generate``
-        refuses); one place in the generation queue for them all."""
+        ``doc_id`` whole, or the union of each question's best passages, found under the
+        index lock as :meth:`ask` finds its passages. The local generator writes them (a
+        server with a model server or ``--no-generate`` refuses), one place in the
+        generation queue for them all, each answer within ``answer_seconds``."""
         if not 1 <= len(questions) <= MAX_MANY:
             raise ConfigError(f"{len(questions)} questions; give 1 to {MAX_MANY}")
         if self.llm is not None or not self.generates:
@@ -300,11 +301,15 @@ class Service:
         if options.llm is not None:
             raise ConfigError("a client cannot choose the model server; the operator does")
         _limited(options.search)
+        options = options.for_one_context()
         asked = [clean_text(_question(q)) for q in questions]
         source = None if doc_id is None else self.documents.document(doc_id).source
+        answerer = self.pipe.answerer
+        with self.lock:
+            passages = answerer.shared_context(asked, options, source)
         with self._generation_slot():
             self.pipe.generator.max_seconds = self.answer_seconds
-            return self.pipe.ask_many(asked, options=options, document=source)
+            return answerer.ask_many(asked, options, document=source, passages=passages)
 
     def _remote(self, options: AskOptions) -> AskOptions:
         """``options`` with this server's model server for a generated answer (a

@@ -12,7 +12,7 @@ from contextlib import ExitStack
 from typing import Any
 
 from fastapi import APIRouter, Query, Request
-from pydantic import BaseModel, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from sse_starlette.sse import EventSourceResponse
 
 from lateseg.ask.options import ANSWER_MODES, MODE_ALIASES, AskOptions
@@ -78,7 +78,11 @@ class AskBody(BaseModel):
 
 
 class AskManyBody(BaseModel):
-    """``POST /api/ask_many``: questions answered from one context, compressed once."""
+    """``POST /api/ask_many``: questions answered from one context, compressed once.
+    ``source`` and ``kind`` select passages, so they are refused with ``doc_id``; an
+    unknown field is refused, never ignored."""
+
+    model_config = ConfigDict(extra="forbid")
 
     questions: list[str] = Field(min_length=1, max_length=MAX_MANY)
     doc_id: str | None = Field(None, max_length=40)
@@ -99,6 +103,12 @@ class AskManyBody(BaseModel):
     @classmethod
     def _kind(cls, v: str | None) -> str | None:
         return _one_of(v, document_kinds(), "kind")
+
+    @model_validator(mode="after")
+    def _one_context(self) -> AskManyBody:
+        if self.doc_id is not None and (self.source is not None or self.kind is not None):
+            raise ValueError("doc_id names the whole context: give source and kind without it")
+        return self
 
     def options(self) -> AskOptions:
         budget = self.kv_budget
