@@ -148,7 +148,7 @@ $(KVPRESS_STAMP): pyproject.toml requirements/cpu.txt requirements/kvpress.txt r
 
 # lateseg's press run by kvpress's own pipeline (not part of `make test`: another venv).
 test-kvpress: $(KVPRESS_STAMP) testdata
-	HF_HUB_OFFLINE=1 $(KVPRESS_VENV)/bin/pytest -q tests/test_kvpress_integration.py tests/test_kv.py tests/test_words.py
+	HF_HUB_OFFLINE=1 $(KVPRESS_VENV)/bin/pytest -q tests/test_kvpress_integration.py tests/test_kv.py
 
 lint: $(INSTALLED)
 	$(BIN)/ruff check lateseg tests pipelines data bench

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from lateseg.answer.question import analyse
 from lateseg.errors import ConfigError
 from lateseg.generate.compose import generated
-from lateseg.generate.local import LocalGenerator
+from lateseg.generate.local import LocalGenerator, cache_keyword
 from lateseg.kv import METHODS, KVConfig, ObservationWindow, compress, content_chunks
 from lateseg.kv.compress import knapsack, parse_budget, select, window_scores
 from lateseg.types import Hit
@@ -97,8 +97,9 @@ def test_scores_match_the_models_own_attention_weights(gen):
     window = len(prompt.ids) - prompt.tail_token
     cache = gen.new_cache()
     ids = torch.tensor([prompt.ids])
+    given = {cache_keyword(gen.model): cache}  # its name in this transformers
     with torch.inference_mode(), ObservationWindow(gen.model, window) as obs:
-        gen.model(input_ids=ids, cache=cache, use_cache=True, logits_to_keep=1)
+        gen.model(input_ids=ids, use_cache=True, logits_to_keep=1, **given)
     ours = window_scores(obs, cache)
     gen.model.config._attn_implementation = "eager"
     try:
@@ -379,6 +380,7 @@ def test_a_kv_config_read_from_json_is_checked(bad):
 def test_every_list_of_presses_is_the_registry():
     """The CLI, the server's validation and the LangChain chat model read the registry:
     each registered press is offered everywhere (keydiff was missing from LangChain)."""
+    pytest.importorskip("langchain_core", reason="the LangChain extra (not in make kvpress-env)")
     from lateseg.cli import _parser
     from lateseg.integrations.langchain.chat import LatesegChatModel
     from lateseg.kv.presses import PRESSES
@@ -419,8 +421,6 @@ def test_ask_says_what_the_sparse_prefill_did(capsys):
 
 def test_the_cache_goes_by_the_name_the_model_s_forward_takes(gen):
     import inspect
-
-    from lateseg.generate.local import cache_keyword
 
     name = cache_keyword(gen.model)
     assert name in inspect.signature(gen.model.forward).parameters
