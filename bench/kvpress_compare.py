@@ -593,6 +593,8 @@ def markdown(report: dict[str, Any]) -> str:
         f"Shared-prefill check against kvpress's own pipeline: {report['check']}.",
         "",
     ]
+    if report.get("coverage"):
+        lines += [f"**What this run covers:** {report['coverage']}", ""]
     lines += overview(rows, ratios, labels, report["args"]["settings"])
     for setting in report["args"]["settings"]:
         tasks = sorted({(r["task"], r["length"]) for r in rows if r["setting"] == setting},

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import contextlib
 import copy
-import functools
 import inspect
 import threading
 import time
@@ -388,14 +387,15 @@ class LocalGenerator:
 def cache_keyword(model: Any) -> str:
     """The name ``model``'s forward takes its KV cache by: ``cache`` in recent
     transformers, ``past_key_values`` before it was renamed (5.2, which kvpress pins,
-    silently ignores ``cache=`` and prefills a cache of its own)."""
-    return _cache_keyword(type(model))
+    silently ignores ``cache=`` and prefills a cache of its own). Read once per class."""
+    cls = type(model)
+    if cls not in _CACHE_KEYWORDS:
+        params = inspect.signature(getattr(cls, "forward")).parameters  # noqa: B009
+        _CACHE_KEYWORDS[cls] = "cache" if "cache" in params else "past_key_values"
+    return _CACHE_KEYWORDS[cls]
 
 
-@functools.lru_cache(maxsize=64)
-def _cache_keyword(cls: type) -> str:
-    params = inspect.signature(cls.forward).parameters
-    return "cache" if "cache" in params else "past_key_values"
+_CACHE_KEYWORDS: dict[type, str] = {}
 
 
 def shared_generator(model: str = DEFAULT_GENERATOR, device: str | None = None) -> LocalGenerator:
