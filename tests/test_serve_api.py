@@ -203,7 +203,7 @@ def test_ask_many_answers_every_question_from_one_compressed_document(client, se
     body = {"questions": questions, "doc_id": doc_id, "kv_budget": 0.5, "kv_method": "lateseg"}
     r = client.post("/api/ask_many", json=body)
     assert r.status_code == 200, r.text
-    answers = r.json()
+    answers = r.json()["answers"]
     assert len(answers) == 2
     shown = {h["doc_id"] for a in answers for h in a["context"]}
     assert shown == {doc_id}  # the document, and nothing else, was the context

@@ -105,6 +105,12 @@ class AnswerOut(BaseModel):
     model: str | None
 
 
+class AskManyOut(BaseModel):
+    """``/api/ask_many``: the answers, in the questions' order."""
+
+    answers: list[AnswerOut]
+
+
 class StatusOut(BaseModel):
     """``/api/health``: whether the models are loaded, the index's counts, the queue."""
 

@@ -27,7 +27,7 @@ from lateseg.serve.limits import (
     document_kinds,
 )
 from lateseg.serve.routes.deps import ServiceDep
-from lateseg.serve.schemas import AnswerOut, SearchOut
+from lateseg.serve.schemas import AnswerOut, AskManyOut, SearchOut
 from lateseg.serve.service import Busy, Cancelled
 
 log = logging.getLogger(__name__)
@@ -133,15 +133,15 @@ def search(
     return {"query": q, "hits": [service.hit_json(h) for h in hits]}
 
 
-@router.post("/api/ask_many", response_model=list[AnswerOut])
-def ask_many(body: AskManyBody, service: ServiceDep) -> list[dict[str, Any]]:
+@router.post("/api/ask_many", response_model=AskManyOut)
+def ask_many(body: AskManyBody, service: ServiceDep) -> dict[str, Any]:
     """Several questions about one document (``doc_id``: all of it that the model's
     window holds) or about the union of their best passages, answered from one context
     the generator prefills and KV-compresses once, before it knows the questions
     (``kv_budget``, ``kv_method``), then reuses for each: the cost of one prefill for
-    them all. Answers in the questions' order; one place in the generation queue."""
+    them all. ``answers`` in the questions' order; one place in the generation queue."""
     answers = service.ask_many(body.questions, body.options(), doc_id=body.doc_id)
-    return [service.answer_json(a) for a in answers]
+    return {"answers": [service.answer_json(a) for a in answers]}
 
 
 @router.post(
