@@ -292,11 +292,9 @@ def configs(ratios: Sequence[float], tokenizer: Any) -> list[tuple[str, float, A
 
 
 def _bytes(cache: Any) -> int:
-    return sum(
-        layer.keys.numel() * layer.keys.element_size()
-        + layer.values.numel() * layer.values.element_size()
-        for layer in cache.layers
-    )
+    from lateseg.kv.compress import layer_bytes
+
+    return sum(layer_bytes(layer) for layer in cache.layers)
 
 
 @contextlib.contextmanager
