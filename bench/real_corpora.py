@@ -32,6 +32,7 @@ CORPORA: dict[str, tuple[str, str]] = {
     "humanize": ("code/humanize", "code"),
     "httpie": ("code/httpie", "code"),
     "isort": ("code/isort", "code"),
+    "flake8": ("code/flake8", "code"),
 }
 PREFIX = "real-"
 SET_NAMES = tuple(PREFIX + c for c in CORPORA)

@@ -31,6 +31,7 @@ CORPUS_OF = {  # question file stem -> folder its sources are relative to
     "humanize": HERE / "code" / "humanize",
     "httpie": HERE / "code" / "httpie",
     "isort": HERE / "code" / "isort",
+    "flake8": HERE / "code" / "flake8",
 }
 KINDS = {"symbol", "exception", "default", "env", "exit_code", "behaviour"}
 

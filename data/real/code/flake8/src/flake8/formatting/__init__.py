@@ -1,0 +1,2 @@
+"""Submodule containing the default formatters for Flake8."""
+from __future__ import annotations

@@ -1,0 +1,2 @@
+"""Submodule of built-in plugins and plugin managers."""
+from __future__ import annotations
