@@ -59,6 +59,7 @@ import argparse
 import json
 import os
 import re
+import sqlite3
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -72,6 +73,7 @@ os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
 import numpy as np
 
+from lateseg.ask.options import search_mode
 from lateseg.encode.config import EncoderConfig
 from lateseg.encode.fields import chunk_fields, units_at_middle
 from lateseg.encode.late import LateEncoder, TokenEmbeddings
@@ -79,7 +81,9 @@ from lateseg.encode.profiles import PROFILES, apply_profile, with_profile_window
 from lateseg.eval import metrics
 from lateseg.eval.run import find_words
 from lateseg.generate.rerank import RERANK_TOP, likelihoods, zmix
+from lateseg.index.sqlite.lexical import fts_query
 from lateseg.ingest import load_document
+from lateseg.retrieve.fusion import POOL, fuse
 from lateseg.segment import DynamicChunker, FixedChunker
 from lateseg.segment.spans import Locator
 from lateseg.types import Chunk, Document
@@ -631,6 +635,8 @@ def evaluate(ch: Chunked, qvecs: np.ndarray, es: EvalSet, tokens: int) -> dict[s
 
 #: Issue 30's levers measured as extra rows (``--levers``): weights of the document prior.
 PRIOR_WEIGHTS = (0.25, 0.5)
+#: The row of the search as shipped: the default chunks, searched as ``auto`` searches.
+SHIPPED = "lateseg late+dynamic, search as shipped (auto)"
 
 
 def document_prior(ch: Chunked, weight: float) -> Chunked:
@@ -703,27 +709,54 @@ def bm25_system(es: EvalSet, split: Callable[[str], list[tuple[str, int]]], dim:
     )
 
 
+def fts_rankings(texts: Sequence[str], queries: Sequence[str]) -> list[list[tuple[int, float]]]:
+    """Per query, the best :data:`~lateseg.retrieve.fusion.POOL` ``(text index, BM25)``
+    of the shipped lexical search: SQLite FTS5 (Porter stemming) over ``texts``, queried
+    as :func:`~lateseg.index.sqlite.lexical.fts_query` queries the index."""
+    db = sqlite3.connect(":memory:")
+    db.execute("CREATE VIRTUAL TABLE t USING fts5(text, tokenize='porter unicode61')")
+    db.executemany("INSERT INTO t(rowid, text) VALUES (?, ?)", enumerate(texts, 1))
+    sql = "SELECT rowid, -bm25(t) FROM t WHERE t MATCH ? ORDER BY bm25(t) LIMIT ?"
+    out = []
+    for q in queries:
+        match = fts_query(q)
+        rows = db.execute(sql, (match, POOL)) if match is not None else []
+        out.append([(int(r) - 1, float(b)) for r, b in rows])
+    db.close()
+    return out
+
+
 def hybrid(ch: Chunked, es: EvalSet, routed: bool | Callable[[str], bool]) -> Chunked:
-    """Lever: dense and BM25 rankings fused by reciprocal rank (k=60), for every query or
-    only for those ``routed`` picks: True, queries that name code (:data:`IDENTIFIER`); a
-    predicate, the queries it is true of (:func:`~lateseg.answer.question.code_kind`:
-    questions about code)."""
+    """Dense and lexical fused as the shipped hybrid search fuses them (the best
+    :data:`~lateseg.retrieve.fusion.POOL` of each, :func:`~lateseg.retrieve.fusion.fuse`;
+    lexical is :func:`fts_rankings`), for every query or only for those ``routed``
+    picks: True, queries that name code (:data:`IDENTIFIER`); a predicate, the queries
+    it is true of (such as the shipped ``auto``: :func:`~lateseg.ask.options.search_mode`)."""
     texts = [es.docs[d].text[a:b] for d, a, b in zip(ch.doc, ch.start, ch.end, strict=True)]
-    lexical = bm25(texts, [q.question for q in es.queries])
+    lexical = fts_rankings(texts, [q.question for q in es.queries])
     if routed is True:
         routed = lambda q: bool(IDENTIFIER.search(q))  # noqa: E731
 
     def rescore(i: int, dense: np.ndarray) -> np.ndarray:
         if routed and callable(routed) and not routed(es.queries[i].question):
             return dense
-        fused = np.zeros(len(dense))
-        for scores in (dense, lexical[i]):
-            rank = np.empty(len(scores))
-            rank[np.argsort(-scores, kind="stable")] = np.arange(len(scores))
-            fused += 1.0 / (60 + rank)
-        return fused
+        best = np.argsort(-dense, kind="stable")[:POOL]
+        fused = fuse([[(int(j), float(dense[j])) for j in best], lexical[i]], (1.0, 1.0))
+        out = np.full(len(dense), -1.0)  # below every fused candidate
+        for j, score in fused:
+            out[j] = score
+        return out
 
     return Chunked(ch.doc, ch.start, ch.end, ch.vecs, ch.seconds, ch.lost, rescore)
+
+
+def shipped_search(ch: Chunked, es: EvalSet) -> Chunked:
+    """The default search as ``ask`` and ``search`` run it (mode ``auto``): dense, or
+    fused (:func:`hybrid`) for the queries :func:`~lateseg.ask.options.search_mode`
+    routes there where the corpus holds code."""
+    if not any(d.kind == "code" for d in es.docs):
+        return ch
+    return hybrid(ch, es, routed=lambda q: search_mode("auto", q) == "hybrid")
 
 
 def late_interaction(
@@ -971,6 +1004,7 @@ def run_set(
     t0 = time.perf_counter()
     ours = LatesegSystems(enc, keep_tokens=levers or naive_levers)
     systems = ours.run(es.docs)
+    systems[SHIPPED] = shipped_search(systems["lateseg late+dynamic (default)"], es)
     if levers:
         default = systems["lateseg late+dynamic (default)"]
         systems["lever off: code chunks without unit fields"] = without_fields(
@@ -982,8 +1016,8 @@ def run_set(
         )
         for w in PRIOR_WEIGHTS:
             systems[f"lever: document prior {w}"] = document_prior(default, w)
-        systems["lever: hybrid RRF, every query"] = hybrid(default, es, routed=False)
-        systems["lever: hybrid RRF, queries naming code"] = hybrid(default, es, routed=True)
+        systems["lever: hybrid, every query"] = hybrid(default, es, routed=False)
+        systems["lever: hybrid, queries naming code"] = hybrid(default, es, routed=True)
         for mix in (None, 0.5):
             name = "MaxSim re-rank of the top 50" + ("" if mix is None else f", mixed {mix}")
             systems[f"lever: {name}"], _ = late_interaction(default, es, enc, ours.tokens, mix)
@@ -991,9 +1025,9 @@ def run_set(
         from lateseg.answer.question import code_kind
 
         default = systems["lateseg late+dynamic (default)"]
-        systems["lever: hybrid RRF, every query"] = hybrid(default, es, routed=False)
-        systems["lever: hybrid RRF, queries naming code"] = hybrid(default, es, routed=True)
-        systems["lever: hybrid RRF, questions about code (code_kind)"] = hybrid(
+        systems["lever: hybrid, every query"] = hybrid(default, es, routed=False)
+        systems["lever: hybrid, queries naming code"] = hybrid(default, es, routed=True)
+        systems["lever: hybrid, questions about code (code_kind)"] = hybrid(
             default, es, routed=lambda q: code_kind(q) is not None
         )
     if naive_levers:

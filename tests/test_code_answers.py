@@ -282,3 +282,36 @@ def test_a_question_worded_about_code_is_plain_where_the_index_holds_none(
     assert SearchOptions().select(question, code=False)["mode"] == "dense"
     assert SearchOptions().select(question)["mode"] == "hybrid"
     assert SearchOptions().select()["mode"] == "dense"
+
+
+def test_auto_fuses_a_plain_question_over_a_codebase_only(code_index, sample_index):
+    """A codebase is what a search looks in when most of its chunks are code: the code
+    index is one, the sample contracts with their sample repository are not (most of
+    their chunks are the contracts'), and a kind filter decides alone. ``auto`` fuses a
+    question there, not a description (a docstring), and not a question elsewhere."""
+    from lateseg.ask.code_search import is_codebase
+
+    assert is_codebase(code_index.retriever)
+    assert not is_codebase(sample_index.retriever)
+    assert is_codebase(sample_index.retriever, "code")
+    assert not is_codebase(code_index.retriever, "pdf")
+    counts = code_index.retriever.chunk_kinds()
+    assert counts == code_index.retriever.index.store.chunk_kinds()
+    assert sum(counts.values()) == code_index.retriever.count()
+
+    modes: list[str] = []
+    for pipe in (code_index, sample_index):
+        search = pipe.retriever.search
+
+        def spy(*args, _search=search, **kwargs):
+            modes.append(kwargs.get("mode", "dense"))
+            return _search(*args, **kwargs)
+
+        pipe.retriever.search = spy
+        try:
+            pipe.search("How is the size of a file shown to the user?", k=3)
+            pipe.search("Return the size of a file for display.", k=3)
+        finally:
+            del pipe.retriever.search
+    # auto's hybrid hits are scored by cosine afterwards (a dense search of the pool)
+    assert modes == ["hybrid", "dense", "dense", "dense", "dense"]

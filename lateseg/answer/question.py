@@ -337,6 +337,16 @@ _CODE_KINDS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
 )
 
 
+# A question: it ends with a question mark or opens with a question word ("which
+# function parses …"), unlike a description of code such as a docstring ("Return the …")
+_QUESTION = re.compile(r"\?\s*$|^\s*(?:what|which|where|when|why|how|who|whose)\b", re.I)
+
+
+def is_question(text: str) -> bool:
+    """Whether ``text`` is worded as a question rather than as a description."""
+    return _QUESTION.search(text) is not None
+
+
 def code_kind(question: str) -> str | None:
     """The code fact ``question`` asks for (:mod:`lateseg.answer.code`), or None."""
     return next((kind for kind, rx in _CODE_KINDS if rx.search(question)), None)

@@ -35,7 +35,7 @@ from lateseg.answer.scope import (
     plain_question,
     profiles,
 )
-from lateseg.ask.code_search import cosine_scored, has_code, with_named_units
+from lateseg.ask.code_search import cosine_scored, has_code, is_codebase, with_named_units
 from lateseg.ask.options import (
     ASK_DEFAULTS,
     DEFAULT_ANSWER,
@@ -226,13 +226,14 @@ class Answerer:
         :data:`~lateseg.generate.rerank.RERANKERS`) its top
         :data:`~lateseg.generate.rerank.RERANK_TOP` re-ranked by the generator's
         likelihood of the question (:func:`~lateseg.generate.rerank.rerank`; seconds a
-        query on CPU, opt-in). Where ``"auto"`` chose hybrid (for a question about code:
-        ``about_code``, when the caller analysed it), the hits are scored by their cosine
+        query on CPU, opt-in). Where ``"auto"`` chose hybrid (for a question about code,
+        ``about_code`` when analysed, or over a codebase), the hits are scored by cosine
         (:func:`~lateseg.ask.code_search.cosine_scored`) before any re-ranking."""
         auto = options.mode == "auto"
         # an ask's analysed question knows already (Answerer.analysed asked the index)
         code = not auto or about_code is not None or has_code(self.retriever)
-        select = {**options.select(question, code=code, about_code=about_code)}
+        codebase = auto and code and is_codebase(self.retriever, options.kind)
+        select = {**options.select(question, code, about_code, codebase)}
         select["sources"] = sources
         k, rerank = options.k, options.rerank
         try:

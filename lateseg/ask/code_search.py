@@ -1,7 +1,8 @@
 """How an ask retrieves for a question about code (``Asked.code``): the units it names by
 name read first, and the scale of a hybrid search that ``"auto"`` chose.
 
-* :func:`has_code`: whether the index holds code at all. A question worded as one about
+* :func:`has_code`: whether the index holds code at all; :func:`is_codebase`: whether
+  what a search looks in is mostly code. A question worded as one about
   code ("what is the default …") asked of contracts is asked as any other question:
   :meth:`Answerer.prepare <lateseg.ask.answering.Answerer.prepare>` clears its ``code``.
 * :func:`with_named_units`: the functions, methods and classes the question names
@@ -16,7 +17,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from lateseg.errors import IndexStoreError
-from lateseg.retrieve.retriever import RRF_POOL
+from lateseg.retrieve.fusion import POOL
 from lateseg.retrieve.symbols import named_units
 
 if TYPE_CHECKING:
@@ -27,6 +28,20 @@ if TYPE_CHECKING:
 def has_code(retriever: Retriever) -> bool:
     """Whether the index holds a document of kind ``code``."""
     return bool(retriever.index.store.kinds().get("code"))
+
+
+#: A search looks in a codebase where at least this share of its chunks are code.
+CODEBASE_SHARE = 0.5
+
+
+def is_codebase(retriever: Retriever, kind: str | None = None) -> bool:
+    """Whether a search of documents of ``kind`` (any, for None) looks in a codebase: at
+    least :data:`CODEBASE_SHARE` of its chunks are code (a repository's READMEs and
+    docs beside its sources; not contracts with a sample script)."""
+    if kind is not None:
+        return kind == "code"
+    counts = retriever.chunk_kinds()
+    return counts.get("code", 0) >= CODEBASE_SHARE * max(sum(counts.values()), 1)
 
 
 def with_named_units(
@@ -56,13 +71,13 @@ def cosine_scored(
     retriever: Retriever, question: str, hits: list[Hit], select: dict[str, Any]
 ) -> list[Hit]:
     """``hits`` in their order, each scored by its cosine similarity to ``question`` (of
-    the best :data:`~lateseg.retrieve.retriever.RRF_POOL` dense hits; one not among them,
+    the best :data:`~lateseg.retrieve.fusion.POOL` dense hits; one not among them,
     found by its words only, scores the least of those): a hybrid search that ``"auto"``
     chose scores its hits as a dense one does, the scale the answerer's confidence was
-    fitted on (a fused rank value is some 0.03)."""
+    fitted on (a fused value is not a cosine)."""
     if not hits:
         return hits
-    dense = retriever.search(question, RRF_POOL, **{**select, "mode": "dense"})
+    dense = retriever.search(question, POOL, **{**select, "mode": "dense"})
     cosine = {h.chunk_id: h.score for h in dense}
     floor = min(cosine.values(), default=0.0)
     return [dataclasses.replace(h, score=cosine.get(h.chunk_id, floor)) for h in hits]

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from lateseg.answer.confidence import check_min_confidence
-from lateseg.answer.question import code_kind
+from lateseg.answer.question import code_kind, is_question
 from lateseg.errors import ConfigError
 from lateseg.generate.remote.config import LLMConfig
 from lateseg.generate.rerank import check_reranker
@@ -78,16 +78,21 @@ def _positive(name: str, value: Any, optional: bool = False) -> None:
 QUERY_MODES = ("auto", *SEARCH_MODES)
 
 
-def search_mode(mode: str, question: str) -> str:
+def search_mode(mode: str, question: str, codebase: bool = False) -> str:
     """The mode ``mode`` names for ``question``: itself, or for ``"auto"``, ``"hybrid"``
     when the question is about code (it asks which exception, default, environment
-    variable, exit code or function: :func:`~lateseg.answer.question.code_kind`) and
-    ``"dense"`` otherwise. Measured on real code (``bench/results/code.md``): hybrid
-    for such questions raised hit@5 on humanize and HTTPie and left the stdlib sets
-    (docstrings as queries) as they were; hybrid for every query lost 0.14 there."""
+    variable, exit code or function: :func:`~lateseg.answer.question.code_kind`), or
+    when it is a question (:func:`~lateseg.answer.question.is_question`) and the search
+    looks in a ``codebase``; ``"dense"`` otherwise. Measured on real code
+    (``bench/results/code.md``): hybrid for questions over a repository raised hit@5 on
+    humanize, HTTPie and isort; a description of code (the stdlib sets, docstrings as
+    queries) stays dense, where hybrid lost 0.05; questions over contracts and licences
+    stay dense, where hybrid lost on the licences."""
     if mode != "auto":
         return mode
-    return "hybrid" if code_kind(question) is not None else "dense"
+    if code_kind(question) is not None or (codebase and is_question(question)):
+        return "hybrid"
+    return "dense"
 
 
 def _concrete(mode: str) -> str:
@@ -127,18 +132,23 @@ class SearchOptions:
         return cls(**given)
 
     def select(
-        self, question: str | None = None, code: bool = True, about_code: bool | None = None
+        self,
+        question: str | None = None,
+        code: bool = True,
+        about_code: bool | None = None,
+        codebase: bool = False,
     ) -> dict[str, Any]:
         """The options of :meth:`Retriever.search <lateseg.retrieve.retriever.Retriever.search>`
-        for ``question`` (``"auto"`` made a mode by :func:`search_mode`, or by
-        ``about_code`` where the caller has analysed the question already: hybrid when
-        it is about code; dense without a question, or where the index holds no
-        ``code``)."""
+        for ``question`` (``"auto"`` made a mode by :func:`search_mode`, with
+        ``about_code`` where the caller has analysed the question already and
+        ``codebase`` where the search looks in one; dense without a question, or where
+        the index holds no ``code``)."""
         mode = _concrete(self.mode)
         if self.mode == "auto" and code and about_code is not None:
-            mode = "hybrid" if about_code else "dense"
+            asked = about_code or (codebase and question is not None and is_question(question))
+            mode = "hybrid" if asked else "dense"
         elif question is not None and code:
-            mode = search_mode(self.mode, question)
+            mode = search_mode(self.mode, question, codebase)
         return {
             "mode": mode,
             "source": self.source,

@@ -1,7 +1,8 @@
 """Retrieval: ranked chunks for a query from an :class:`~lateseg.index.Index`, with their
-citations (:class:`~lateseg.retrieve.retriever.Retriever`: dense, lexical or hybrid by
-reciprocal rank fusion), and where each hit lies in its document, found at query time
-(:mod:`lateseg.retrieve.provenance`: lines, last page, contents).
+citations (:class:`~lateseg.retrieve.retriever.Retriever`: dense, lexical or hybrid, the
+two fused by their scaled scores in :mod:`lateseg.retrieve.fusion`), and where each hit
+lies in its document, found at query time (:mod:`lateseg.retrieve.provenance`: lines,
+last page, contents).
 
 May import :mod:`lateseg.index` (the store it reads), :mod:`lateseg.text`,
 :mod:`lateseg.types` and the chunk spans of :mod:`lateseg.segment`; never generation.

@@ -2,10 +2,11 @@
 
 :class:`Retriever` is the one place that reads an index for a query: dense search (exact
 or approximate inner product, widened until filters leave ``k``), lexical search (BM25),
-their reciprocal-rank fusion, the hits' provenance (:mod:`lateseg.retrieve.provenance`),
-passages grown with their neighbours (:meth:`Retriever.expand`) and the definitions a
-hit uses. ``Pipeline.retriever`` is one; the CLI, LangChain and the HTTP service use it
-alike. It knows the encoder only as a function from query text to a query vector.
+the two fused (:mod:`lateseg.retrieve.fusion`), the hits' provenance
+(:mod:`lateseg.retrieve.provenance`), passages grown with their neighbours
+(:meth:`Retriever.expand`) and the definitions a hit uses. ``Pipeline.retriever`` is
+one; the CLI, LangChain and the HTTP service use it alike. It knows the encoder only as
+a function from query text to a query vector.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from lateseg.errors import ConfigError, IndexStoreError
 from lateseg.ingest.formats import is_paged
+from lateseg.retrieve.fusion import POOL, fuse
 from lateseg.retrieve.provenance import LINE_KINDS, ProvenanceCache
 from lateseg.text.boundaries import sentence_spans
 from lateseg.types import Document, Hit, Span, clean_text
@@ -29,8 +31,6 @@ if TYPE_CHECKING:
     from lateseg.index import Index
 
 SEARCH_MODES = ("hybrid", "dense", "lexical")
-RRF_K = 60  # reciprocal rank fusion: score = sum of weight / (RRF_K + rank)
-RRF_POOL = 50  # candidates taken from each ranking before fusing
 
 
 def _rank_key(h: Hit) -> tuple[float, str, int]:
@@ -55,6 +55,7 @@ class Retriever:
         self.index = index
         self._embed_query = embed_query
         self._provenance = ProvenanceCache(lambda ids: index.store.layouts(ids, LINE_KINDS))
+        self._chunk_kinds: tuple[int, dict[str, int]] = (-1, {})  # (state, chunks per kind)
 
     def search(
         self,
@@ -73,10 +74,9 @@ class Retriever:
 
         ``mode``: ``"dense"`` (exact inner product of the chunk vectors; score = cosine),
         ``"lexical"`` (BM25 over chunk text, SQLite FTS5 with stemming; score = BM25) or
-        ``"hybrid"`` (both fused by reciprocal rank, ``weights`` = (dense, lexical);
-        score = the fused value). Dense is the default: on the public eval sets hybrid
-        helped on the sample contracts but lost on the license texts, whose questions
-        paraphrase them (``bench/results/hybrid.md``). ``source``: only files whose
+        ``"hybrid"`` (both, each ranking's scores scaled to [0, 1] and combined with
+        ``weights`` = (dense, lexical): :func:`~lateseg.retrieve.fusion.fuse`; score =
+        the fused value). ``source``: only files whose
         absolute path matches this glob (``"*/contracts/*.pdf"``); ``kind``: only
         documents of this kind (``"pdf"``, ``"code"``, ``"text"`` …). Chunks that lie
         mostly in a table of contents, a list of figures or an index only point at the
@@ -136,7 +136,7 @@ class Retriever:
     ) -> tuple[list[tuple[int, float]], bool]:
         """The best ``want`` (chunk ID, score) of one search, and whether there may be
         more."""
-        pool = max(want, RRF_POOL) if mode == "hybrid" else want
+        pool = max(want, POOL) if mode == "hybrid" else want
         dense = self.dense(q, pool, source, kind) if q is not None else []
         store = self.index.store
         lexical = store.lexical(query, pool, source=source, kind=kind) if mode != "dense" else []
@@ -145,11 +145,7 @@ class Retriever:
         elif mode == "lexical":
             found = lexical
         else:
-            fused: dict[int, float] = {}
-            for weight, ranked in zip(weights, (dense, lexical), strict=True):
-                for rank, (cid, _) in enumerate(ranked):
-                    fused[cid] = fused.get(cid, 0.0) + weight / (RRF_K + rank + 1)
-            found = sorted(fused.items(), key=lambda kv: (-kv[1], kv[0]))
+            found = fuse((dense, lexical), weights)
         more = max(len(dense), len(lexical)) >= pool
         with_vector = self._vector_ids(found)
         return [(cid, score) for cid, score in found if cid in with_vector][:want], more
@@ -420,6 +416,13 @@ class Retriever:
         """The change log's position: it moves whenever a document is written."""
         self.index.count()
         return self.index.store.log_state().seq
+
+    def chunk_kinds(self) -> dict[str, int]:
+        """Chunks per kind of their document, counted once per :meth:`state`."""
+        state = self.state()
+        if self._chunk_kinds[0] != state:
+            self._chunk_kinds = (state, self.index.store.chunk_kinds())
+        return self._chunk_kinds[1]
 
     def count(self) -> int:
         """Chunks in the index (brought up to date with other processes' writes)."""

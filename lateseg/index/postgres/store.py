@@ -245,6 +245,14 @@ class PgStore(PgLexical, PgIntegrity):
         rows = self._all("SELECT kind, COUNT(*) FROM lateseg_documents GROUP BY kind ORDER BY kind")
         return {str(k): int(n) for k, n in rows}
 
+    def chunk_kinds(self) -> dict[str, int]:
+        """Chunks per kind of their document."""
+        rows = self._all(
+            "SELECT d.kind, COUNT(*) FROM lateseg_chunks c JOIN lateseg_documents d "
+            "ON d.id=c.doc_id GROUP BY d.kind ORDER BY d.kind"
+        )
+        return {str(k): int(n) for k, n in rows}
+
     def chunk_ids_of_source(self, source: str) -> list[int]:
         rows = self._all(
             "SELECT c.id FROM lateseg_chunks c JOIN lateseg_documents d ON d.id=c.doc_id "

@@ -247,6 +247,14 @@ class DocStore(SqliteLexical, SqliteIntegrity):
         rows = self.db.execute("SELECT kind, COUNT(*) FROM documents GROUP BY kind ORDER BY kind")
         return {str(k): int(n) for k, n in rows}
 
+    def chunk_kinds(self) -> dict[str, int]:
+        """Chunks per kind of their document."""
+        rows = self.db.execute(
+            "SELECT d.kind, COUNT(*) FROM chunks c JOIN documents d ON d.id=c.doc_id "
+            "GROUP BY d.kind ORDER BY d.kind"
+        )
+        return {str(k): int(n) for k, n in rows}
+
     def chunk_ids_of_source(self, source: str) -> list[int]:
         rows = self.db.execute(
             "SELECT c.id FROM chunks c JOIN documents d ON d.id=c.doc_id WHERE d.source=?",
