@@ -1,4 +1,5 @@
-"""Hybrid (dense + BM25, reciprocal rank fusion) vs dense vs lexical retrieval.
+"""Hybrid (dense + BM25, scaled scores fused: lateseg.retrieve.fusion) vs dense vs lexical
+retrieval, and ``auto``, the default, which picks one of them per question.
 
     python bench/hybrid.py [--sets sample_qa licenses stdlib]
 
@@ -31,7 +32,8 @@ import retrieval as R  # noqa: E402
 from lateseg.pipeline import Pipeline  # noqa: E402
 
 MODES: dict[str, dict[str, Any]] = {
-    "dense (default)": {"mode": "dense"},
+    "auto (default)": {"mode": "auto"},
+    "dense": {"mode": "dense"},
     "lexical (BM25)": {"mode": "lexical"},
     "hybrid 1:1": {"mode": "hybrid"},
     "hybrid 2:1 dense": {"mode": "hybrid", "weights": (2.0, 1.0)},

@@ -73,6 +73,7 @@ os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
 import numpy as np
 
+from lateseg.ask.code_search import CODEBASE_SHARE
 from lateseg.ask.options import search_mode
 from lateseg.encode.config import EncoderConfig
 from lateseg.encode.fields import chunk_fields, units_at_middle
@@ -753,10 +754,13 @@ def hybrid(ch: Chunked, es: EvalSet, routed: bool | Callable[[str], bool]) -> Ch
 def shipped_search(ch: Chunked, es: EvalSet) -> Chunked:
     """The default search as ``ask`` and ``search`` run it (mode ``auto``): dense, or
     fused (:func:`hybrid`) for the queries :func:`~lateseg.ask.options.search_mode`
-    routes there where the corpus holds code."""
-    if not any(d.kind == "code" for d in es.docs):
+    routes there where the corpus holds code; a corpus is a codebase where at least
+    :data:`~lateseg.ask.code_search.CODEBASE_SHARE` of these chunks are code."""
+    kinds = np.array([es.docs[d].kind == "code" for d in ch.doc], dtype=bool)
+    if not kinds.any():
         return ch
-    return hybrid(ch, es, routed=lambda q: search_mode("auto", q) == "hybrid")
+    codebase = bool(kinds.mean() >= CODEBASE_SHARE)
+    return hybrid(ch, es, routed=lambda q: search_mode("auto", q, codebase) == "hybrid")
 
 
 def late_interaction(
