@@ -126,6 +126,10 @@ def test_lexical_search_and_filters_on_postgresql(both):
     assert pg.search("law') | !(x & 'y", 3, mode="lexical")
     fused = pg.search("governing law of the agreement", 5, mode="hybrid")
     assert len(fused) == 5
+    assert all(0.0 <= h.score <= 1.0 for h in fused)  # scaled scores, averaged
+    # what auto reads to tell a codebase: chunks per kind, the same on both stores
+    assert pg.index.store.chunk_kinds() == lite.index.store.chunk_kinds()
+    assert sum(pg.index.store.chunk_kinds().values()) == pg.index.stats()["chunks"]
 
 
 def test_a_readonly_open_and_a_missing_index(postgres, tmp_path):
