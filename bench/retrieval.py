@@ -1165,8 +1165,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument(
         "--hybrid-levers",
         action="store_true",
-        help="also dense + BM25 fused by rank: every query, queries naming code, questions "
-        "about code (issue 63)",
+        help="also dense + BM25 fused as shipped (lateseg.retrieve.fusion): every query, "
+        "queries naming code, questions about code (issue 63)",
     )
     ap.add_argument(
         "--naive-levers",

@@ -298,6 +298,8 @@ def test_auto_fuses_a_plain_question_over_a_codebase_only(code_index, sample_ind
     counts = code_index.retriever.chunk_kinds()
     assert counts == code_index.retriever.index.store.chunk_kinds()
     assert sum(counts.values()) == code_index.retriever.count()
+    counts["code"] = 0  # a copy: the cached counts are not the caller's to change
+    assert code_index.retriever.chunk_kinds()["code"] > 0
 
     modes: list[str] = []
     for pipe in (code_index, sample_index):
@@ -315,3 +317,22 @@ def test_auto_fuses_a_plain_question_over_a_codebase_only(code_index, sample_ind
             del pipe.retriever.search
     # auto's hybrid hits are scored by cosine afterwards (a dense search of the pool)
     assert modes == ["hybrid", "dense", "dense", "dense", "dense"]
+
+
+def test_a_codebase_is_told_again_after_an_ingest(tmp_path, encoder):
+    """The chunks per kind are counted once per index state: a write changes them."""
+    from lateseg.ask.code_search import is_codebase
+    from lateseg.pipeline import Pipeline
+
+    (tmp_path / "status.py").write_bytes((HTTPIE / "status.py").read_bytes())
+    terms = "The late fee is 5% of the unpaid amount. " * 40
+    (tmp_path / "terms.txt").write_text("\n\n".join([terms] * 6))
+    with Pipeline.open(tmp_path / "idx") as pipe:
+        pipe.encoder = encoder
+        pipe.ingest([tmp_path / "status.py"], progress=False)
+        assert set(pipe.retriever.chunk_kinds()) == {"code"}
+        assert is_codebase(pipe.retriever)
+        pipe.ingest([tmp_path / "terms.txt"], progress=False)
+        counts = pipe.retriever.chunk_kinds()
+        assert counts["text"] > counts["code"] > 0
+        assert not is_codebase(pipe.retriever)

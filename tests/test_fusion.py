@@ -3,11 +3,12 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from lateseg.answer.question import is_question
 from lateseg.ask.options import search_mode
-from lateseg.retrieve.fusion import fuse, scaled
+from lateseg.retrieve.fusion import POOL, fuse, fusion_weights, scaled
 
 
 def test_scores_are_scaled_between_the_lowest_and_the_highest():
@@ -37,9 +38,48 @@ def test_weights_move_the_fusion_and_are_checked():
     assert fuse([dense, lexical], (2.0, 2.0)) == fuse([dense, lexical], (1.0, 1.0))
     # equal fused scores in the order of their IDs, whatever order they came in
     assert [c for c, _ in fuse([[(5, 1.0), (3, 0.0)], [(3, 1.0), (5, 0.0)]], (1, 1))] == [3, 5]
-    for bad in ((0.0, 0.0), (1.0, -1.0), (1.0,)):
+    for bad in ((0.0, 0.0), (1.0, -1.0), (1.0,), (float("nan"), 1.0), (float("inf"), 1.0)):
+        assert not fusion_weights(bad)
         with pytest.raises(ValueError, match="weights"):
             fuse([dense, lexical], bad)
+    assert fusion_weights((0.3, 0.7)) and fusion_weights((0, 1))
+
+
+def test_empty_and_single_rankings_and_scores_within_0_and_1():
+    assert fuse([[], []], (1, 1)) == []
+    assert fuse([[], [(4, 2.5)]], (1, 1)) == [(4, 0.5)]  # a lone candidate is its ranking's best
+    assert fuse([[(4, -0.2)], []], (1, 0)) == [(4, 1.0)]  # negative cosines scale too
+    rng = np.random.default_rng(7)
+    for _ in range(50):
+        dense = [
+            (int(i), float(s))
+            for i, s in zip(rng.permutation(80)[:40], -np.sort(-rng.normal(size=40)), strict=True)
+        ]
+        lexical = [
+            (int(i), float(s))
+            for i, s in zip(
+                rng.permutation(80)[:30], -np.sort(-rng.gamma(2.0, size=30)), strict=True
+            )
+        ]
+        w = tuple(float(x) for x in rng.uniform(0.01, 3, 2))
+        fused = fuse([dense, lexical], w)
+        assert all(0.0 <= s <= 1.0 for _, s in fused)
+        assert {c for c, _ in fused} == {c for c, _ in dense} | {c for c, _ in lexical}
+
+
+def test_a_deeper_search_scores_its_first_candidates_as_a_shallow_one():
+    """Scaled over the first POOL of each ranking: asking for more (a larger k, a
+    filter's retries) does not reorder what a search of POOL found."""
+    rng = np.random.default_rng(3)
+    dense = [(i, float(s)) for i, s in enumerate(-np.sort(-rng.normal(size=4 * POOL)))]
+    ids = rng.permutation(4 * POOL)
+    lexical = [
+        (int(i), float(s))
+        for i, s in zip(ids, -np.sort(-rng.gamma(2.0, size=4 * POOL)), strict=True)
+    ]
+    shallow = dict(fuse([dense[:POOL], lexical[:POOL]], (1, 1)))
+    deep = dict(fuse([dense, lexical], (1, 1)))
+    assert all(deep[c] == pytest.approx(s) for c, s in shallow.items())
 
 
 @pytest.mark.parametrize(

@@ -226,9 +226,9 @@ class Answerer:
         :data:`~lateseg.generate.rerank.RERANKERS`) its top
         :data:`~lateseg.generate.rerank.RERANK_TOP` re-ranked by the generator's
         likelihood of the question (:func:`~lateseg.generate.rerank.rerank`; seconds a
-        query on CPU, opt-in). Where ``"auto"`` chose hybrid (for a question about code,
-        ``about_code`` when analysed, or over a codebase), the hits are scored by cosine
-        (:func:`~lateseg.ask.code_search.cosine_scored`) before any re-ranking."""
+        query on CPU, opt-in). Hybrid hits that ``"auto"`` chose (for a question about
+        code, or over a codebase) or that an ask reads (it passes ``about_code``) are scored
+        by cosine (:func:`~lateseg.ask.code_search.cosine_scored`) before re-ranking."""
         auto = options.mode == "auto"
         # an ask's analysed question knows already (Answerer.analysed asked the index)
         code = not auto or about_code is not None or has_code(self.retriever)
@@ -243,7 +243,7 @@ class Answerer:
                 raise
             select["mode"] = "dense"
             hits = self.retriever.search(question, max(k, RERANK_TOP) if rerank else k, **select)
-        if auto and select["mode"] == "hybrid":
+        if select["mode"] == "hybrid" and (auto or about_code is not None):  # or an ask's
             hits = cosine_scored(self.retriever, question, hits, select)
         if rerank is not None:
             return by_likelihood(self.local_generator(), question, hits, k)

@@ -77,7 +77,7 @@ def cosine_scored(
     fitted on (a fused value is not a cosine)."""
     if not hits:
         return hits
-    dense = retriever.search(question, POOL, **{**select, "mode": "dense"})
+    dense = retriever.search(question, max(POOL, len(hits)), **{**select, "mode": "dense"})
     cosine = {h.chunk_id: h.score for h in dense}
     floor = min(cosine.values(), default=0.0)
     return [dataclasses.replace(h, score=cosine.get(h.chunk_id, floor)) for h in hits]

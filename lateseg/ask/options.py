@@ -21,6 +21,7 @@ from lateseg.generate.rerank import check_reranker
 from lateseg.kv.compress import KVConfig
 from lateseg.kv.sparse import prefill_mode
 from lateseg.options import check_names
+from lateseg.retrieve.fusion import fusion_weights
 from lateseg.retrieve.retriever import SEARCH_MODES
 
 if TYPE_CHECKING:
@@ -74,7 +75,8 @@ def _positive(name: str, value: Any, optional: bool = False) -> None:
 
 
 #: How ask and search choose passages: :data:`SEARCH_MODES`, or ``"auto"`` (the
-#: default): dense, but hybrid for a question about code (:func:`search_mode`).
+#: default): dense, but hybrid for a question about code or any question of a codebase
+#: (:func:`search_mode`).
 QUERY_MODES = ("auto", *SEARCH_MODES)
 
 
@@ -121,8 +123,10 @@ class SearchOptions:
         if self.mode not in QUERY_MODES:
             raise ConfigError(f"mode={self.mode!r}; choose one of {', '.join(QUERY_MODES)}")
         check_reranker(self.rerank)
-        if len(self.weights) != 2 or any(w < 0 for w in self.weights):
-            raise ConfigError(f"weights={self.weights!r}; give two non-negative numbers")
+        if not fusion_weights(self.weights):
+            raise ConfigError(
+                f"weights={self.weights!r}; give two non-negative numbers, not both 0"
+            )
 
     @classmethod
     def of(cls, **given: Any) -> SearchOptions:

@@ -71,7 +71,8 @@ def add(sub: argparse._SubParsersAction) -> None:
         "--mode",
         choices=QUERY_MODES,
         default="auto",
-        help="search mode (default auto: dense, hybrid for questions about code)",
+        help="search mode (default auto: dense; hybrid for questions about code and for "
+        "questions of a codebase)",
     )
     sp.add_argument(
         "--answer",

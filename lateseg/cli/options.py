@@ -156,9 +156,11 @@ def filters(sp: argparse.ArgumentParser) -> None:
         "--mode",
         choices=QUERY_MODES,
         default="auto",
-        help="auto (default): dense vectors, or both dense and BM25 fused by rank (hybrid) "
-        "for a question about code (which exception, default, environment variable, exit "
-        "code or function); dense, lexical (BM25 over chunk text) or hybrid always",
+        help="auto (default): dense vectors, or dense and BM25 fused (hybrid: each one's "
+        "scores scaled to 0-1 and averaged) for a question about code (which exception, "
+        "default, environment variable, exit code or function) and for any question of a "
+        "codebase (mostly code chunks); dense, lexical (BM25 over chunk text) or hybrid "
+        "always",
     )
     sp.add_argument(
         "--source",

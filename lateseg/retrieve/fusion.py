@@ -13,36 +13,57 @@ hit@5 humanize 0.90 = 0.90, HTTPie 0.71 -> 0.75, isort 0.41 -> 0.59 (every query
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 #: Candidates taken from each ranking before fusing.
 POOL = 50
 
 
-def scaled(ranked: Sequence[tuple[int, float]]) -> dict[int, float]:
-    """``ranked``'s (ID, score) with each score scaled to [0, 1] between the lowest and
-    the highest (all 1 where they are equal)."""
+def scaled(ranked: Sequence[tuple[int, float]], top: int = POOL) -> dict[int, float]:
+    """``ranked``'s (ID, score), best first, each score scaled so that the best of its
+    first ``top`` is 1 and the lowest of them 0 (all 1 where those are equal); a deeper
+    candidate scores 0, as one the ranking lacks does. A search asking for more than
+    ``top`` therefore scores its candidates as a search of ``top`` does."""
     if not ranked:
         return {}
-    scores = [s for _, s in ranked]
+    scores = [s for _, s in ranked[:top]]
     low, high = min(scores), max(scores)
     span = high - low
-    return {cid: (s - low) / span if span > 0 else 1.0 for cid, s in ranked}
+    return {cid: max(0.0, (s - low) / span) if span > 0 else 1.0 for cid, s in ranked}
+
+
+def fusion_weights(weights: Sequence[float]) -> bool:
+    """Whether ``weights`` can weigh a hybrid search's two rankings: two finite,
+    non-negative numbers, not both 0."""
+    return (
+        len(weights) == 2
+        and all(isinstance(w, (int, float)) and math.isfinite(w) and w >= 0 for w in weights)
+        and sum(weights) > 0
+    )
 
 
 def fuse(
     rankings: Sequence[Sequence[tuple[int, float]]], weights: Sequence[float]
 ) -> list[tuple[int, float]]:
-    """The (ID, fused score) of every candidate of ``rankings``, best first (equal scores
-    by ID): the ``weights``-weighted mean of its :func:`scaled` scores, 0 in a ranking
-    that lacks it. The fused score lies in [0, 1]."""
-    if len(rankings) != len(weights) or any(w < 0 for w in weights) or sum(weights) <= 0:
+    """The (ID, fused score) of every candidate of ``rankings``: the ``weights``-weighted
+    mean of its :func:`scaled` scores (0 in a ranking that lacks it), in [0, 1]; best
+    first, equal scores by the best place either ranking gave them, then by ID."""
+    if (
+        len(rankings) != len(weights)
+        or not all(math.isfinite(w) and w >= 0 for w in weights)
+        or sum(weights) <= 0
+    ):
         raise ValueError(f"weights {tuple(weights)} for {len(rankings)} rankings")
-    total = float(sum(weights))
-    fused: dict[int, float] = {}
-    for weight, ranked in zip(weights, rankings, strict=True):
-        for cid, s in scaled(ranked).items():
-            fused[cid] = fused.get(cid, 0.0) + weight / total * s
-        for cid, _ in ranked:  # every candidate is in the fused list, even one scaled to 0
-            fused.setdefault(cid, 0.0)
-    return sorted(fused.items(), key=lambda kv: (-kv[1], kv[0]))
+    each = [scaled(ranked) for ranked in rankings]
+    place: dict[int, int] = {}
+    for ranked in rankings:
+        for i, (cid, _) in enumerate(ranked):
+            place[cid] = min(place.get(cid, i), i)
+    # the weighted sum over the sum of the weights, both added in one order: a candidate
+    # best in every ranking scores exactly 1
+    fused = {
+        cid: sum(w * one.get(cid, 0.0) for w, one in zip(weights, each, strict=True)) / sum(weights)
+        for cid in place
+    }
+    return sorted(fused.items(), key=lambda kv: (-kv[1], place[kv[0]], kv[0]))

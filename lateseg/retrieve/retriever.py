@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from lateseg.errors import ConfigError, IndexStoreError
 from lateseg.ingest.formats import is_paged
-from lateseg.retrieve.fusion import POOL, fuse
+from lateseg.retrieve.fusion import POOL, fuse, fusion_weights
 from lateseg.retrieve.provenance import LINE_KINDS, ProvenanceCache
 from lateseg.text.boundaries import sentence_spans
 from lateseg.types import Document, Hit, Span, clean_text
@@ -105,7 +105,7 @@ class Retriever:
             raise ConfigError("the query is empty")
         if mode not in SEARCH_MODES:
             raise ConfigError(f"mode={mode!r}; choose one of {', '.join(SEARCH_MODES)}")
-        if len(weights) != 2 or min(weights) < 0 or max(weights) == 0:
+        if not fusion_weights(weights):
             raise ConfigError(f"weights={weights} must be two non-negative numbers, not both 0")
         with self.index.caught_up():  # other processes' writes, once for this search
             if self.index.count() == 0:
@@ -419,10 +419,10 @@ class Retriever:
 
     def chunk_kinds(self) -> dict[str, int]:
         """Chunks per kind of their document, counted once per :meth:`state`."""
-        state = self.state()
-        if self._chunk_kinds[0] != state:
-            self._chunk_kinds = (state, self.index.store.chunk_kinds())
-        return self._chunk_kinds[1]
+        state, cached = self.state(), self._chunk_kinds
+        if cached[0] != state:
+            cached = self._chunk_kinds = (state, self.index.store.chunk_kinds())
+        return dict(cached[1])
 
     def count(self) -> int:
         """Chunks in the index (brought up to date with other processes' writes)."""

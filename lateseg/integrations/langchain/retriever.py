@@ -21,8 +21,8 @@ class LatesegRetriever(BaseRetriever):
 
     Build it from a :class:`~lateseg.Pipeline` (``pipeline=``) or an index folder
     (``index=``). ``mode`` is ``auto`` (default: dense, but hybrid for a question about
-    code), ``dense``, ``lexical`` or ``hybrid``; ``source`` (a glob over file paths) and
-    ``kind`` (``pdf``, ``code``, ``text`` …) filter;
+    code or of a codebase), ``dense``, ``lexical`` or ``hybrid``; ``source`` (a glob
+    over file paths) and ``kind`` (``pdf``, ``code``, ``text`` …) filter;
     ``rerank="generator"`` re-ranks the top hits by the local generator's likelihood of
     the query (:mod:`lateseg.generate.rerank`: better on code and manuals, seconds a query;
     off by default). Each of ``k``, ``mode``, ``source``, ``kind`` and ``rerank`` can also
