@@ -15,6 +15,7 @@ from conftest import DATA, ROOT
 from lateseg.errors import ConfigError
 from lateseg.eval import assert_quality, evaluate, quality_failures, read_questions
 from lateseg.eval import metrics as m
+from lateseg.eval.run import file_span
 from lateseg.eval.variant import Variant
 
 sys.path.insert(0, str(ROOT))
@@ -305,7 +306,14 @@ def test_legalbench_sample_runs_in_its_format_and_its_figures_are_the_spans(
         for test, row in zip(tests, rows, strict=True):
             (snippet,) = test["snippets"]
             source = str((DATA / "sources" / snippet["file_path"]).resolve())
-            gold = {(source, i) for i in range(*snippet["span"])}
+            # LegalBench-RAG's span counts the Markdown file's characters; the document's
+            # text is rendered: the gold is where the span's words stand in it
+            text = pipe.document(source).text
+            start, end = file_span(source, *snippet["span"], text)
+            raw = (DATA / "sources" / snippet["file_path"]).read_text(encoding="utf-8")
+            said = " ".join(raw[slice(*snippet["span"])].split())
+            assert " ".join(text[start:end].split()).strip("*_ ") in said.replace("**", "")
+            gold = {(source, i) for i in range(start, end)}
             hits = pipe.search(test["query"], k=3)
             got = [(h.source, i) for h in hits for i in range(h.start, h.end)]
             common = sum(c in gold for c in got)
@@ -318,6 +326,39 @@ def test_legalbench_sample_runs_in_its_format_and_its_figures_are_the_spans(
         assert s["char_recall_at_3"] > 0.5  # the sample's contracts are found
     finally:
         pipe.close()
+
+
+def test_a_span_counting_a_markdown_files_characters_is_placed_in_its_rendered_text(tmp_path):
+    """LegalBench-RAG's spans count the file's characters, while a Markdown document's text
+    is rendered (markup is not text): the span's words are found there, a span cut inside
+    markup without its first and last words, one past the rendered text's end (but in
+    the file) placed all the same; a span past the file's end is refused."""
+    from lateseg.ingest.markdown import render
+
+    md = tmp_path / "terms.md"
+    body = "# Terms\n\n**Fees.** The [Customer](https://x.example) will pay **within 30 days**.\n"
+    md.write_text(body * 3 + "\nLast: *Notice* goes to the **address** above.\n", encoding="utf-8")
+    raw = md.read_text(encoding="utf-8")
+    text = render(raw)[0]
+    assert len(text) < len(raw)
+    start = raw.rindex("Notice")
+    got = file_span(str(md), start, raw.index("above") + len("above"), text)
+    assert text[got[0] : got[1]] == "Notice goes to the address above"
+    assert got[1] <= len(text) < raw.index("above")  # past the rendered end in the file
+    # cut inside words and markup: the same characters of the rendered words
+    cut = file_span(str(md), start + 2, raw.index("address") + 3, text)
+    assert text[cut[0] : cut[1]] == "tice goes to the add"
+    # the same words three times: the place at the span's share of the file
+    second = raw.index("The [Customer]", raw.index("The [Customer]") + 1)
+    a, b = file_span(str(md), second, second + len("The [Customer](https://x.example) will"), text)
+    assert text[a:b] == "The Customer will"
+    assert sum(1 for m in re.finditer("The Customer will", text) if m.start() < a) == 1
+    with pytest.raises(ConfigError, match="lies outside"):
+        file_span(str(md), 0, len(raw) + 5, text)
+    with pytest.raises(ConfigError, match="cannot read"):
+        file_span(str(tmp_path / "gone.md"), 0, 5, text)
+    with pytest.raises(ConfigError, match="not in its rendered text"):  # a lone mark
+        file_span(str(md), raw.index("**Fees"), raw.index("**Fees") + 2, text)
 
 
 def test_the_command_compares_search_modes_in_one_table_and_gates_ci(sample_index, tmp_path):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import fnmatch
+import functools
 import logging
 import os
 import re
@@ -95,6 +96,58 @@ def find_words(text: str, words: str, most: int = 2) -> list[tuple[int, int]]:
     return [(m.start(), m.end()) for _, m in zip(range(most), found, strict=False)]
 
 
+#: The largest Markdown file whose characters a gold span may count (read to place it).
+MAX_FILE_BYTES = 64 * 1024 * 1024
+
+
+@functools.lru_cache(maxsize=8)
+def _file_text(source: str, mtime_ns: int, size: int) -> str:
+    """The decoded text of the file ``source`` as of ``mtime_ns`` (one read per version)."""
+    from lateseg.errors import IngestError
+    from lateseg.ingest.text import read_text
+
+    try:
+        return read_text(Path(source))
+    except IngestError as e:
+        raise ConfigError(f"cannot read {source} to place its gold span: {e}") from e
+
+
+def file_span(source: str, start: int, end: int, text: str) -> tuple[int, int]:
+    """Where characters ``[start, end)`` of the Markdown file ``source`` stand in its
+    rendered ``text`` (``Document.text``: markup is not text, so file offsets do not
+    index it; LegalBench-RAG's spans count the file's characters). The file's span is
+    rendered and its words found in ``text`` (marks a cut left unpaired stripped from its
+    ends; where still not found, without its first and last words). Of several places, the one at
+    the same share of the text. A :class:`ConfigError` where the file cannot be read or
+    the words are not there."""
+    from lateseg.ingest.markdown import render
+
+    try:
+        st = os.stat(source)
+    except OSError as e:
+        raise ConfigError(f"cannot read {source} to place its gold span: {e}") from e
+    if st.st_size > MAX_FILE_BYTES:
+        raise ConfigError(f"{source} is over {MAX_FILE_BYTES:,} bytes: its gold is not placed")
+    raw = _file_text(source, st.st_mtime_ns, st.st_size)
+    if end > len(raw):
+        raise ConfigError(
+            f"gold span [{start}, {end}) lies outside {source} ({len(raw):,} characters)"
+        )
+    parts = render(raw[start:end])[0].split()
+    if not parts:
+        raise ConfigError(f"[{start}, {end}) of {source} holds no words a reader sees")
+    # marks the cut left unpaired ("*Notice" cut after its "*") are no words either:
+    # stripped from the first and last word only (a ")" inside is the text's)
+    ends = (parts[0].strip("*_`").lstrip("[(<#"), parts[-1].strip("*_`").rstrip("])>"))
+    bare = [ends[0], *parts[1:-1], ends[1]] if len(parts) > 1 else [ends[0]]
+    for words in (parts, bare, parts[1:-1]):
+        found = find_words(text, " ".join(words), most=100) if len(words) >= 1 else []
+        if found:
+            where = start / max(len(raw), 1) * len(text)
+            return min(found, key=lambda f: abs(f[0] - where))
+    raise ConfigError(f"the words of [{start}, {end}) of {source} are not in its rendered text")
+
+
 def locate(q: Question, sources: Sources, document: Callable[[str], Document]) -> Located:
     """Where ``q`` is answered in the index (:class:`Located`); a :class:`ConfigError`
     saying what is wrong where its gold cannot be placed."""
@@ -133,14 +186,17 @@ def locate(q: Question, sources: Sources, document: Callable[[str], Document]) -
                 spans.append(metrics.Span(f, *got[0]))
             several = several or len(held) > 1
             continue
-        text = document(found[0]).text
+        doc = document(found[0])
+        text = doc.text
         if gold.start is not None and gold.end is not None:
-            if gold.end > len(text):
+            span = (gold.start, gold.end)
+            if doc.kind == "markdown" and gold.text is None:  # offsets count the file's
+                span = file_span(found[0], gold.start, gold.end, text)
+            elif gold.end > len(text):
                 raise ConfigError(
                     f"gold span [{gold.start}, {gold.end}) lies outside {gold.source} "
                     f"({len(text):,} characters)"
                 )
-            span = (gold.start, gold.end)
             if gold.text is not None and " ".join(text[gold.start : gold.end].split()) != " ".join(
                 gold.text.split()
             ):
