@@ -139,8 +139,11 @@ def patched(clock: Clock) -> list[tuple[Any, str, Any]]:
     return undo
 
 
-def account(folder: Path, backend: str, work: Path, profile: str) -> dict[str, Any]:
-    """One ingest of ``folder`` clocked by stage."""
+def account(
+    folder: Path, backend: str, work: Path, profile: str
+) -> tuple[dict[str, Any], list[Any]]:
+    """One ingest of ``folder`` clocked by stage, and the models that ran it (the late
+    windows' first)."""
     from throughput import wrapped_forward
 
     from lateseg.pipeline import Pipeline
@@ -180,8 +183,7 @@ def account(folder: Path, backend: str, work: Path, profile: str) -> dict[str, A
             "shapes": {f"{b}x{n}": c for (b, n), c in sorted(clock.shapes.items())},
             "real_tokens": clock.real_tokens,
             "chunks": pipe.index.count(),
-            "models": models,
-        }
+        }, models
 
 
 def bare_forward(
@@ -208,8 +210,7 @@ def run(name: str, files: int, backend: str, profile: str, work: Path) -> dict[s
 
     paths = corpus(name, files, work / "corpus")
     tokens = sum(len(LateEncoder().tokenize(p.read_text("utf-8", errors="replace"))) for p in paths)
-    row = account(work / "corpus", backend, work, profile)
-    models = row.pop("models")
+    row, models = account(work / "corpus", backend, work, profile)
     grid = [(b, n) for b in BATCHES for n in LENGTHS if b * n <= 16384]
     print(f"[{name} {backend} {profile}] bare forward over {len(grid)} shapes", flush=True)
     rates = bare_forward(models[0], grid)

@@ -80,21 +80,24 @@ def _positive(name: str, value: Any, optional: bool = False) -> None:
 QUERY_MODES = ("auto", *SEARCH_MODES)
 
 
-def search_mode(mode: str, question: str, codebase: bool = False) -> str:
+def search_mode(
+    mode: str, question: str, codebase: bool = False, about_code: bool | None = None
+) -> str:
     """The mode ``mode`` names for ``question``: itself, or for ``"auto"``, ``"hybrid"``
     when the question is about code (it asks which exception, default, environment
     variable, exit code or function: :func:`~lateseg.answer.question.code_kind`), or
     when it is a question (:func:`~lateseg.answer.question.is_question`) and the search
-    looks in a ``codebase``; ``"dense"`` otherwise. Measured on real code
+    looks in a ``codebase``; ``"dense"`` otherwise (``about_code``: the caller's reading
+    of the question where it has analysed it already). Measured on real code
     (``bench/results/code.md``): hybrid for questions over a repository raised hit@5 on
     humanize, HTTPie and isort; a description of code (the stdlib sets, docstrings as
     queries) stays dense, where hybrid lost 0.05; questions over contracts and licences
     stay dense, where hybrid lost on the licences."""
     if mode != "auto":
         return mode
-    if code_kind(question) is not None or (codebase and is_question(question)):
-        return "hybrid"
-    return "dense"
+    if about_code is None:
+        about_code = code_kind(question) is not None
+    return "hybrid" if about_code or (codebase and is_question(question)) else "dense"
 
 
 def _concrete(mode: str) -> str:
@@ -148,11 +151,10 @@ class SearchOptions:
         ``codebase`` where the search looks in one; dense without a question, or where
         the index holds no ``code``)."""
         mode = _concrete(self.mode)
-        if self.mode == "auto" and code and about_code is not None:
-            asked = about_code or (codebase and question is not None and is_question(question))
-            mode = "hybrid" if asked else "dense"
-        elif question is not None and code:
-            mode = search_mode(self.mode, question, codebase)
+        if question is not None and code:
+            mode = search_mode(self.mode, question, codebase, about_code)
+        elif self.mode == "auto" and code and about_code:
+            mode = "hybrid"
         return {
             "mode": mode,
             "source": self.source,

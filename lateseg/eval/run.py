@@ -102,7 +102,8 @@ MAX_FILE_BYTES = 64 * 1024 * 1024
 
 @functools.lru_cache(maxsize=8)
 def _file_text(source: str, mtime_ns: int, size: int) -> str:
-    """The decoded text of the file ``source`` as of ``mtime_ns`` (one read per version)."""
+    """The decoded text of the file ``source`` as of ``mtime_ns`` and ``size`` (they key
+    the cache: one read per version of the file)."""
     from lateseg.errors import IngestError
     from lateseg.ingest.text import read_text
 
@@ -117,9 +118,9 @@ def file_span(source: str, start: int, end: int, text: str) -> tuple[int, int]:
     rendered ``text`` (``Document.text``: markup is not text, so file offsets do not
     index it; LegalBench-RAG's spans count the file's characters). The file's span is
     rendered and its words found in ``text`` (marks a cut left unpaired stripped from its
-    ends; where still not found, without its first and last words). Of several places, the one at
-    the same share of the text. A :class:`ConfigError` where the file cannot be read or
-    the words are not there."""
+    ends; where still not found, without its first and last words). Of several places,
+    the one at the same share of the text. A :class:`ConfigError` where the file cannot
+    be read or the words are not there."""
     from lateseg.ingest.markdown import render
 
     try:
@@ -140,10 +141,10 @@ def file_span(source: str, start: int, end: int, text: str) -> tuple[int, int]:
     # stripped from the first and last word only (a ")" inside is the text's)
     ends = (parts[0].strip("*_`").lstrip("[(<#"), parts[-1].strip("*_`").rstrip("])>"))
     bare = [ends[0], *parts[1:-1], ends[1]] if len(parts) > 1 else [ends[0]]
+    where = start / max(len(raw), 1) * len(text)  # the same share of the rendered text
     for words in (parts, bare, parts[1:-1]):
-        found = find_words(text, " ".join(words), most=100) if len(words) >= 1 else []
+        found = find_words(text, " ".join(words), most=100)
         if found:
-            where = start / max(len(raw), 1) * len(text)
             return min(found, key=lambda f: abs(f[0] - where))
     raise ConfigError(f"the words of [{start}, {end}) of {source} are not in its rendered text")
 

@@ -1,8 +1,9 @@
 """How a hybrid search fuses its dense and lexical rankings.
 
-Each ranking's scores are scaled to [0, 1] over its own candidates (its best 1, its last
-0), a candidate the other ranking did not return counts 0 there, and the two are combined
-with weights that sum to one: a convex combination of min-max-normalised scores.
+Each ranking's scores are scaled to [0, 1] over its first :data:`POOL` candidates (its
+best 1, the lowest of them 0), a candidate the other ranking did not return counts 0
+there, and the two are combined with weights that sum to one: a convex combination of
+min-max-normalised scores.
 
 It replaced reciprocal-rank fusion (RRF, k = 60), which looks only at ranks and so lets
 a chunk that one ranking puts far ahead of the rest weigh no more than a near tie. On the
@@ -33,11 +34,11 @@ def scaled(ranked: Sequence[tuple[int, float]], top: int = POOL) -> dict[int, fl
     return {cid: max(0.0, (s - low) / span) if span > 0 else 1.0 for cid, s in ranked}
 
 
-def fusion_weights(weights: Sequence[float]) -> bool:
-    """Whether ``weights`` can weigh a hybrid search's two rankings: two finite,
-    non-negative numbers, not both 0."""
+def fusion_weights(weights: Sequence[float], rankings: int = 2) -> bool:
+    """Whether ``weights`` can weigh ``rankings`` rankings (a hybrid search's two): as
+    many finite, non-negative numbers, not all 0."""
     return (
-        len(weights) == 2
+        len(weights) == rankings
         and all(isinstance(w, (int, float)) and math.isfinite(w) and w >= 0 for w in weights)
         and sum(weights) > 0
     )
@@ -49,11 +50,7 @@ def fuse(
     """The (ID, fused score) of every candidate of ``rankings``: the ``weights``-weighted
     mean of its :func:`scaled` scores (0 in a ranking that lacks it), in [0, 1]; best
     first, equal scores by the best place either ranking gave them, then by ID."""
-    if (
-        len(rankings) != len(weights)
-        or not all(math.isfinite(w) and w >= 0 for w in weights)
-        or sum(weights) <= 0
-    ):
+    if not fusion_weights(weights, len(rankings)):
         raise ValueError(f"weights {tuple(weights)} for {len(rankings)} rankings")
     each = [scaled(ranked) for ranked in rankings]
     place: dict[int, int] = {}
@@ -62,8 +59,9 @@ def fuse(
             place[cid] = min(place.get(cid, i), i)
     # the weighted sum over the sum of the weights, both added in one order: a candidate
     # best in every ranking scores exactly 1
+    total = sum(weights)
     fused = {
-        cid: sum(w * one.get(cid, 0.0) for w, one in zip(weights, each, strict=True)) / sum(weights)
+        cid: sum(w * one.get(cid, 0.0) for w, one in zip(weights, each, strict=True)) / total
         for cid in place
     }
     return sorted(fused.items(), key=lambda kv: (-kv[1], place[kv[0]], kv[0]))
