@@ -33,6 +33,7 @@ CORPORA: dict[str, tuple[str, str]] = {
     "httpie": ("code/httpie", "code"),
     "isort": ("code/isort", "code"),
     "flake8": ("code/flake8", "code"),
+    "dotenv": ("code/dotenv", "code"),
 }
 PREFIX = "real-"
 SET_NAMES = tuple(PREFIX + c for c in CORPORA)

@@ -32,6 +32,7 @@ CORPUS_OF = {  # question file stem -> folder its sources are relative to
     "httpie": HERE / "code" / "httpie",
     "isort": HERE / "code" / "isort",
     "flake8": HERE / "code" / "flake8",
+    "dotenv": HERE / "code" / "dotenv",
 }
 KINDS = {"symbol", "exception", "default", "env", "exit_code", "behaviour"}
 
