@@ -147,6 +147,15 @@ def test_a_number_form_ends_where_the_number_ends():
     assert not m.holds_answer("within 50 days", ["5"])
     assert not m.holds_answer("section 12(a)", ["section 1"])
     assert m.holds_answer("section 1(a)", ["section 1"])
+    assert not m.holds_answer("fee of $5,000", ["5,000"])
+    assert not m.holds_answer("version 1.5", ["5"])
+
+
+def test_a_name_form_may_follow_a_dot_or_a_sigil_but_not_a_letter():
+    assert m.holds_answer("raise exceptions.PluginExecutionFailed(", ["PluginExecutionFailed"])
+    assert m.holds_answer("reads $EDITOR first", ["EDITOR"])
+    assert not m.holds_answer("raise MyPluginExecutionFailed", ["PluginExecutionFailed"])
+    assert not m.holds_answer("the VISUAL_EDITOR variable", ["EDITOR"])
 
 
 def test_overlapping_passages_count_their_characters_once():

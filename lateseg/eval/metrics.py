@@ -77,8 +77,10 @@ def normalise_answer(text: str) -> str:
 def holds_answer(text: str | None, answers: Sequence[str]) -> bool | None:
     """Whether ``text`` holds one of the accepted ``answers``, both normalised (None: no
     accepted value to look for). A form must not continue a longer number or word on its
-    left ("60 days" is not in "160 days"; nor "5,000" in "$5,000": the bench's rule, kept),
-    nor a number on its right ("5" is not in "50 days")."""
+    left ("60 days" is not in "160 days"; nor "5,000" in "$5,000" or "1.5,000": the
+    bench's rule for numbers, kept), nor a number on its right ("5" is not in "50 days").
+    A name may follow a dot or a sigil: ``exceptions.PluginFailed`` and ``$EDITOR`` name
+    ``PluginFailed`` and ``EDITOR``."""
     if not answers:
         return None
     if not text:
@@ -88,8 +90,9 @@ def holds_answer(text: str | None, answers: Sequence[str]) -> bool | None:
         form = normalise_answer(a)
         if not form:
             continue
+        head = r"(?<![\w$.])" if form[0].isdigit() else r"(?<!\w)"
         tail = r"(?!\d)" if form[-1].isdigit() else ""
-        if re.search(r"(?<![\w$.])" + re.escape(form) + tail, flat):
+        if re.search(head + re.escape(form) + tail, flat):
             return True
     return False
 
