@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from lateseg.answer.code import code_answer, facts
+from lateseg.answer.code import code_answer
+from lateseg.answer.code_facts import facts, shape
 from lateseg.answer.question import analyse, code_kind
 from lateseg.types import Hit
 
@@ -19,6 +20,7 @@ os.environ["HF_HUB_OFFLINE"] = "1"
 REAL = Path(__file__).resolve().parent.parent / "data" / "real" / "code"
 HUMANIZE = REAL / "humanize" / "src" / "humanize"
 HTTPIE = REAL / "httpie" / "httpie"
+FLAKE8 = REAL / "flake8" / "src" / "flake8"
 
 
 @pytest.mark.parametrize(
@@ -254,6 +256,51 @@ def test_hostile_code_costs_little_and_breaks_nothing(encoder):
         assert all(where.start <= a < b <= where.end for a, b in answer.phrase.spans)
     env = code_answer(analyse("Which environment variable sets the home folder?"), [code], encoder)
     assert env is not None and env.phrase is not None and env.phrase.text == "MY_HOME"
+
+
+def _whole(path: Path) -> Hit:
+    text = path.read_text("utf-8")
+    return Hit(str(path), 0, len(text), text, 1.0, kind="code")
+
+
+def test_a_class_asked_is_answered_by_a_class_and_a_function_by_a_function(encoder):
+    """flake8's DecisionEngine (a passage of style_guide.py from its ``class`` line to
+    the next class): its methods decide, but "which class" names the class; "which
+    method" names one of its methods."""
+    path = FLAKE8 / "style_guide.py"
+    text = path.read_text("utf-8")
+    start = text.index("class DecisionEngine")
+    end = text.index("\nclass ", start)
+    hit = Hit(str(path), start, end, text[start:end], 1.0, kind="code")
+    assert {"class", "def"} <= {shape([hit], f) for f in facts("symbol", [hit])}
+    asked = analyse("Which class decides whether an error code is reported or ignored?")
+    answer = code_answer(asked, [hit], encoder)
+    assert answer is not None and answer.phrase is not None
+    assert answer.phrase.text == "DecisionEngine"
+    asked = analyse("Which method decides whether an error code is reported or ignored?")
+    answer = code_answer(asked, [hit], encoder)
+    assert answer is not None and answer.phrase is not None
+    assert answer.phrase.text[:1].islower() and answer.phrase.text != "DecisionEngine"
+    # a doc's call is a class when its name is capitalised
+    text = "Make a `StyleGuide(options)`.\nThen call `handle_error(code)` on it."
+    doc = Hit("/x/README.md", 0, len(text), text, 1.0, kind="markdown")
+    assert {hit_name(doc, f): shape([doc], f) for f in facts("symbol", [doc])} == {
+        "StyleGuide": "class", "handle_error": "def"
+    }  # fmt: skip
+
+
+def hit_name(hit: Hit, f) -> str:
+    return hit.text[f.value[0] : f.value[1]]
+
+
+def test_an_exit_status_is_what_a_function_named_for_it_returns():
+    """flake8's Application.exit_code returns 1 or 0; a number another function returns
+    is no exit status."""
+    hit = _whole(FLAKE8 / "main" / "application.py")
+    assert {"1", "0"} <= set(_values("exit_code", [hit]))
+    text = "def count_files(self):\n    return 1\n\ndef exit_status(self):\n    return 2\n"
+    other = Hit("/x/app.py", 0, len(text), text, 1.0, kind="code")
+    assert _values("exit_code", [other]) == ["2"]
 
 
 def test_a_copy_of_a_line_is_no_second_witness():

@@ -1,20 +1,10 @@
 """Answers to questions about code: the fact asked for, quoted from the line that states it.
 
-A question about code asks for one of five facts: the exception
-something raises (or its message), a default value, an environment variable, an exit
-code, or the function or class that does something. Each is stated by a line of a known
-form, found here by pattern and never executed (:func:`facts`)
-(:func:`~lateseg.answer.question.code_kind` reads which is asked):
-
-* ``exception``: ``raise ValueError(…)``, a docstring's ``Raises:`` entry, an
-  ``…Error`` named in the docs;
-* ``default``: a parameter's ``= value`` in a ``def``, ``add_argument(…, default=…)``,
-  an assignment (``DEFAULT_TIMEOUT = 30``), "defaults to …" in a docstring;
-* ``env``: ``os.environ.get('NAME')``, ``getenv('NAME')``, ``ENV_X = 'NAME'``, and
-  ``$NAME`` in help text and docs;
-* ``exit_code``: ``ERROR_TIMEOUT = 2`` (a name of an exit status), ``sys.exit(130)``,
-  "exits with 4 or 5" in the docs;
-* ``symbol``: ``def name`` and ``class Name`` (not tests), a call in the docs.
+A question about code asks for one of five facts (:mod:`lateseg.answer.code_facts` finds
+them in the passages): the exception something raises (or its message), a default value,
+an environment variable, an exit code, or the function or class that does something
+(:func:`~lateseg.answer.question.code_kind` reads which is asked; "which class" is
+answered by a class, "which function" by a function, where a passage states one).
 
 The phrase is the identifier or literal as the line writes it (an assignment with its
 name: ``ERROR_TIMEOUT = 2``), the quote is that line, and :meth:`Asker.cite_where_it_lies
@@ -34,10 +24,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 import numpy as np
 
+from lateseg.answer.code_facts import Fact, facts, hit_value, shape
 from lateseg.answer.compose import make_phrase, quoted
 from lateseg.answer.confidence import confidence, signals
 from lateseg.answer.question import Asked, word_overlaps
@@ -46,344 +37,20 @@ from lateseg.types import Answer, Hit, TextEmbedder
 
 # "what does the error say", "what error text": the message, not the class
 _MESSAGE = re.compile(r"\b(?:say|says|text|message|wording|reads?)\b", re.IGNORECASE)
+# "which class …", "is there a function …": the shape of the symbol asked for
+_SHAPE_ASKED = re.compile(
+    r"\b(?:which|what|is\s+there\s+an?|any)\s+(?:[\w-]+\s+){0,2}?"
+    r"(?:(class(?:es)?)|functions?|methods?|decorators?|helpers?|callables?)\b",
+    re.IGNORECASE,
+)
 # "which … variables": every one the lines name
 _PLURAL_ENV = re.compile(r"\bvariables\b|\bvars\b", re.IGNORECASE)
 
-# Every pattern here runs over untrusted file text: each quantifier is bounded or cannot
-# overlap its neighbour, so a match attempt costs at most a few hundred steps (no
-# backtracking blow-up on a hostile line); whitespace crosses a line only where a value
-# may stand on the next one (the fact then quotes both lines: :func:`facts`).
-_NAME = r"[A-Za-z_][\w.]{0,120}"
-# a string literal (no escapes across lines)
-_STRING = r"""[rbfu]{0,2}(?:"[^"\n]{0,200}"|'[^'\n]{0,200}')"""
-_RAISE = re.compile(rf"\braise[ \t]+({_NAME})")
-# the message a raise gives: a literal, or a name assigned one a few lines before
-_RAISE_MESSAGE = re.compile(
-    rf"\braise[ \t]+{_NAME}[ \t]*\(\s{{0,40}}(?:({_STRING})|([A-Za-z_]\w{{0,80}})\s{{0,40}}\))"
-)
-_MESSAGE_BACK = 600
-# pytest.raises(X), self.assertRaises(X): what a test expects raised
-_EXPECTS = re.compile(rf"\b(?:raises|assertRaises(?:Regex)?)\(\s{{0,40}}({_NAME})")
-_RAISES_ENTRY = re.compile(
-    r"^[ \t]+([A-Z]\w{0,80}(?:Error|Exception|Warning))[ \t]*:", re.MULTILINE
-)
-_ERROR_WORD = re.compile(r"\b([A-Z]\w{0,80}(?:Error|Exception))\b")
-_ENV_READ = re.compile(
-    r"(?:environ(?:\.get|\.setdefault|\.pop)?[ \t]*[\[(]|getenv[ \t]*\()\s{0,40}"
-    r"[rbfu]{0,2}[\"']([A-Za-z_]\w{0,80})[\"']"
-)
-# NAME = "VALUE" where NAME says ENV (checked in Python: a pattern for it would rescan)
-_ENV_NAME = re.compile(r"\b([A-Za-z_]\w{0,80})[ \t]*=[ \t]*[\"']([A-Z][A-Z0-9_]{2,80})[\"']")
-_ENV_WORD = re.compile(
-    r"\$\{?([A-Z][A-Z0-9]{0,40}_[A-Z0-9_]{1,80})\}?|`([A-Z][A-Z0-9]{0,40}_[A-Z0-9_]{1,80})`"
-)
-# NAME = 2 where NAME names an exit status (its words checked in Python)
-_EXIT_NAME = re.compile(
-    r"^[ \t]*([A-Za-z_]\w{0,80})[ \t]*(?::[ \t]*\w{1,40}[ \t]*)?=(?!=)[ \t]*(-?\d{1,6})\b",
-    re.MULTILINE,
-)
-_EXIT_WORD = re.compile(r"exit|error|success|status|code|fail|abort|interrupt", re.IGNORECASE)
-_EXIT_CALL = re.compile(r"\b(?:sys\.)?exit\([ \t]*(-?\d{1,6})[ \t]*\)")
-_EXIT_WORDS = re.compile(
-    r"\bexit(?:s|ing)?\s{1,5}(?:with\s{1,5})?(?:(?:an?\s{1,5})?(?:code|status)\s{1,5}"
-    r"(?:of\s{1,5})?)?(\d{1,6})(?:\s{1,5}(?:or|and)\s{1,5}\d{1,6})?",
-    re.IGNORECASE,
-)
-# a call in the docs (`naturalsize(…)`, ">>> humanize.naturalsize(1_000_000)"): its name,
-# from the start of its dotted chain only
-_CALLED = re.compile(
-    r"(?<![\w.])(?:[A-Za-z_]\w{0,80}\.){0,8}([A-Za-z_]\w{0,80})\((?=[^)\n]{0,80}\))"
-)
-_DEF = re.compile(r"^[ \t]*(?:async[ \t]+)?def[ \t]+(\w{1,120})[ \t]*\(", re.MULTILINE)
-_CLASS = re.compile(r"^[ \t]*class[ \t]+(\w{1,120})\b", re.MULTILINE)
-# a parameter with a default: name, its annotation on the same line, = value
-_PARAM = re.compile(
-    r"(?:^|[(,])[ \t\n]{0,40}\*{0,2}(\w{1,80})[ \t]*"
-    r"(?::(?:[^=,()\[\]\n]|\[[^\]\n]{0,200}\]){0,200})?=[ \t]*("
-    + _STRING
-    + r"|[^,()\n]{1,80}?(?:\([^()\n]{0,80}\))?)[ \t]*(?=[,)\n]|$)"
-)
-_ARG_DEFAULT = re.compile(
-    r"\bdefault[ \t]*=[ \t]*(" + _STRING + r"|[^,()\n]{1,80}(?:\([^()\n]{0,80}\))?)"
-)
-_ASSIGN = re.compile(
-    r"^[ \t]*([A-Za-z_]\w{0,80})[ \t]*(?::[\w\[\], .|]{1,80})?=(?!=)[ \t]*([^\n#]{1,60}?)"
-    r"[ \t]*(?:#[^\n]*)?$",
-    re.MULTILINE,
-)
-# the start of a value an assignment states (not a name computed from others)
-_LITERAL = re.compile(
-    r"""[\d'"(\[{-]|[rbfu]{1,2}['"]|(?:True|False|None)\b|[A-Z_][A-Z0-9_.]*\b|[\w.]+\([^()]*\d"""
-)
-_DEFAULTS_TO = re.compile(
-    r"\bdefaults?\s{1,10}(?:to|is)\s{1,10}(`[^`\n]{1,40}`|" + _STRING + r"|[^\s.,;)]{1,40})",
-    re.IGNORECASE,
-)
 # the most facts one question scores (each is embedded): the best by word overlap
 MOST_FACTS = 64
 # the facts the docs alone may state, in forms prose does not otherwise take ($NAME,
 # "exits with 2", ConfigFileError); a default or a function needs a passage of code
 _DOCS_STATE = frozenset(["env", "exit_code", "exception"])
-# how far around a fact its lines are read for scoring
-_AROUND = 3
-_DOC_CHARS = 400
-
-
-@dataclass(frozen=True)
-class Fact:
-    """A fact of ``kind`` in passage ``passage``: the lines ``start``..``end`` that state
-    it (offsets in the passage's text), its ``value`` (the phrase's offsets there), the
-    ``name`` it is the value of (a parameter, a variable, a function) and the ``context``
-    it is scored by."""
-
-    passage: int
-    kind: str
-    start: int
-    end: int
-    value: tuple[int, int]
-    name: str
-    context: str
-
-
-def _line(text: str, at: int) -> tuple[int, int]:
-    """The line of ``text`` around offset ``at``, without its indentation."""
-    start = text.rfind("\n", 0, at) + 1
-    end = text.find("\n", at)
-    end = len(text) if end < 0 else end
-    while start < end and text[start] in " \t":
-        start += 1
-    return start, len(text[:end].rstrip())
-
-
-def _around(text: str, start: int, end: int, lines: int = _AROUND) -> str:
-    """``text[start:end]`` with ``lines`` lines either side."""
-    a = start
-    for _ in range(lines):
-        a = max(text.rfind("\n", 0, max(a - 1, 0)), 0)
-    b = end
-    for _ in range(lines):
-        nxt = text.find("\n", b + 1)
-        b = len(text) if nxt < 0 else nxt
-    return text[a:b]
-
-
-def _enclosing_def(text: str, at: int) -> str:
-    """The name of the last ``def`` or ``class`` before offset ``at`` ("" for none)."""
-    last = max(
-        (m for m in [*_DEF.finditer(text, 0, at), *_CLASS.finditer(text, 0, at)]),
-        key=lambda m: m.start(),
-        default=None,
-    )
-    return last.group(1) if last is not None else ""
-
-
-def _signature_end(text: str, open_paren: int, limit: int = 2000) -> int:
-    """The offset of the ``)`` closing the ``(`` at ``open_paren`` (bounded scan; the
-    end of the scanned text when unbalanced)."""
-    depth = 0
-    stop = min(len(text), open_paren + limit)
-    for i in range(open_paren, stop):
-        c = text[i]
-        if c in "([{":
-            depth += 1
-        elif c in ")]}":
-            depth -= 1
-            if depth == 0:
-                return i
-    return stop
-
-
-def _symbol_facts(i: int, text: str, code: bool) -> list[Fact]:
-    out = []
-    if not code:  # the docs' examples: `name(…)`, >>> module.name(…)
-        for m in _CALLED.finditer(text):
-            a, b = _line(text, m.start(1))
-            name = m.group(1)
-            out.append(Fact(i, "symbol", a, b, m.span(1), name, _around(text, a, b, 1)))
-        return out
-    for rx in (_DEF, _CLASS):
-        for m in rx.finditer(text):
-            name = m.group(1)
-            if name.startswith("test") or name.startswith("Test"):
-                continue  # a test is not what does X
-            a, b = _line(text, m.start(1))
-            ctx = text[a : min(len(text), a + _DOC_CHARS)]
-            out.append(Fact(i, "symbol", a, b, m.span(1), name, ctx))
-    return out
-
-
-def _opens(value: str) -> bool:
-    """Whether ``value`` opens a bracket or a triple-quoted string it does not close."""
-    if value.count('"""') % 2 or value.count("'''") % 2:
-        return True
-    depth = 0
-    for c in value:
-        depth += c in "([{"
-        depth -= c in ")]}"
-    return depth > 0
-
-
-def _default_facts(i: int, text: str, code: bool) -> list[Fact]:
-    out = []
-    if code:
-        for m in _DEF.finditer(text):
-            close = _signature_end(text, m.end() - 1)
-            for p in _PARAM.finditer(text, m.end() - 1, close + 1):
-                a, b = _line(text, p.start(1))
-                span = (p.start(1), p.end(2))
-                ctx = f"{m.group(1)} {text[a:b]} {_around(text, close, close, 4)}"
-                out.append(Fact(i, "default", a, b, span, f"{m.group(1)} {p.group(1)}", ctx))
-        for m in _ARG_DEFAULT.finditer(text):
-            a, b = _line(text, m.start())
-            ctx = _around(text, a, b, 6)
-            name = " ".join(re.findall(r"['\"](-{1,2}[\w-]+)['\"]", ctx)) or "default"
-            out.append(Fact(i, "default", a, b, m.span(), name, ctx))
-        for m in _ASSIGN.finditer(text):
-            if m.group(2).endswith(",") or not _LITERAL.match(m.group(2)) or _opens(m.group(2)):
-                continue  # a keyword of a call, a name computed from others, a literal
-                # that goes on past its line (help="""…, OPTIONS = [ …)
-            a, b = _line(text, m.start(1))
-            out.append(
-                Fact(i, "default", a, b, (m.start(1), m.end(2)), m.group(1), _around(text, a, b))
-            )
-    for m in _DEFAULTS_TO.finditer(text):
-        a, b = _line(text, m.start())
-        where = _enclosing_def(text, m.start())
-        out.append(Fact(i, "default", a, b, m.span(1), where, _around(text, a, b)))
-    return out
-
-
-def _unquoted(text: str, span: tuple[int, int]) -> tuple[int, int]:
-    """A string literal's span without its prefix and quotes."""
-    literal = text[span[0] : span[1]]
-    return span[0] + len(literal) - len(literal.lstrip("rbfuRBFU")) + 1, span[1] - 1
-
-
-def _message(text: str, m: re.Match[str]) -> tuple[int, int] | None:
-    """The span of the message a ``raise X(…)`` gives (without quotes): its literal, or
-    the first literal assigned to the name it passes within :data:`_MESSAGE_BACK`
-    characters before it; None when neither is there."""
-    if m.group(1) is not None:
-        return _unquoted(text, m.span(1))
-    lo = max(0, m.start() - _MESSAGE_BACK)
-    lo = text.find("\n", lo) + 1 if lo > 0 else 0  # from a line's start: ^ means one
-    assigned = list(
-        re.finditer(
-            rf"^[ \t]*{re.escape(m.group(2))}[ \t]*=[ \t]*\(?\s{{0,40}}({_STRING})",
-            text[lo : m.start()],
-            re.M,
-        )
-    )
-    if not assigned:
-        return None
-    a, b = assigned[-1].span(1)
-    return _unquoted(text, (lo + a, lo + b))
-
-
-def _exception_facts(i: int, text: str, code: bool, message: bool) -> list[Fact]:
-    out = []
-    if code and message:
-        for m in _RAISE_MESSAGE.finditer(text):
-            span = _message(text, m)
-            if span is None:
-                continue
-            a, b = _line(text, span[0])
-            where = _enclosing_def(text, m.start())
-            ctx = f"{where} {_around(text, a, m.end())}"
-            out.append(Fact(i, "exception", a, b, span, where, ctx))
-        return out
-    if message:
-        return out
-    if code:
-        for m in [*_RAISE.finditer(text), *_EXPECTS.finditer(text)]:
-            if not m.group(1).rsplit(".", 1)[-1][:1].isupper():
-                continue  # "raise e", "raise self.error(…)": not a class named
-            a, b = _line(text, m.start())
-            where = _enclosing_def(text, m.start())
-            ctx = f"{where} {_around(text, a, b)}"
-            out.append(Fact(i, "exception", a, b, m.span(1), where, ctx))
-        for m in _RAISES_ENTRY.finditer(text):
-            a, b = _line(text, m.start(1))
-            where = _enclosing_def(text, m.start())
-            ctx = f"{where} {_around(text, a, b)}"
-            out.append(Fact(i, "exception", a, b, m.span(1), where, ctx))
-    else:
-        for m in _ERROR_WORD.finditer(text):
-            a, b = _line(text, m.start())
-            out.append(Fact(i, "exception", a, b, m.span(1), "", _around(text, a, b, 1)))
-    return out
-
-
-def _env_facts(i: int, text: str, code: bool) -> list[Fact]:
-    out = []
-    rxs = (_ENV_READ, _ENV_NAME, _ENV_WORD) if code else (_ENV_WORD,)
-    for rx in rxs:
-        for m in rx.finditer(text):
-            if rx is _ENV_NAME and "ENV" not in m.group(1).upper():
-                continue  # NAME = "VALUE": only a name that says it is an env variable
-            g = 1 if rx is _ENV_READ or (rx is _ENV_WORD and m.group(1)) else 2
-            a, b = _line(text, m.start())
-            out.append(Fact(i, "env", a, b, m.span(g), m.group(g), _around(text, a, b, 2)))
-    return out
-
-
-def _exit_facts(i: int, text: str, code: bool) -> list[Fact]:
-    out = []
-    if code:
-        for m in _EXIT_NAME.finditer(text):
-            if not _EXIT_WORD.search(m.group(1)):
-                continue
-            a, b = _line(text, m.start(1))
-            out.append(Fact(i, "exit_code", a, b, (m.start(1), m.end(2)), m.group(1),
-                            _around(text, a, b)))  # fmt: skip
-        for m in _EXIT_CALL.finditer(text):
-            a, b = _line(text, m.start())
-            where = _enclosing_def(text, m.start())
-            out.append(
-                Fact(i, "exit_code", a, b, m.span(), where, f"{where} {_around(text, a, b)}")
-            )
-    for m in _EXIT_WORDS.finditer(text):
-        a, b = _line(text, m.start())
-        out.append(Fact(i, "exit_code", a, b, m.span(), "exit", _around(text, a, b, 1)))
-    return out
-
-
-def facts(asked_kind: str, hits: Sequence[Hit], message: bool = False) -> list[Fact]:
-    """Every fact of ``asked_kind`` stated in ``hits`` (see the module docstring);
-    ``message``: an exception's message rather than its class."""
-    out: list[Fact] = []
-    for i, h in enumerate(hits):
-        code = h.kind == "code"
-        if asked_kind == "symbol":
-            out += _symbol_facts(i, h.text, code)
-        elif asked_kind == "default":
-            out += _default_facts(i, h.text, code)
-        elif asked_kind == "exception":
-            out += _exception_facts(i, h.text, code, message)
-        elif asked_kind == "env":
-            out += _env_facts(i, h.text, code)
-        elif asked_kind == "exit_code":
-            out += _exit_facts(i, h.text, code)
-    seen: set[tuple[str, int, int]] = set()
-    said: set[str] = set()
-    kept = []
-    for f in out:
-        if f.value[1] <= f.value[0]:
-            continue
-        text = hits[f.passage].text
-        # a value on a line after its name's ("Defaults to" ⏎ "``30``"): both quoted
-        a = _line(text, f.value[0])[0]
-        f = replace(f, start=min(f.start, a), end=max(f.end, _line(text, f.value[1] - 1)[1]))
-        h = hits[f.passage]
-        where = (h.source, h.start + f.value[0], h.start + f.value[1])
-        line = " ".join(text[f.start : f.end].split())
-        # one fact per place (two patterns, two overlapping passages), and a copy of a
-        # line elsewhere (build/lib/x.py) is no second witness
-        if where not in seen and line not in said:
-            seen.add(where)
-            said.add(line)
-            kept.append(f)
-    return kept
 
 
 def _named(f: Fact, hit: Hit) -> str:
@@ -427,6 +94,15 @@ def _phrase_parts(
     return min(f.start for f in near), max(f.end for f in near), parts
 
 
+def shape_asked(question: str) -> str | None:
+    """``"class"`` for "which class …", ``"def"`` for "which function (method,
+    decorator, helper) …", None where the question does not say."""
+    m = _SHAPE_ASKED.search(question)
+    if m is None:
+        return None
+    return "class" if m.group(1) else "def"
+
+
 def code_answer(asked: Asked, hits: Sequence[Hit], encoder: TextEmbedder) -> Answer | None:
     """The answer to a code question (``asked.code``): its best fact quoted at its line
     with its phrase, rated as a quote is; None when no passage states a fact of the kind
@@ -440,6 +116,9 @@ def code_answer(asked: Asked, hits: Sequence[Hit], encoder: TextEmbedder) -> Ans
         _MESSAGE.search(asked.question)))  # fmt: skip
     if asked.quantity:  # "how many spaces", "after how many days": a value with a number
         found = [f for f in found if re.search(r"\d", hit_value(hits, f))]
+    wanted = shape_asked(asked.question) if asked.code == "symbol" else None
+    if wanted is not None and any(shape(hits, f) == wanted for f in found):
+        found = [f for f in found if shape(hits, f) == wanted]  # a class asked: no method
     if not found:
         return None
     if len(found) > MOST_FACTS:  # each is embedded: the best by the question's words
@@ -468,8 +147,3 @@ def code_answer(asked: Asked, hits: Sequence[Hit], encoder: TextEmbedder) -> Ans
 
 def _same(a: str, b: str) -> bool:
     return " ".join(a.split()).casefold() == " ".join(b.split()).casefold()
-
-
-def hit_value(hits: Sequence[Hit], f: Fact) -> str:
-    """The text of a fact's value."""
-    return hits[f.passage].text[f.value[0] : f.value[1]]
