@@ -303,6 +303,56 @@ def test_an_exit_status_is_what_a_function_named_for_it_returns():
     assert _values("exit_code", [other]) == ["2"]
 
 
+def test_a_default_that_names_a_constant_is_answered_by_the_constant(encoder):
+    """flake8's --max-line-length has ``default=defaults.MAX_LINE_LENGTH``; the answer
+    is the line that assigns it, ``MAX_LINE_LENGTH = 79`` in defaults.py."""
+    options = (FLAKE8 / "main" / "options.py").read_text("utf-8")
+    at = options.index('"--max-line-length"')
+    start, end = options.rindex("\n\n", 0, at), options.index("\n\n", at)
+    opt = Hit(str(FLAKE8 / "main" / "options.py"), start, end, options[start:end], 0.8,
+              kind="code")  # fmt: skip
+    consts = _whole(FLAKE8 / "defaults.py")
+    for question in (
+        "How many characters may a line have by default before it is too long?",
+        "What is the maximum line length by default?",
+    ):
+        answer = code_answer(analyse(question), [opt, consts], encoder)
+        assert answer is not None and answer.phrase is not None
+        assert answer.phrase.text == "MAX_LINE_LENGTH = 79", question
+        assert answer.phrase.sentence.source.endswith("defaults.py")
+    # without the constant's passage no line states a number: no code answer
+    assert (
+        code_answer(analyse("What is the maximum line length by default?"), [opt], encoder) is None
+    )
+
+
+def test_an_ask_reads_the_constants_its_defaults_name(tmp_path, encoder):
+    """Over an index of flake8's options.py and defaults.py, a default question's
+    passages end with the chunk assigning the constant its hits name; another kind of
+    question reads none."""
+    from lateseg.ask.code_search import named_values
+    from lateseg.pipeline import Pipeline
+
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    for name in ("main/options.py", "defaults.py"):
+        shutil.copy(FLAKE8 / name, repo / Path(name).name)
+    with Pipeline.open(tmp_path / "index") as pipe:
+        pipe.encoder = encoder
+        assert not pipe.ingest([repo], progress=False).failed
+        text = (repo / "options.py").read_text("utf-8")
+        at = text.index("default=defaults.INDENT_SIZE")
+        naming = Hit(str((repo / "options.py").resolve()), at, at + 40, text[at : at + 40],
+                     0.7, kind="code")  # fmt: skip
+        (found,) = named_values(pipe.retriever, [naming])
+        assert found.source.endswith("defaults.py") and "INDENT_SIZE = 4" in found.text
+        assert found.score == 0.7
+        answer = pipe.ask("How many spaces of indent does it assume by default?",
+                          min_confidence=0)  # fmt: skip
+        assert answer.phrase is not None and answer.phrase.text == "INDENT_SIZE = 4"
+        assert answer.phrase.sentence.source.endswith("defaults.py")
+
+
 def test_a_copy_of_a_line_is_no_second_witness():
     line = "TIMEOUT = 30\n"
     a = Hit("/x/pkg/a.py", 0, len(line), line, 1.0, kind="code")

@@ -14,7 +14,10 @@ question's similarity to the lines around it (for a ``def``, its signature and
 docstring), its passage's retrieval score, the question's words in those lines, the
 fact's own name and the passage's qualified name, and the bonus for stating what is
 asked; so the confidence rates it on the scale it was fitted on. A question that asks
-for a quantity ("how many spaces") is answered only by a value with a number in it.
+for a quantity ("how many spaces") is answered only by a value with a number in it. A
+default that names a constant (``default=defaults.MAX_LINE_LENGTH``) is answered by the
+constant's own line where a passage assigns it (``MAX_LINE_LENGTH = 79``; the ask reads
+that passage after the others: :func:`~lateseg.ask.code_search.named_values`).
 "Which … variables"
 gives every variable the best fact's lines name. A code question none of whose passages
 states such a fact is answered as any other question is.
@@ -28,7 +31,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from lateseg.answer.code_facts import Fact, facts, hit_value, shape
+from lateseg.answer.code_facts import Fact, constant_named, facts, hit_value, shape
 from lateseg.answer.compose import make_phrase, quoted
 from lateseg.answer.confidence import confidence, signals
 from lateseg.answer.question import Asked, word_overlaps
@@ -103,6 +106,26 @@ def shape_asked(question: str) -> str | None:
     return "class" if m.group(1) else "def"
 
 
+def resolve_constants(hits: Sequence[Hit], found: list[Fact]) -> tuple[list[Fact], dict]:
+    """``found`` with each constant that a default names (``default=defaults.MAX_LINE_LENGTH``)
+    and a passage assigns (``MAX_LINE_LENGTH = 79``) read in the naming line's context
+    too; and each naming fact's constant, which answers in its place."""
+    naming: dict[str, Fact] = {}
+    for f in found:
+        name = constant_named(hit_value(hits, f))
+        if name is not None:
+            naming.setdefault(name, f)
+    out, constant = [], {}
+    for f in found:
+        by = naming.get(f.name)
+        if by is not None and by is not f:
+            g = replace(f, context=f"{by.context}\n{f.context}")
+            constant[by] = g
+            f = g
+        out.append(f)
+    return out, constant
+
+
 def code_answer(asked: Asked, hits: Sequence[Hit], encoder: TextEmbedder) -> Answer | None:
     """The answer to a code question (``asked.code``): its best fact quoted at its line
     with its phrase, rated as a quote is; None when no passage states a fact of the kind
@@ -114,6 +137,7 @@ def code_answer(asked: Asked, hits: Sequence[Hit], encoder: TextEmbedder) -> Ans
         return None
     found = facts(asked.code, hits, message=asked.code == "exception" and bool(
         _MESSAGE.search(asked.question)))  # fmt: skip
+    found, constant = resolve_constants(hits, found) if asked.code == "default" else (found, {})
     if asked.quantity:  # "how many spaces", "after how many days": a value with a number
         found = [f for f in found if re.search(r"\d", hit_value(hits, f))]
     wanted = shape_asked(asked.question) if asked.code == "symbol" else None
@@ -127,7 +151,7 @@ def code_answer(asked: Asked, hits: Sequence[Hit], encoder: TextEmbedder) -> Ans
         found = [found[int(k)] for k in kept]
     score = score_facts(asked, hits, found, encoder)
     order = [int(k) for k in np.argsort(-score, kind="stable")]
-    best = found[order[0]]
+    best = constant.get(found[order[0]], found[order[0]])  # a constant named: its value
     hit = hits[best.passage]
     start, end, parts = _phrase_parts(asked, hit, best, found)
     where = hit.part(start, end)

@@ -95,6 +95,11 @@ _ASSIGN = re.compile(
 _LITERAL = re.compile(
     r"""[\d'"(\[{-]|[rbfu]{1,2}['"]|(?:True|False|None)\b|[A-Z_][A-Z0-9_.]*\b|[\w.]+\([^()]*\d"""
 )
+# a value that names a constant (``default=defaults.MAX_LINE_LENGTH``, ``x: int = TIMEOUT``):
+# the constant's name, upper case, not called and not followed by an attribute
+_CONSTANT_NAMED = re.compile(
+    r"(?<![=!<>])=(?!=)[ \t]*(?:[A-Za-z_]\w{0,80}\.){0,4}([A-Z][A-Z0-9_]{2,80})(?![\w.(\[])"
+)
 _DEFAULTS_TO = re.compile(
     r"\bdefaults?\s{1,10}(?:to|is)\s{1,10}(`[^`\n]{1,40}`|" + _STRING + r"|[^\s.,;)]{1,40})",
     re.IGNORECASE,
@@ -379,6 +384,30 @@ def shape(hits: Sequence[Hit], f: Fact) -> str:
     if line.startswith(("def", "async")):
         return "def"
     return "class" if f.name[:1].isupper() else "def"
+
+
+def constant_named(text: str) -> str | None:
+    """The constant a default's line names as its value (``default=defaults.MAX_LINE_LENGTH``:
+    ``MAX_LINE_LENGTH``), or None."""
+    m = _CONSTANT_NAMED.search(text)
+    return m.group(1) if m else None
+
+
+def constants_named(text: str, most: int) -> list[str]:
+    """The first ``most`` constants ``text`` names as values, each once."""
+    out: list[str] = []
+    for m in _CONSTANT_NAMED.finditer(text):
+        if m.group(1) not in out:
+            out.append(m.group(1))
+            if len(out) == most:
+                break
+    return out
+
+
+def assigns(text: str, name: str) -> bool:
+    """Whether ``text`` assigns ``name`` a value on a line of its own (``NAME = 79``)."""
+    rx = rf"^[ \t]*{re.escape(name)}[ \t]*(?::[^=\n]{{0,80}})?=(?!=)"
+    return re.search(rx, text, re.MULTILINE) is not None
 
 
 def hit_value(hits: Sequence[Hit], f: Fact) -> str:

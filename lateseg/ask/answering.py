@@ -35,7 +35,7 @@ from lateseg.answer.scope import (
     plain_question,
     profiles,
 )
-from lateseg.ask.code_search import cosine_scored, has_code, is_codebase, with_named_units
+from lateseg.ask.code_search import cosine_scored, has_code, is_codebase, with_named_code
 from lateseg.ask.options import (
     ASK_DEFAULTS,
     DEFAULT_ANSWER,
@@ -191,17 +191,17 @@ class Answerer:
         (of the scoped documents only, when the question names some; see
         :meth:`search`), widened with their neighbours to ``options.context``
         characters (a list question's to :data:`LIST_CONTEXT` by default). A question
-        about code also reads first the units it names by name
-        (:func:`~lateseg.ask.code_search.with_named_units`), and without ``context``
+        about code reads the units it names first, a default's constants last
+        (:func:`~lateseg.ask.code_search.with_named_code`), and without ``context``
         gets the whole function (or class) each code hit lies in, up to
         :data:`UNIT_CHARS` characters (:meth:`Retriever.units`)."""
         sources = scope.sources if scope is not None and scope.sources else None
         hits = self.search(
             asked.question, options.search, sources=sources, about_code=asked.code is not None
         )
-        if asked.code is not None:  # the units it names, read first
-            hits = with_named_units(
-                self.retriever, asked.question, hits, source=options.source,
+        if asked.code is not None:  # the units it names first, the constants named last
+            hits = with_named_code(
+                self.retriever, asked, hits, source=options.source,
                 kind=options.kind, sources=sources,
             )  # fmt: skip
         context = options.context

@@ -5,8 +5,10 @@ name read first, and the scale of a hybrid search that ``"auto"`` chose.
   what a search looks in is mostly code. A question worded as one about
   code ("what is the default …") asked of contracts is asked as any other question:
   :meth:`Answerer.prepare <lateseg.ask.answering.Answerer.prepare>` clears its ``code``.
-* :func:`with_named_units`: the functions, methods and classes the question names
+* :func:`with_named_code`: the functions, methods and classes the question names
   (:func:`~lateseg.retrieve.symbols.named_units`) before the hits, scored as the best.
+* :func:`named_values`: for a question about a default, the chunks that assign the
+  constants the hits name as values (``default=defaults.MAX_LINE_LENGTH``).
 * :func:`cosine_scored`: hits that a hybrid search chose, scored by their cosine.
 """
 
@@ -16,11 +18,13 @@ import dataclasses
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from lateseg.answer.code_facts import assigns, constants_named
 from lateseg.errors import IndexStoreError
 from lateseg.retrieve.fusion import POOL
 from lateseg.retrieve.symbols import named_units
 
 if TYPE_CHECKING:
+    from lateseg.answer.question import Asked
     from lateseg.retrieve.retriever import Retriever
     from lateseg.types import Hit
 
@@ -44,27 +48,69 @@ def is_codebase(retriever: Retriever, kind: str | None = None) -> bool:
     return counts.get("code", 0) >= CODEBASE_SHARE * max(sum(counts.values()), 1)
 
 
-def with_named_units(
+def with_named_code(
     retriever: Retriever,
-    question: str,
+    asked: Asked,
     hits: list[Hit],
     *,
     source: str | None = None,
     kind: str | None = None,
     sources: Sequence[str] | None = None,
 ) -> list[Hit]:
-    """``hits`` after the units ``question`` names that they lack, each scored as the
-    best hit; none where the search is of another kind than code, and none from an
-    index without lexical search (one made before it, read-only)."""
+    """``hits`` after the units ``asked`` names that they lack, each scored as the best
+    hit, and for a question about a default, before the chunks that assign the constants
+    the hits name as defaults (:func:`named_values`); none where the search is of
+    another kind than code, and none from an index without lexical search (one made
+    before it, read-only)."""
     if not hits or kind not in (None, "code"):
         return hits
     try:
-        found = named_units(retriever, question, sources=sources, source=source)
+        found = named_units(retriever, asked.question, sources=sources, source=source)
+        values = named_values(retriever, hits, sources=sources, source=source) if (
+            asked.code == "default") else []  # fmt: skip
     except IndexStoreError:
         return hits
     top = max(h.score for h in hits)
     have = {h.chunk_id for h in hits}
-    return [dataclasses.replace(h, score=top) for h in found if h.chunk_id not in have] + hits
+    named = [dataclasses.replace(h, score=top) for h in found if h.chunk_id not in have]
+    have |= {h.chunk_id for h in named}
+    return named + hits + [h for h in values if h.chunk_id not in have]
+
+
+#: The most constants one question's hits bring in by name.
+MOST_CONSTANTS = 3
+# chunks looked at per constant: its assignment ranks high for its name
+_LOOKED_AT = 10
+
+
+def named_values(
+    retriever: Retriever,
+    hits: Sequence[Hit],
+    *,
+    source: str | None = None,
+    sources: Sequence[str] | None = None,
+) -> list[Hit]:
+    """For each constant (at most :data:`MOST_CONSTANTS`, in the hits' order) that the
+    code of ``hits`` names as a value (``default=defaults.MAX_LINE_LENGTH``), the chunk
+    of code that assigns it (``MAX_LINE_LENGTH = 79``), found by the index's lexical
+    search and scored as the hit that names it; the answerer quotes the constant's own
+    line (:func:`~lateseg.answer.code.resolve_constants`)."""
+    out: list[Hit] = []
+    names = 0
+    for h in hits:
+        if h.kind != "code":
+            continue
+        for name in constants_named(h.text, MOST_CONSTANTS - names):
+            names += 1
+            found = retriever.search(
+                name, _LOOKED_AT, mode="lexical", kind="code", sources=sources, source=source
+            )
+            mine = next((f for f in found if assigns(f.text, name)), None)
+            if mine is not None and all(mine.chunk_id != o.chunk_id for o in out):
+                out.append(dataclasses.replace(mine, score=h.score))
+        if names == MOST_CONSTANTS:
+            break
+    return out
 
 
 def cosine_scored(
