@@ -293,11 +293,18 @@ def hit_name(hit: Hit, f) -> str:
     return hit.text[f.value[0] : f.value[1]]
 
 
-def test_an_exit_status_is_what_a_function_named_for_it_returns():
-    """flake8's Application.exit_code returns 1 or 0; a number another function returns
-    is no exit status."""
+def test_an_exit_status_is_what_a_function_named_for_it_returns(encoder):
+    """flake8's Application.exit_code returns 1 or 0, each under its own condition; a
+    number another function returns is no exit status."""
     hit = _whole(FLAKE8 / "main" / "application.py")
     assert {"1", "0"} <= set(_values("exit_code", [hit]))
+    for question, status in (
+        ("What exit status does it give after a catastrophic failure?", "1"),
+        ("With the exit-zero option set, which exit code does it end with?", "0"),
+    ):
+        answer = code_answer(analyse(question), [hit], encoder)
+        assert answer is not None and answer.phrase is not None
+        assert answer.phrase.text == status, question
     text = "def count_files(self):\n    return 1\n\ndef exit_status(self):\n    return 2\n"
     other = Hit("/x/app.py", 0, len(text), text, 1.0, kind="code")
     assert _values("exit_code", [other]) == ["2"]
