@@ -328,11 +328,12 @@ def _exit_facts(i: int, text: str, code: bool) -> list[Fact]:
             if not _EXIT_FUNCTION.search(where):
                 continue  # a count or a flag returned, not an exit status
             a, b = _line(text, m.start())
-            # its meaning is the condition that guards it: the line before, not the
-            # other branches around it
+            # its meaning is the condition that guards it (the line before), said
+            # first, then the lines around it
             line_start = text.rfind("\n", 0, a) + 1
             guard = text[text.rfind("\n", 0, max(line_start - 1, 0)) + 1 : b]
-            out.append(Fact(i, "exit_code", a, b, m.span(1), where, f"{where} {guard}"))
+            ctx = f"{where} {guard} {_around(text, a, b)}"
+            out.append(Fact(i, "exit_code", a, b, m.span(1), where, ctx))
     for m in _EXIT_WORDS.finditer(text):
         a, b = _line(text, m.start())
         out.append(Fact(i, "exit_code", a, b, m.span(), "exit", _around(text, a, b, 1)))
