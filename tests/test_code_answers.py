@@ -229,6 +229,7 @@ def test_hostile_code_costs_little_and_breaks_nothing(encoder):
             "ENV" * 2000 + "\n",
             "a." * 3000 + "\n",
             "X = 1\n" * 1500,
+            "def exit_code():\n" + "    return 1\n" * 3000,
         ]
     )
     hit = Hit("/x/hostile.py", 0, len(hostile), hostile, 1.0, kind="code")
@@ -289,6 +290,22 @@ def test_a_class_asked_is_answered_by_a_class_and_a_function_by_a_function(encod
     }  # fmt: skip
 
 
+@pytest.mark.parametrize(
+    ("question", "wanted"),
+    [
+        ("Which class should my formatter inherit from?", "class"),
+        ("Which helper class decides whether an error is shown?", "class"),
+        ("Which function decides whether an error is shown?", "def"),
+        ("Is there a decorator that adds a version option?", "def"),
+        ("Where does the search for a config file stop?", None),
+    ],
+)
+def test_the_shape_a_question_asks_for(question, wanted):
+    from lateseg.answer.code import shape_asked
+
+    assert shape_asked(question) == wanted
+
+
 def hit_name(hit: Hit, f) -> str:
     return hit.text[f.value[0] : f.value[1]]
 
@@ -305,7 +322,10 @@ def test_an_exit_status_is_what_a_function_named_for_it_returns(encoder):
         answer = code_answer(analyse(question), [hit], encoder)
         assert answer is not None and answer.phrase is not None
         assert answer.phrase.text == status, question
-    text = "def count_files(self):\n    return 1\n\ndef exit_status(self):\n    return 2\n"
+    text = (
+        "def count_files(self):\n    return 1\n\ndef __exit__(self, *exc):\n    return 3\n\n"
+        "def exit_status(self):\n    return 2\n"
+    )
     other = Hit("/x/app.py", 0, len(text), text, 1.0, kind="code")
     assert _values("exit_code", [other]) == ["2"]
 
@@ -333,11 +353,37 @@ def test_a_default_that_names_a_constant_is_answered_by_the_constant(encoder):
     )
 
 
+def test_a_named_constant_answers_in_its_naming_lines_place(encoder):
+    """Not a quantity, so the naming line is a candidate too: the constant answers, its
+    naming line is not its rival (one candidate), and a constant that is only part of
+    the value (``BASE_WORKERS * 2``) is not followed."""
+    from lateseg.answer.code import resolve_constants
+
+    opts = (
+        'def options(parser):\n    parser.add_argument("--format", default=defaults.FORMAT_NAME)\n'
+    )
+    consts = 'FORMAT_NAME = "pylint"\nBASE_WORKERS = 4\n'
+    hits = [Hit("/x/options.py", 0, len(opts), opts, 0.8, kind="code"),
+            Hit("/x/defaults.py", 0, len(consts), consts, 0.5, kind="code")]  # fmt: skip
+    _, constant = resolve_constants(hits, facts("default", hits))
+    ((naming, value),) = constant.items()
+    assert "defaults.FORMAT_NAME" in hits[0].text[naming.value[0] : naming.value[1]]
+    assert hits[1].text[value.value[0] : value.value[1]] == 'FORMAT_NAME = "pylint"'
+    answer = code_answer(analyse("Which output format is used by default?"), hits, encoder)
+    assert answer is not None and answer.phrase is not None
+    assert answer.phrase.text == 'FORMAT_NAME = "pylint"'
+    assert "FORMAT_NAME = " in answer.alternatives[0].text
+    assert all("defaults.FORMAT_NAME" not in alt.text for alt in answer.alternatives)
+    expr = "def run(parser):\n    parser.add_argument('--workers', default=BASE_WORKERS * 2)\n"
+    hits = [Hit("/x/run.py", 0, len(expr), expr, 0.8, kind="code"), hits[1]]
+    assert resolve_constants(hits, facts("default", hits))[1] == {}
+
+
 def test_an_ask_reads_the_constants_its_defaults_name(tmp_path, encoder):
     """Over an index of flake8's options.py and defaults.py, a default question's
     passages end with the chunk assigning the constant its hits name; another kind of
     question reads none."""
-    from lateseg.ask.code_search import named_values
+    from lateseg.ask.code_search import with_named_code
     from lateseg.pipeline import Pipeline
 
     repo = tmp_path / "repo"
@@ -351,11 +397,14 @@ def test_an_ask_reads_the_constants_its_defaults_name(tmp_path, encoder):
         at = text.index("default=defaults.INDENT_SIZE")
         naming = Hit(str((repo / "options.py").resolve()), at, at + 40, text[at : at + 40],
                      0.7, kind="code")  # fmt: skip
-        (found,) = named_values(pipe.retriever, [naming])
+        asked = analyse("How many spaces of indent does it assume by default?")
+        *first, found = with_named_code(pipe.retriever, asked, [naming])
+        assert first == [naming]
         assert found.source.endswith("defaults.py") and "INDENT_SIZE = 4" in found.text
         assert found.score == 0.7
-        answer = pipe.ask("How many spaces of indent does it assume by default?",
-                          min_confidence=0)  # fmt: skip
+        other = analyse("Which exception does it raise for a bad indent?")
+        assert with_named_code(pipe.retriever, other, [naming]) == [naming]
+        answer = pipe.ask(asked.question, min_confidence=0)
         assert answer.phrase is not None and answer.phrase.text == "INDENT_SIZE = 4"
         assert answer.phrase.sentence.source.endswith("defaults.py")
 

@@ -42,7 +42,7 @@ from lateseg.types import Answer, Hit, TextEmbedder
 _MESSAGE = re.compile(r"\b(?:say|says|text|message|wording|reads?)\b", re.IGNORECASE)
 # "which class …", "is there a function …": the shape of the symbol asked for
 _SHAPE_ASKED = re.compile(
-    r"\b(?:which|what|is\s+there\s+an?|any)\s+(?:[\w-]+\s+){0,2}?"
+    r"\b(?:which|what|is\s+there\s+an?|any)\s+(?:[\w-]+\s+){0,2}"
     r"(?:(class(?:es)?)|functions?|methods?|decorators?|helpers?|callables?)\b",
     re.IGNORECASE,
 )
@@ -106,7 +106,9 @@ def shape_asked(question: str) -> str | None:
     return "class" if m.group(1) else "def"
 
 
-def resolve_constants(hits: Sequence[Hit], found: list[Fact]) -> tuple[list[Fact], dict]:
+def resolve_constants(
+    hits: Sequence[Hit], found: list[Fact]
+) -> tuple[list[Fact], dict[Fact, Fact]]:
     """``found`` with each constant that a default names (``default=defaults.MAX_LINE_LENGTH``)
     and a passage assigns (``MAX_LINE_LENGTH = 79``) read in the naming line's context
     too; and each naming fact's constant, which answers in its place."""
@@ -115,7 +117,8 @@ def resolve_constants(hits: Sequence[Hit], found: list[Fact]) -> tuple[list[Fact
         name = constant_named(hit_value(hits, f))
         if name is not None:
             naming.setdefault(name, f)
-    out, constant = [], {}
+    out: list[Fact] = []
+    constant: dict[Fact, Fact] = {}
     for f in found:
         by = naming.get(f.name)
         if by is not None and by is not f:
@@ -151,20 +154,25 @@ def code_answer(asked: Asked, hits: Sequence[Hit], encoder: TextEmbedder) -> Ans
         found = [found[int(k)] for k in kept]
     score = score_facts(asked, hits, found, encoder)
     order = [int(k) for k in np.argsort(-score, kind="stable")]
-    best = constant.get(found[order[0]], found[order[0]])  # a constant named: its value
+    # a constant named answers in its naming line's place: the two are one candidate
+    ranked: list[tuple[float, Fact]] = []
+    for k in order:
+        f = constant.get(found[k], found[k])
+        if all(f is not g for _, g in ranked):
+            ranked.append((float(score[k]), f))
+    best = ranked[0][1]
     hit = hits[best.passage]
     start, end, parts = _phrase_parts(asked, hit, best, found)
     where = hit.part(start, end)
     phrase = make_phrase(where, [(a - start, b - start) for a, b in parts], asked.code)
-    top = order[:2]
+    top = ranked[:2]
     rated = signals(
-        [float(score[k]) for k in top],
-        agree=len(top) > 1
-        and _same(hit_value(hits, found[top[0]]), hit_value(hits, found[top[1]])),
+        [s for s, _ in top],
+        agree=len(top) > 1 and _same(hit_value(hits, top[0][1]), hit_value(hits, top[1][1])),
         sense=1.0,  # a fact of the kind asked: the sense asked for
-        first_passage=best.passage == 0,
+        first_passage=found[order[0]].passage == 0,  # where retrieval put what answered
     )
-    alts = tuple(hits[found[k].passage].part(found[k].start, found[k].end) for k in top)
+    alts = tuple(hits[f.passage].part(f.start, f.end) for _, f in top)
     answer = quoted(asked, hits, [(best.passage, start, end)], phrase)
     return replace(answer, confidence=confidence(rated), alternatives=alts)
 

@@ -20,6 +20,8 @@ facts, each stated by a line of a known form:
 
 from __future__ import annotations
 
+import bisect
+import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -95,10 +97,12 @@ _ASSIGN = re.compile(
 _LITERAL = re.compile(
     r"""[\d'"(\[{-]|[rbfu]{1,2}['"]|(?:True|False|None)\b|[A-Z_][A-Z0-9_.]*\b|[\w.]+\([^()]*\d"""
 )
-# a value that names a constant (``default=defaults.MAX_LINE_LENGTH``, ``x: int = TIMEOUT``):
-# the constant's name, upper case, not called and not followed by an attribute
+# a value that is a constant (``default=defaults.MAX_LINE_LENGTH``, ``x: int = TIMEOUT``):
+# the constant's name, upper case, and nothing after it but the value's end (not
+# ``BASE * 2``, not ``X if c else 3``, not ``+= STEP``)
 _CONSTANT_NAMED = re.compile(
-    r"(?<![=!<>])=(?!=)[ \t]*(?:[A-Za-z_]\w{0,80}\.){0,4}([A-Z][A-Z0-9_]{2,80})(?![\w.(\[])"
+    r"(?<![=!<>+\-*/%&|^:@])=(?!=)[ \t]*(?:[A-Za-z_]\w{0,80}\.){0,4}([A-Z][A-Z0-9_]{2,80})"
+    r"(?=[ \t]*(?:[,)\]}#\n]|$))"
 )
 _DEFAULTS_TO = re.compile(
     r"\bdefaults?\s{1,10}(?:to|is)\s{1,10}(`[^`\n]{1,40}`|" + _STRING + r"|[^\s.,;)]{1,40})",
@@ -148,14 +152,20 @@ def _around(text: str, start: int, end: int, lines: int = _AROUND) -> str:
     return text[a:b]
 
 
+@functools.lru_cache(maxsize=16)
+def _definitions(text: str) -> tuple[list[int], list[str]]:
+    """Where each ``def`` and ``class`` line of ``text`` ends its match, in order, and its
+    name: read once per text, so each fact's enclosing name is a binary search (a text
+    of thousands of facts costs no quadratic rescans)."""
+    found = sorted((m.end(), m.group(1)) for rx in (_DEF, _CLASS) for m in rx.finditer(text))
+    return [end for end, _ in found], [name for _, name in found]
+
+
 def _enclosing_def(text: str, at: int) -> str:
     """The name of the last ``def`` or ``class`` before offset ``at`` ("" for none)."""
-    last = max(
-        (m for m in [*_DEF.finditer(text, 0, at), *_CLASS.finditer(text, 0, at)]),
-        key=lambda m: m.start(),
-        default=None,
-    )
-    return last.group(1) if last is not None else ""
+    ends, names = _definitions(text)
+    k = bisect.bisect_right(ends, at) - 1
+    return names[k] if k >= 0 else ""
 
 
 def _signature_end(text: str, open_paren: int, limit: int = 2000) -> int:
@@ -325,8 +335,8 @@ def _exit_facts(i: int, text: str, code: bool) -> list[Fact]:
             )
         for m in _RETURN_NUMBER.finditer(text):
             where = _enclosing_def(text, m.start())
-            if not _EXIT_FUNCTION.search(where):
-                continue  # a count or a flag returned, not an exit status
+            if not _EXIT_FUNCTION.search(where) or where.startswith("__"):
+                continue  # a count or a flag returned (or __exit__'s), not an exit status
             a, b = _line(text, m.start())
             # its meaning is the condition that guards it (the line before), said
             # first, then the lines around it
@@ -382,9 +392,9 @@ def shape(hits: Sequence[Hit], f: Fact) -> str:
     """A symbol fact's shape: ``"class"`` for a ``class`` line (or a capitalised name
     called in the docs), else ``"def"``."""
     line = hits[f.passage].text[f.start : f.end]
-    if line.startswith("class"):
+    if re.match(r"class\b", line):
         return "class"
-    if line.startswith(("def", "async")):
+    if re.match(r"(?:async[ \t]+)?def\b", line):
         return "def"
     return "class" if f.name[:1].isupper() else "def"
 
@@ -394,17 +404,6 @@ def constant_named(text: str) -> str | None:
     ``MAX_LINE_LENGTH``), or None."""
     m = _CONSTANT_NAMED.search(text)
     return m.group(1) if m else None
-
-
-def constants_named(text: str, most: int) -> list[str]:
-    """The first ``most`` constants ``text`` names as values, each once."""
-    out: list[str] = []
-    for m in _CONSTANT_NAMED.finditer(text):
-        if m.group(1) not in out:
-            out.append(m.group(1))
-            if len(out) == most:
-                break
-    return out
 
 
 def assigns(text: str, name: str) -> bool:

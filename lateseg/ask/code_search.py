@@ -1,5 +1,6 @@
 """How an ask retrieves for a question about code (``Asked.code``): the units it names by
-name read first, and the scale of a hybrid search that ``"auto"`` chose.
+name read first, the constants its defaults name read last, and the scale of a hybrid
+search that ``"auto"`` chose.
 
 * :func:`has_code`: whether the index holds code at all; :func:`is_codebase`: whether
   what a search looks in is mostly code. A question worded as one about
@@ -18,7 +19,7 @@ import dataclasses
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from lateseg.answer.code_facts import assigns, constants_named
+from lateseg.answer.code_facts import assigns, constant_named, facts, hit_value
 from lateseg.errors import IndexStoreError
 from lateseg.retrieve.fusion import POOL
 from lateseg.retrieve.symbols import named_units
@@ -66,10 +67,10 @@ def with_named_code(
         return hits
     try:
         found = named_units(retriever, asked.question, sources=sources, source=source)
-        values = named_values(retriever, hits, sources=sources, source=source) if (
-            asked.code == "default") else []  # fmt: skip
     except IndexStoreError:
         return hits
+    values = named_values(retriever, hits, sources=sources, source=source) if (
+        asked.code == "default") else []  # fmt: skip
     top = max(h.score for h in hits)
     have = {h.chunk_id for h in hits}
     named = [dataclasses.replace(h, score=top) for h in found if h.chunk_id not in have]
@@ -90,26 +91,33 @@ def named_values(
     source: str | None = None,
     sources: Sequence[str] | None = None,
 ) -> list[Hit]:
-    """For each constant (at most :data:`MOST_CONSTANTS`, in the hits' order) that the
-    code of ``hits`` names as a value (``default=defaults.MAX_LINE_LENGTH``), the chunk
+    """For each constant (at most :data:`MOST_CONSTANTS`, in the hits' order) that a
+    default in the code of ``hits`` has as its value (``default=defaults.MAX_LINE_LENGTH``,
+    ``def f(x=TIMEOUT)``; not ``level=logging.DEBUG`` in a call), the chunk
     of code that assigns it (``MAX_LINE_LENGTH = 79``), found by the index's lexical
     search and scored as the hit that names it; the answerer quotes the constant's own
     line (:func:`~lateseg.answer.code.resolve_constants`)."""
     out: list[Hit] = []
-    names = 0
+    seen: set[str] = set()
     for h in hits:
         if h.kind != "code":
             continue
-        for name in constants_named(h.text, MOST_CONSTANTS - names):
-            names += 1
-            found = retriever.search(
-                name, _LOOKED_AT, mode="lexical", kind="code", sources=sources, source=source
-            )
-            mine = next((f for f in found if assigns(f.text, name)), None)
+        for f in facts("default", [h]):
+            name = constant_named(hit_value([h], f))
+            if name is None or name in seen:
+                continue
+            seen.add(name)
+            try:
+                found = retriever.search(
+                    name, _LOOKED_AT, mode="lexical", kind="code", sources=sources, source=source
+                )
+            except IndexStoreError:  # an index made before lexical search
+                return out
+            mine = next((c for c in found if assigns(c.text, name)), None)
             if mine is not None and all(mine.chunk_id != o.chunk_id for o in out):
                 out.append(dataclasses.replace(mine, score=h.score))
-        if names == MOST_CONSTANTS:
-            break
+            if len(seen) == MOST_CONSTANTS:
+                return out
     return out
 
 
