@@ -11,7 +11,6 @@
 
 from __future__ import annotations
 
-import importlib.metadata
 import importlib.util
 import logging
 import os
@@ -56,6 +55,8 @@ def resolve_generator(name: str | None) -> str:
 
 
 def _transformers_version() -> str:
+    import importlib.metadata  # here: it imports importlib.resources, which `import lateseg` avoids
+
     try:
         return importlib.metadata.version("transformers")
     except importlib.metadata.PackageNotFoundError:
