@@ -31,7 +31,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from lateseg.answer.code_facts import Fact, constant_named, facts, hit_value, shape
+from lateseg.answer.code_facts import Fact, constants_named, facts, hit_value, shape
 from lateseg.answer.compose import make_phrase, quoted
 from lateseg.answer.confidence import confidence, signals
 from lateseg.answer.question import Asked, word_overlaps
@@ -112,11 +112,7 @@ def resolve_constants(
     """``found`` with each constant that a default names (``default=defaults.MAX_LINE_LENGTH``)
     and a passage assigns (``MAX_LINE_LENGTH = 79``) read in the naming line's context
     too; and each naming fact's constant, which answers in its place."""
-    naming: dict[str, Fact] = {}
-    for f in found:
-        name = constant_named(hit_value(hits, f))
-        if name is not None:
-            naming.setdefault(name, f)
+    naming = constants_named(hits, found)
     out: list[Fact] = []
     constant: dict[Fact, Fact] = {}
     for f in found:

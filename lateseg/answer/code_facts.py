@@ -340,8 +340,7 @@ def _exit_facts(i: int, text: str, code: bool) -> list[Fact]:
             a, b = _line(text, m.start())
             # its meaning is the condition that guards it (the line before), said
             # first, then the lines around it
-            line_start = text.rfind("\n", 0, a) + 1
-            guard = text[text.rfind("\n", 0, max(line_start - 1, 0)) + 1 : b]
+            guard = text[_line(text, max(text.rfind("\n", 0, a), 0))[0] : b]
             ctx = f"{where} {guard} {_around(text, a, b)}"
             out.append(Fact(i, "exit_code", a, b, m.span(1), where, ctx))
     for m in _EXIT_WORDS.finditer(text):
@@ -404,6 +403,17 @@ def constant_named(text: str) -> str | None:
     ``MAX_LINE_LENGTH``), or None."""
     m = _CONSTANT_NAMED.search(text)
     return m.group(1) if m else None
+
+
+def constants_named(hits: Sequence[Hit], found: Sequence[Fact]) -> dict[str, Fact]:
+    """Each constant that a fact of ``found`` (in ``hits``) has as its whole value, with
+    the first fact that names it, in their order."""
+    naming: dict[str, Fact] = {}
+    for f in found:
+        name = constant_named(hit_value(hits, f))
+        if name is not None:
+            naming.setdefault(name, f)
+    return naming
 
 
 def assigns(text: str, name: str) -> bool:

@@ -19,7 +19,7 @@ import dataclasses
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from lateseg.answer.code_facts import assigns, constant_named, facts, hit_value
+from lateseg.answer.code_facts import assigns, constants_named, facts
 from lateseg.errors import IndexStoreError
 from lateseg.retrieve.fusion import POOL
 from lateseg.retrieve.symbols import named_units
@@ -97,27 +97,19 @@ def named_values(
     of code that assigns it (``MAX_LINE_LENGTH = 79``), found by the index's lexical
     search and scored as the hit that names it; the answerer quotes the constant's own
     line (:func:`~lateseg.answer.code.resolve_constants`)."""
+    code = [h for h in hits if h.kind == "code"]
+    named = constants_named(code, facts("default", code))
     out: list[Hit] = []
-    seen: set[str] = set()
-    for h in hits:
-        if h.kind != "code":
-            continue
-        for f in facts("default", [h]):
-            name = constant_named(hit_value([h], f))
-            if name is None or name in seen:
-                continue
-            seen.add(name)
-            try:
-                found = retriever.search(
-                    name, _LOOKED_AT, mode="lexical", kind="code", sources=sources, source=source
-                )
-            except IndexStoreError:  # an index made before lexical search
-                return out
-            mine = next((c for c in found if assigns(c.text, name)), None)
-            if mine is not None and all(mine.chunk_id != o.chunk_id for o in out):
-                out.append(dataclasses.replace(mine, score=h.score))
-            if len(seen) == MOST_CONSTANTS:
-                return out
+    for name, by in list(named.items())[:MOST_CONSTANTS]:
+        try:
+            found = retriever.search(
+                name, _LOOKED_AT, mode="lexical", kind="code", sources=sources, source=source
+            )
+        except IndexStoreError:  # an index made before lexical search
+            return out
+        mine = next((c for c in found if assigns(c.text, name)), None)
+        if mine is not None and all(mine.chunk_id != o.chunk_id for o in out):
+            out.append(dataclasses.replace(mine, score=code[by.passage].score))
     return out
 
 
