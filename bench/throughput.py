@@ -39,6 +39,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import os
 import shutil
 import sys
 import sysconfig
@@ -208,12 +209,32 @@ def ingest(
         return seconds, pipe.index.count(), inside[0]
 
 
+@contextlib.contextmanager
+def nothing_reused() -> Iterator[None]:
+    """The encoder as it was before :mod:`lateseg.encode.reuse`: every text read
+    however often it recurs (no key ever matches; short texts embedded as given)."""
+    import numpy as np
+
+    import lateseg.encode.late as late
+
+    def each_once(texts: Any, embed: Any, dim: int, keep: Any = None, prompt: str = "") -> Any:
+        return embed(list(texts)) if texts else np.zeros((0, dim), np.float32)
+
+    saved = late.digest, late.each_once
+    late.digest, late.each_once = (lambda *parts: os.urandom(20)), each_once  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        late.digest, late.each_once = saved
+
+
 def run_set(
     name: str,
     files: int,
     backends: list[str],
     repeats: int = 1,
     profiles: tuple[str, ...] = ("accurate",),
+    unreused: bool = False,
 ) -> dict[str, Any]:
     """Every row ``repeats`` times, interleaved round by round (drift on a shared machine
     hits every row alike); each row's seconds are the median of its runs."""
@@ -267,6 +288,10 @@ def run_set(
                     rows[f"lateseg ingest ({label})"].setdefault("outside_runs", []).append(
                         round(1 - inside / seconds, 3)
                     )
+                    if unreused:  # the same ingest with nothing reused, side by side
+                        with nothing_reused():
+                            seconds, chunks, _ = ingest(work / "corpus", run, work, profile)
+                        add(f"lateseg ingest ({label}, nothing reused)", seconds, chunks=chunks)
     out = list(rows.values())
     for r in out:
         r["seconds"] = round(statistics.median(r["runs"]), 2)
@@ -378,6 +403,12 @@ def main() -> None:
         help="ingest profiles (lateseg.encode.profiles) of the ingest rows, each with "
         "every backend (default: both)",
     )
+    ap.add_argument(
+        "--nothing-reused",
+        action="store_true",
+        help="also each ingest row with lateseg.encode.reuse turned off (texts that recur "
+        "read again), interleaved with it",
+    )
     ap.add_argument("--no-write", action="store_true", help="print only")
     ap.add_argument(
         "--out", default="throughput", help="results file stem under bench/results (throughput)"
@@ -389,7 +420,9 @@ def main() -> None:
         "command": "python bench/throughput.py " + " ".join(sys.argv[1:]),
         "machine": cpu(),  # model, CPUs and the flags that decide the class of machine
         "sets": {
-            name: run_set(name, args.files, backends, args.repeats, tuple(args.profiles))
+            name: run_set(
+                name, args.files, backends, args.repeats, tuple(args.profiles), args.nothing_reused
+            )
             for name in sets
         },
     }

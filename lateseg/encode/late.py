@@ -19,6 +19,7 @@ import numpy as np
 from lateseg.encode.backends import Embedder
 from lateseg.encode.config import EncoderConfig
 from lateseg.encode.quick import QuickEmbedder
+from lateseg.encode.reuse import DOCUMENT_BYTES, TEXT_BYTES, Reuse, digest, each_once
 from lateseg.encode.shared import embedder_version, shared_embedder, shared_quick
 from lateseg.encode.windows import assign_tokens, plan_windows
 from lateseg.errors import ConfigError, ModelError, OffsetError
@@ -92,6 +93,10 @@ PROBE = "The Supplier shall deliver the goods within thirty (30) days of the ord
 SAME_MODEL = 0.999
 
 
+def _token_bytes(tokens: TokenEmbeddings) -> int:
+    return int(tokens.vectors.nbytes + tokens.offsets.nbytes)
+
+
 class LateEncoder:
     """Encodes whole documents into contextual token embeddings, lazily loading the model."""
 
@@ -106,6 +111,9 @@ class LateEncoder:
         self._version: str | None = None  # the loaded files', when a folder
         self._refused = ""  # why this encoder no longer embeds, once its model changed
         self._swap = threading.Lock()
+        # what was computed for texts seen before (lateseg.encode.reuse)
+        self._documents: Reuse[TokenEmbeddings] = Reuse(DOCUMENT_BYTES, _token_bytes)
+        self._texts: Reuse[np.ndarray] = Reuse(TEXT_BYTES, lambda v: int(v.nbytes))
 
     # -- loading -----------------------------------------------------------------
     @property
@@ -172,6 +180,8 @@ class LateEncoder:
             full = self._model is not None
             self._model, self._quick, self._quick_looked = None, None, False
             self._windows = None  # reloaded from the new files on next use
+            self._documents.clear()
+            self._texts.clear()
             now = self._load() if full else (self.quick() or self._load())
             after = _normalise(now.embed([PROBE], ""))[0]
             if float(before @ after) < SAME_MODEL:
@@ -266,11 +276,21 @@ class LateEncoder:
         An int8 graph (:data:`BATCH_SCALED`) scales each batch's activations as a whole,
         so a window's embeddings would depend on the other windows of its batch: there
         each document's windows are batched apart, and a document gets exactly what it
-        gets alone whatever is ingested with it."""
+        gets alone whatever is ingested with it.
+
+        A text met before (here, or in an earlier call: :mod:`lateseg.encode.reuse`) is
+        read once and gets the same, read-only, embeddings."""
         self._fresh()
         windows = self.window_embedder
         prefix = self._prefix_ids(self.document_prefix)
-        plans = [_Plan.of(self, text, code) for text, code in items]
+        keys = [digest("code" if code else "prose", text) for text, code in items]
+        done: dict[bytes, TokenEmbeddings | None] = {}
+        for key in keys:
+            if key not in done:
+                done[key] = self._documents.get(key)
+        todo = list({k: i for i, k in reversed(list(enumerate(keys))) if done[k] is None}.values())
+        todo.sort()  # the first item of each text not met before
+        plans = [_Plan.of(self, *items[i]) for i in todo]
         seqs: list[list[int]] = []
         where: list[tuple[_Plan, int]] = []
         groups: list[list[int]] = []  # the sequences that may share a batch
@@ -293,7 +313,11 @@ class LateEncoder:
                 s, e = plan.windows[w]
                 mine = np.flatnonzero(plan.owner[s:e] == w)
                 plan.vectors[s + mine] = out[len(prefix) + mine]
-        return [TokenEmbeddings(p.offsets, p.vectors) for p in plans]
+        for i, plan in zip(todo, plans, strict=True):
+            plan.vectors.setflags(write=False)
+            done[keys[i]] = made = TokenEmbeddings(plan.offsets, plan.vectors)
+            self._documents.put(keys[i], made)
+        return [done[key] for key in keys]  # type: ignore[misc]
 
     @property
     def batch_tokens(self) -> int:
@@ -434,13 +458,17 @@ class LateEncoder:
                 out[at : at + QUICK_BATCH] = quick.embed(texts[at : at + QUICK_BATCH], prompt)
             return _normalise(out)
         model = self._load()
-        ids = self._tokenizer(texts, add_special_tokens=False)["input_ids"]
-        lengths = [len(row) for row in ids]
-        limit = model.trained_length or self.max_length
-        out = np.zeros((len(texts), self.dim), dtype=np.float32)
-        for batch in self._batches([min(n, limit) for n in lengths]):
-            out[batch] = model.embed([texts[i] for i in batch], prompt)
-        return _normalise(out)
+        keep = self._texts if role == "document" else None  # a chunk's, a field's
+
+        def embed(todo: list[str]) -> np.ndarray:
+            ids = self._tokenizer(todo, add_special_tokens=False)["input_ids"]
+            limit = model.trained_length or self.max_length
+            out = np.zeros((len(todo), self.dim), dtype=np.float32)
+            for batch in self._batches([min(len(row), limit) for row in ids]):
+                out[batch] = model.embed([todo[i] for i in batch], prompt)
+            return _normalise(out)
+
+        return each_once(texts, embed, self.dim, keep, prompt)
 
 
 @dataclass
