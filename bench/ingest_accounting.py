@@ -30,6 +30,10 @@ best rate is the **bound**: the time the ingest's real (unpadded) model tokens n
 that rate, and at the rate of the very shapes the ingest ran (each shape timed bare and
 weighted by how often it ran) — the difference is what batch shapes cost.
 
+The ingest is accounted with its batches run one at a time (``LATESEG_STREAMS=1`` unless
+set otherwise: exclusive stage clocks cannot follow passes run side by side,
+``lateseg.encode.streams``).
+
 Writes ``bench/results/ingest_accounting.{md,json}`` (``--out STEM``). Name the CPU's
 flags with every figure (the header does).
 """
@@ -39,6 +43,7 @@ from __future__ import annotations
 import argparse
 import functools
 import json
+import os
 import sys
 import tempfile
 import time
@@ -314,6 +319,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", default="ingest_accounting")
     ap.add_argument("--render", type=Path, help="only write the Markdown of this JSON report")
     args = ap.parse_args(argv)
+    os.environ.setdefault("LATESEG_STREAMS", "1")  # one batch at a time: see the docstring
     if args.render:
         text = markdown(json.loads(args.render.read_text()))
         (OUT / f"{args.out}.md").write_text(text)

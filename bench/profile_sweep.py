@@ -32,6 +32,7 @@ import dataclasses
 import json
 import shlex
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -84,10 +85,12 @@ def encode_corpus(enc: LateEncoder, docs: list[Any]) -> tuple[list[Any], list[An
     """Token embeddings and dynamic chunks of every document, and the real tokens the
     forward passes read."""
     seen = [0]
+    lock = threading.Lock()  # passes may run side by side
 
     def counting(inner: Any) -> Any:
         def forward(ids: Any, mask: Any) -> Any:
-            seen[0] += int(mask.sum())
+            with lock:
+                seen[0] += int(mask.sum())
             return inner(ids, mask)
 
         return forward

@@ -364,6 +364,9 @@ class LatesegSystems:
 
     def __init__(self, enc: LateEncoder, keep_tokens: bool = False) -> None:
         self.enc = enc
+        # the naive variant's own encoder (the same loaded model): what the default
+        # variant embedded is not reused for it (lateseg.encode.reuse)
+        self.naive_enc = LateEncoder(enc.config)
         self.encoder_seconds = {"late": 0.0, "naive": 0.0}
         self.keep_tokens = keep_tokens  # for the late-interaction lever
         self.tokens: list[TokenEmbeddings] = []
@@ -394,7 +397,7 @@ class LatesegSystems:
             v_fix, t_pf = timed(lambda t=tokens, s=s_fix: t.pool(s) if s else None)
             v_naive, t_naive = timed(
                 lambda d=d, s=s_dyn: (
-                    self.enc.embed_texts([d.text[a:b] for a, b in s]) if s else None
+                    self.naive_enc.embed_texts([d.text[a:b] for a, b in s]) if s else None
                 )
             )
             self.encoder_seconds["late"] += t_enc

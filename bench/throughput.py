@@ -44,6 +44,7 @@ import shutil
 import sys
 import sysconfig
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
@@ -134,9 +135,16 @@ def peer(texts: list[str]) -> float:
 @contextlib.contextmanager
 def wrapped_forward(models: Iterable[Any], wrap: Callable[[Any], Any]) -> Iterator[None]:
     """Inside the block, each of ``models`` (loaded embedders; each once) runs
-    ``wrap(its forward)`` instead of its forward pass: the loaded models are shared in this
-    process, so their own passes are put back after."""
-    held = list({id(m): m for m in models}.values())
+    ``wrap(its forward)`` instead of its forward pass, and so does the graph that runs its
+    batches side by side where it has one (``lateseg.encode.streams``; decided, and
+    measured if need be, here, before any timing): the loaded models are shared in this
+    process, so their own passes are put back after. ``wrap`` may then be called from
+    several threads at once."""
+    held = []
+    for m in {id(m): m for m in models}.values():
+        held.append(m)
+        if m.streams() is not None:
+            held.append(m.streams())
     inners = [m.forward for m in held]
     for m, inner in zip(held, inners, strict=True):
         m.forward = wrap(inner)
@@ -160,13 +168,15 @@ def encode_stage(paths: list[Path]) -> tuple[float, dict[str, int]]:
     enc, chunker = LateEncoder(), DynamicChunker()
     enc.embed_queries(["warm up"])
     seen = {"calls": 0, "sequences": 0, "slots": 0, "real": 0}
+    lock = threading.Lock()  # passes may run side by side
 
     def counting(inner: Any) -> Any:
         def forward(ids: Any, mask: Any) -> Any:
-            seen["calls"] += 1
-            seen["sequences"] += int(ids.shape[0])
-            seen["slots"] += int(ids.size)
-            seen["real"] += int(mask.sum())
+            with lock:
+                seen["calls"] += 1
+                seen["sequences"] += int(ids.shape[0])
+                seen["slots"] += int(ids.size)
+                seen["real"] += int(mask.sum())
             return inner(ids, mask)
 
         return forward
@@ -190,14 +200,23 @@ def ingest(
         # documents' model (it runs torch-free where it can), so both are loaded here
         pipe.encoder.embed_queries(["warm up"])
         inside = [0.0]
+        running = [0, 0.0]  # forward passes running now (side by side), since when
+        lock = threading.Lock()
 
         def clocked(inner: Any) -> Any:
+            # the wall time while at least one forward pass runs
             def forward(ids: Any, mask: Any) -> Any:
-                t0 = time.perf_counter()
+                with lock:
+                    if running[0] == 0:
+                        running[1] = time.perf_counter()
+                    running[0] += 1
                 try:
                     return inner(ids, mask)
                 finally:
-                    inside[0] += time.perf_counter() - t0
+                    with lock:
+                        running[0] -= 1
+                        if running[0] == 0:
+                            inside[0] += time.perf_counter() - running[1]
 
             return forward
 

@@ -82,7 +82,7 @@ def test_short_document_equals_one_plain_forward_pass(encoder):
         assert text[s:e].strip()
     # one window: the late tokens are one forward pass's, pooled over the text's tokens
     ids = encoder.tokenizer(text, add_special_tokens=False)["input_ids"]
-    plain = encoder._forward([ids], encoder.embedder)[0].mean(axis=0)
+    plain = next(encoder._forward([[ids]], encoder.embedder))[0].mean(axis=0)
     pooled = tokens.pool([(0, len(text))])[0]
     assert np.allclose(plain / np.linalg.norm(plain), pooled, atol=1e-5)
 

@@ -62,13 +62,15 @@ def counted(encoder, monkeypatch):
     enc = LateEncoder(encoder.config)
     rows: list[int] = []
     model = enc.window_embedder
-    inner = model.forward
+    model.streams()  # batches side by side or not: decided (and measured) before counting
+    inner = model.forward_many
 
-    def forward(ids, mask):
-        rows.append(int(mask.sum()))
-        return inner(ids, mask)
+    def forward_many(pairs):
+        pairs = list(pairs)
+        rows.extend(int(mask.sum()) for _, mask in pairs)
+        return inner(pairs)
 
-    monkeypatch.setattr(model, "forward", forward)
+    monkeypatch.setattr(model, "forward_many", forward_many)
     return enc, rows
 
 

@@ -32,8 +32,8 @@ import os
 import shutil
 import tempfile
 import threading
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -45,8 +45,15 @@ from lateseg.encode.models import (
     quiet_transformers,
     resolve_embedder,
 )
-from lateseg.encode.runtime import Forward, compile_graph, cpu_has_bf16
+from lateseg.encode.runtime import (
+    Forward,
+    compile_graph,
+    compile_streams,
+    cpu_has_bf16,
+    streams_key,
+)
 from lateseg.encode.runtime import need as _need
+from lateseg.encode.streams import Streams, streams_for, timed_ratio
 from lateseg.errors import ConfigError, ModelError
 
 log = logging.getLogger(__name__)
@@ -130,6 +137,50 @@ class Embedder:
     device: str
     forward: Forward
     tokenizer: Any  # a copy of the model's, for whole documents: no length limit
+    graph: Path | None = None  # the exported graph the forward runs, where one does
+    _streams: Streams | None = field(default=None, init=False, repr=False)
+    _streams_looked: bool = field(default=False, init=False, repr=False)
+    _streams_lock: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False)
+
+    def forward_many(self, pairs: Iterable[tuple[np.ndarray, np.ndarray]]) -> Iterator[np.ndarray]:
+        """:attr:`forward` of each ``(ids, mask)``, in order: several batches side by side
+        where this CPU reads them faster so (:mod:`lateseg.encode.streams`)."""
+        streams = self.streams()
+        if streams is None:
+            return (self.forward(ids, mask) for ids, mask in pairs)
+        return streams.run(pairs)
+
+    def streams(self) -> Streams | None:
+        """The graph compiled for several streams, where measured faster here (once per
+        machine, :func:`lateseg.encode.streams.streams_for`); else None."""
+        with self._streams_lock:
+            if self._streams_looked:
+                return self._streams
+            self._streams_looked = True
+            if self.graph is None or not self.backend.startswith("openvino"):
+                return None
+            graph, backend = self.graph, self.backend
+            made: list[Streams] = []
+
+            def measure() -> tuple[int, float]:
+                made.append(Streams(*compile_streams(graph, backend, None)))
+                return made[0].n, timed_ratio(self.forward, made[0]) if made[0].n > 1 else 1.0
+
+            try:
+                n = streams_for(streams_key(graph, backend), measure)
+                if made and made[0].n != n:
+                    made.pop().close()
+                if n > 1 and not made:
+                    made.append(Streams(*compile_streams(graph, backend, n)))
+            except Exception as e:  # a speed-up only: never a reason to fail
+                log.warning("batches run one at a time: %s", e)
+                n = 1
+            ready = made[0] if made else None
+            if ready is not None and (n <= 1 or ready.n <= 1):
+                ready.close()  # one stream is as fast here, or this CPU offers no more
+                ready = None
+            self._streams = ready
+            return ready
 
     @property
     def mean_pooled(self) -> bool:
@@ -160,12 +211,32 @@ class Embedder:
         then its own pooling (mean, CLS, last token) and normalisation modules. One
         deviation: a mean is taken over the text's tokens without the special ones, the
         tokens a late vector pools, so queries and chunk vectors agree (measured)."""
-        import torch
+        features, pair = self._prepared(texts, prompt)
+        return self._pooled(features, pair, self.forward(*pair))
 
+    def embed_many(self, groups: Sequence[Sequence[str]], prompt: str) -> Iterator[np.ndarray]:
+        """:meth:`embed` of each group of texts (a batch), in order, the forward passes side
+        by side where this CPU reads them faster so (:meth:`forward_many`)."""
+        prepared = [self._prepared(texts, prompt) for texts in groups]
+        states = self.forward_many(pair for _, pair in prepared)
+        for (features, pair), out in zip(prepared, states, strict=True):
+            yield self._pooled(features, pair, out)
+
+    def _prepared(
+        self, texts: Sequence[str], prompt: str
+    ) -> tuple[Any, tuple[np.ndarray, np.ndarray]]:
         features = self.st.preprocess(list(texts), prompt=prompt or None)
         ids = features["input_ids"].numpy().astype(np.int64)
         mask = features["attention_mask"].numpy().astype(np.int64)
-        features["token_embeddings"] = torch.from_numpy(self.forward(ids, mask))
+        return features, (ids, mask)
+
+    def _pooled(
+        self, features: Any, pair: tuple[np.ndarray, np.ndarray], out: np.ndarray
+    ) -> np.ndarray:
+        import torch
+
+        ids, mask = pair
+        features["token_embeddings"] = torch.from_numpy(out)
         if self.mean_pooled:
             # Mean over the tokens late vectors pool (the text's, not [CLS]/[SEP]): with
             # them, recall fell by 0.04-0.06 at 1-2k characters (bench/retrieval.py).
@@ -226,7 +297,7 @@ def load_embedder(
         graph = exported(net, model, int8=backend == "onnx-int8")
         forward = compile_graph(graph, backend)
         _leave_kit(where, st, graph.parent)
-    return Embedder(st, backend, device, forward, whole)
+    return Embedder(st, backend, device, forward, whole, None if backend == "torch" else graph)
 
 
 def _leave_kit(where: str, st: Any, folder: Path) -> None:

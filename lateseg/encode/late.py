@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -20,6 +20,7 @@ from lateseg.encode.backends import Embedder
 from lateseg.encode.config import EncoderConfig
 from lateseg.encode.quick import QuickEmbedder
 from lateseg.encode.reuse import DOCUMENT_BYTES, TEXT_BYTES, Reuse, digest, each_once
+from lateseg.encode.reuse import nbytes as _nbytes
 from lateseg.encode.shared import embedder_version, shared_embedder, shared_quick
 from lateseg.encode.windows import assign_tokens, plan_windows
 from lateseg.errors import ConfigError, ModelError, OffsetError
@@ -93,10 +94,6 @@ PROBE = "The Supplier shall deliver the goods within thirty (30) days of the ord
 SAME_MODEL = 0.999
 
 
-def _token_bytes(tokens: TokenEmbeddings) -> int:
-    return int(tokens.vectors.nbytes + tokens.offsets.nbytes)
-
-
 class LateEncoder:
     """Encodes whole documents into contextual token embeddings, lazily loading the model."""
 
@@ -112,8 +109,8 @@ class LateEncoder:
         self._refused = ""  # why this encoder no longer embeds, once its model changed
         self._swap = threading.Lock()
         # what was computed for texts seen before (lateseg.encode.reuse)
-        self._documents: Reuse[TokenEmbeddings] = Reuse(DOCUMENT_BYTES, _token_bytes)
-        self._texts: Reuse[np.ndarray] = Reuse(TEXT_BYTES, lambda v: int(v.nbytes))
+        self._documents: Reuse[TokenEmbeddings] = Reuse(DOCUMENT_BYTES, _nbytes)
+        self._texts: Reuse[np.ndarray] = Reuse(TEXT_BYTES, _nbytes)
 
     # -- loading -----------------------------------------------------------------
     @property
@@ -284,10 +281,7 @@ class LateEncoder:
         windows = self.window_embedder
         prefix = self._prefix_ids(self.document_prefix)
         keys = [digest("code" if code else "prose", text) for text, code in items]
-        done: dict[bytes, TokenEmbeddings | None] = {}
-        for key in keys:
-            if key not in done:
-                done[key] = self._documents.get(key)
+        done = {key: self._documents.get(key) for key in dict.fromkeys(keys)}
         todo = list({k: i for i, k in reversed(list(enumerate(keys))) if done[k] is None}.values())
         todo.sort()  # the first item of each text not met before
         plans = [_Plan.of(self, *items[i]) for i in todo]
@@ -306,8 +300,8 @@ class LateEncoder:
             for group in groups
             for batch in self._batches([len(seqs[i]) for i in group])
         ]
-        for batch in batches:
-            outs = self._forward([seqs[i] for i in batch], windows)
+        ran = self._forward([[seqs[i] for i in batch] for batch in batches], windows)
+        for batch, outs in zip(batches, ran, strict=True):
             for out, i in zip(outs, batch, strict=True):
                 plan, w = where[i]
                 s, e = plan.windows[w]
@@ -342,23 +336,30 @@ class LateEncoder:
                 out.append([i])
         return out
 
-    def _forward(self, seqs: list[list[int]], model: Embedder) -> list[np.ndarray]:
-        """Token embeddings ``[len(seq), d]`` per sequence by ``model``, special tokens
-        stripped."""
+    def _forward(
+        self, batches: Sequence[list[list[int]]], model: Embedder
+    ) -> Iterator[list[np.ndarray]]:
+        """Token embeddings ``[len(seq), d]`` per sequence of each batch by ``model``,
+        special tokens stripped; batches side by side where faster (``forward_many``)."""
         tok = self._tokenizer
         cls_id, sep_id = tok.cls_token_id, tok.sep_token_id
         pad_id = tok.pad_token_id if tok.pad_token_id is not None else 0
         lead = 1 if cls_id is not None else 0
-        width = max(len(s) for s in seqs) + lead + (1 if sep_id is not None else 0)
-        ids = np.full((len(seqs), width), pad_id, dtype=np.int64)
-        mask = np.zeros((len(seqs), width), dtype=np.int64)
-        for i, s in enumerate(seqs):
-            row = ([cls_id] if cls_id is not None else []) + s
-            row += [sep_id] if sep_id is not None else []
-            ids[i, : len(row)] = row
-            mask[i, : len(row)] = 1
-        out = model.forward(ids, mask)
-        return [out[i, lead : lead + len(s)] for i, s in enumerate(seqs)]
+
+        def padded(seqs: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
+            width = max(len(s) for s in seqs) + lead + (1 if sep_id is not None else 0)
+            ids = np.full((len(seqs), width), pad_id, dtype=np.int64)
+            mask = np.zeros((len(seqs), width), dtype=np.int64)
+            for i, s in enumerate(seqs):
+                row = ([cls_id] if cls_id is not None else []) + s
+                row += [sep_id] if sep_id is not None else []
+                ids[i, : len(row)] = row
+                mask[i, : len(row)] = 1
+            return ids, mask
+
+        outs = model.forward_many(padded(seqs) for seqs in batches)
+        for seqs, out in zip(batches, outs, strict=True):
+            yield [out[i, lead : lead + len(s)] for i, s in enumerate(seqs)]
 
     def chunk_vectors(
         self,
@@ -464,8 +465,10 @@ class LateEncoder:
             ids = self._tokenizer(todo, add_special_tokens=False)["input_ids"]
             limit = model.trained_length or self.max_length
             out = np.zeros((len(todo), self.dim), dtype=np.float32)
-            for batch in self._batches([min(len(row), limit) for row in ids]):
-                out[batch] = model.embed([todo[i] for i in batch], prompt)
+            batches = self._batches([min(len(row), limit) for row in ids])
+            texts = [[todo[i] for i in batch] for batch in batches]
+            for batch, vecs in zip(batches, model.embed_many(texts, prompt), strict=True):
+                out[batch] = vecs
             return _normalise(out)
 
         return each_once(texts, embed, self.dim, keep, prompt)

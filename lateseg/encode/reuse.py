@@ -30,6 +30,13 @@ DOCUMENT_BYTES = 64 << 20
 TEXT_BYTES = 16 << 20
 
 
+def nbytes(value: object) -> int:
+    """Bytes of an array, or of the arrays an object holds (token embeddings)."""
+    if isinstance(value, np.ndarray):
+        return int(value.nbytes)
+    return sum(int(v.nbytes) for v in vars(value).values() if isinstance(v, np.ndarray))
+
+
 def digest(*parts: str) -> bytes:
     """A key for ``parts`` (a text and what else decides its embedding: the prompt, the
     window kind), in no way confusable with another split of the same characters."""

@@ -1,0 +1,159 @@
+"""Forward passes side by side (lateseg.encode.streams): measured once per machine, kept
+in the lateseg home, and the same vectors as one batch at a time."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import threading
+import time
+
+import numpy as np
+import pytest
+
+from lateseg.encode.streams import GAIN, Streams, streams_for
+
+
+@pytest.fixture
+def home(tmp_path, monkeypatch):
+    monkeypatch.setenv("LATESEG_HOME", str(tmp_path))
+    monkeypatch.delenv("LATESEG_STREAMS", raising=False)
+    return tmp_path
+
+
+def test_the_measurement_is_made_once_and_kept_in_the_home(home):
+    calls = []
+
+    def measure():
+        calls.append(1)
+        return 2, 1.3
+
+    assert streams_for("cpu A|bf16", measure) == 2
+    assert streams_for("cpu A|bf16", measure) == 2
+    assert len(calls) == 1  # the second answer came from the file
+    kept = json.loads((home / "calibration.json").read_text())
+    assert kept["cpu A|bf16"]["streams"] == 2 and kept["cpu A|bf16"]["ratio"] == 1.3
+    # another CPU, precision or graph is measured on its own; a gain below GAIN: one
+    assert streams_for("cpu A|f32", lambda: (2, GAIN - 0.06)) == 1
+    assert streams_for("cpu A|f32", lambda: pytest.fail("measured twice")) == 1
+    assert set(json.loads((home / "calibration.json").read_text())) == {"cpu A|bf16", "cpu A|f32"}
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        b"not json{",
+        b'["a list"]',
+        b'{"k": {"streams": 100000, "ratio": 2.0}}',
+        b'{"k": {"streams": "2", "ratio": 2.0}}',
+        b'{"k": {"streams": 2}}',
+        b"{" + b" " * (2 << 20) + b"}",  # larger than any calibration: not read
+    ],
+)
+def test_a_damaged_or_hostile_calibration_file_is_measured_again(home, content):
+    (home / "calibration.json").write_bytes(content)
+    assert streams_for("k", lambda: (3, 1.5)) == 3
+    assert json.loads((home / "calibration.json").read_text())["k"]["streams"] == 3
+
+
+def test_lateseg_streams_decides_without_measuring(home, monkeypatch, caplog):
+    monkeypatch.setenv("LATESEG_STREAMS", "1")
+    assert streams_for("k", lambda: pytest.fail("measured")) == 1
+    monkeypatch.setenv("LATESEG_STREAMS", "4")
+    assert streams_for("k", lambda: pytest.fail("measured")) == 4
+    monkeypatch.setenv("LATESEG_STREAMS", "many")
+    assert streams_for("k", lambda: (2, 1.2)) == 2  # not a number: measured, with a warning
+    assert "LATESEG_STREAMS" in caplog.text
+
+
+def test_batches_side_by_side_come_back_in_order_with_at_most_n_in_flight():
+    running, most = [0], [0]
+    lock = threading.Lock()
+
+    def forward(ids, mask):
+        with lock:
+            running[0] += 1
+            most[0] = max(most[0], running[0])
+        time.sleep(0.01 * (3 - int(ids[0, 0]) % 3))  # later batches may finish first
+        with lock:
+            running[0] -= 1
+        return ids.astype(np.float32)[:, :, None]
+
+    streams = Streams(forward, 2)
+    pairs = [(np.full((1, 2), i), np.ones((1, 2), np.int64)) for i in range(12)]
+    got = [int(out[0, 0, 0]) for out in streams.run(iter(pairs))]
+    assert got == list(range(12)) and most[0] == 2
+    # a caller that stops early leaves nothing running
+    first = next(iter(streams.run(iter(pairs))))
+    assert int(first[0, 0, 0]) == 0
+    streams.close()
+
+
+def _fresh(embedder, monkeypatch, streams):
+    """The loaded model with its side-by-side decision not yet made, ``streams`` forced."""
+    monkeypatch.setenv("LATESEG_STREAMS", str(streams))
+    return dataclasses.replace(embedder)
+
+
+@pytest.mark.parametrize("which", ["fp32", "default"])
+def test_side_by_side_batches_give_what_one_at_a_time_gives(
+    encoder, fp32_encoder, monkeypatch, which
+):
+    model = (fp32_encoder if which == "fp32" else encoder).embedder
+    if not model.backend.startswith("openvino"):
+        pytest.skip(f"{model.backend} has no streams")
+    rng = np.random.default_rng(1)
+    pairs = []
+    for b, n in [(4, 130), (16, 64), (1, 9), (8, 130)]:
+        ids = rng.integers(1000, 20000, (b, n)).astype(np.int64)
+        mask = np.ones_like(ids)
+        mask[0, n // 2 :] = 0  # padding too
+        pairs.append((ids, mask))
+    one = _fresh(model, monkeypatch, 1)
+    assert one.streams() is None
+    alone = list(one.forward_many(pairs))
+    two = _fresh(model, monkeypatch, 2)
+    assert two.streams() is not None and two.streams().n == 2
+    together = list(two.forward_many(pairs))
+    for a, t in zip(alone, together, strict=True):
+        # fp32 to 1e-5; bf16 to its rounding (a few steps of 2**-8 of the largest value)
+        tol = 1e-5 if which == "fp32" else 4 * 2.0**-8 * float(np.abs(a).max())
+        np.testing.assert_allclose(t, a, atol=tol)
+    texts = [["the supplier shall deliver", "fees are due"], ["a licence", "b", "c"]]
+    np.testing.assert_allclose(
+        np.vstack(list(two.embed_many(texts, ""))),
+        np.vstack([one.embed(t, "") for t in texts]),
+        atol=1e-5 if which == "fp32" else 2e-2,
+    )
+
+
+def test_a_model_without_a_graph_runs_one_batch_at_a_time(encoder, monkeypatch):
+    monkeypatch.setenv("LATESEG_STREAMS", "2")
+    plain = dataclasses.replace(encoder.embedder, graph=None)
+    assert plain.streams() is None
+    ids = np.ones((2, 5), np.int64)
+    out = list(plain.forward_many([(ids, ids)]))
+    np.testing.assert_allclose(out[0], encoder.embedder.forward(ids, ids), atol=1e-5)
+
+
+def test_a_model_follows_the_answer_kept_for_this_machine(encoder, home, monkeypatch):
+    from lateseg.encode.runtime import streams_key
+
+    model = encoder.embedder
+    if not model.backend.startswith("openvino"):
+        pytest.skip(f"{model.backend} has no streams")
+    key = streams_key(model.graph, model.backend)
+    assert model.graph.parent.name in key and ("bf16" in key or "f32" in key)
+
+    def not_again(*_):
+        raise AssertionError("measured although the answer is kept")
+
+    monkeypatch.setattr("lateseg.encode.backends.timed_ratio", not_again)
+    for streams, ratio, expected in [(2, 1.4, 2), (2, 1.0, None)]:
+        (home / "calibration.json").write_text(
+            json.dumps({key: {"streams": streams, "ratio": ratio}})
+        )
+        fresh = dataclasses.replace(model)
+        got = fresh.streams()
+        assert (got and got.n) == expected
+        assert fresh.streams() is got  # decided once per loaded model
