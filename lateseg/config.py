@@ -66,6 +66,11 @@ ENVIRONMENT = (
     EnvVar("OPENAI_API_KEY", "API key, read when LATESEG_LLM_API_KEY is unset", "none"),
     EnvVar("LATESEG_SERVE_TOKEN", "bearer token of `lateseg serve` (or --token-file)", "none"),
     EnvVar("LATESEG_FAISS_GPU", "0: keep FAISS on the CPU even with faiss-gpu and a GPU", "1"),
+    EnvVar(
+        "LATESEG_STREAMS",
+        "OpenVINO batches run side by side (1: one at a time)",
+        "measured once per machine, kept in the lateseg home",
+    ),
     EnvVar("LATESEG_OCR_WORKERS", "Tesseract processes run at once", "one per core, at most 8"),
     EnvVar("LATESEG_OCR_CACHE_MB", "size limit of the OCR cache (0: cache nothing)", "512"),
     EnvVar("LATESEG_TESSERACT", "the tesseract program", "tesseract on PATH"),
