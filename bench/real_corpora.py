@@ -34,6 +34,7 @@ CORPORA: dict[str, tuple[str, str]] = {
     "isort": ("code/isort", "code"),
     "flake8": ("code/flake8", "code"),
     "dotenv": ("code/dotenv", "code"),
+    "cookiecutter": ("code/cookiecutter", "code"),
 }
 PREFIX = "real-"
 SET_NAMES = tuple(PREFIX + c for c in CORPORA)

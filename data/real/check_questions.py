@@ -33,6 +33,7 @@ CORPUS_OF = {  # question file stem -> folder its sources are relative to
     "isort": HERE / "code" / "isort",
     "flake8": HERE / "code" / "flake8",
     "dotenv": HERE / "code" / "dotenv",
+    "cookiecutter": HERE / "code" / "cookiecutter",
 }
 KINDS = {"symbol", "exception", "default", "env", "exit_code", "behaviour"}
 
