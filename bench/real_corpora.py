@@ -35,6 +35,7 @@ CORPORA: dict[str, tuple[str, str]] = {
     "flake8": ("code/flake8", "code"),
     "dotenv": ("code/dotenv", "code"),
     "cookiecutter": ("code/cookiecutter", "code"),
+    "pipx": ("code/pipx", "code"),
 }
 PREFIX = "real-"
 SET_NAMES = tuple(PREFIX + c for c in CORPORA)

@@ -34,6 +34,7 @@ CORPUS_OF = {  # question file stem -> folder its sources are relative to
     "flake8": HERE / "code" / "flake8",
     "dotenv": HERE / "code" / "dotenv",
     "cookiecutter": HERE / "code" / "cookiecutter",
+    "pipx": HERE / "code" / "pipx",
 }
 KINDS = {"symbol", "exception", "default", "env", "exit_code", "behaviour"}
 
