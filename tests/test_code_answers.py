@@ -33,6 +33,12 @@ FLAKE8 = REAL / "flake8" / "src" / "flake8"
         ("Which exit status means the request timed out?", "exit_code"),
         ("What printf format is used for the number when I don't pass one?", "default"),
         ("What strftime pattern does naturalday fall back to?", "default"),
+        # a default asked without the word: nothing configured, nothing given
+        ("Where are templates kept if I haven't configured anything?", "default"),
+        ("Without any user config, where are replay files saved?", "default"),
+        ("Out of the box, how long can a line be?", "default"),
+        ("How long can a line be if I don't configure anything?", "default"),
+        ("What happens to the project if a hook fails?", None),
         ("Which function translates an HTTP status into the exit code?", "symbol"),
         ("Is there a helper that spells out small numbers?", "symbol"),
         # prose: to raise a dispute or a price is not an exception
@@ -489,3 +495,89 @@ def test_a_codebase_is_told_again_after_an_ingest(tmp_path, encoder):
         counts = pipe.retriever.chunk_kinds()
         assert counts["text"] > counts["code"] > 0
         assert not is_codebase(pipe.retriever)
+
+
+COOKIECUTTER = REAL / "cookiecutter"
+
+
+def test_an_entry_of_a_mapping_named_for_defaults_is_a_default(encoder):
+    """cookiecutter's ``DEFAULT_CONFIG = {'replay_dir': os.path.expanduser(...), …}``:
+    each entry is a default, named by the mapping and its key; a mapping named for
+    anything else, a value running past its line and a line after the mapping closes
+    are not."""
+    config = _whole(COOKIECUTTER / "cookiecutter" / "config.py")
+    values = _values("default", [config])
+    assert "'replay_dir': os.path.expanduser('~/.cookiecutter_replay/')" in values
+    assert "'cookiecutters_dir': os.path.expanduser('~/.cookiecutters/')" in values
+    assert not any(v.startswith("'gh'") for v in values)  # BUILTIN_ABBREVIATIONS
+    text = (
+        "DEFAULTS = {\n    'retries': 3,\n    'hosts': [\n        'a',\n    ],\n}\n"
+        "    'after': 9,\nCOLOURS = {\n    'red': 1,\n}\n"
+    )
+    hit = Hit("/x/settings.py", 0, len(text), text, 0.8, kind="code")
+    values = _values("default", [hit])
+    assert "'retries': 3" in values
+    assert not any(v.startswith(("'hosts'", "'after'", "'red'")) for v in values)
+    answer = code_answer(
+        analyse("Without any configuration, in which folder are replay files kept?"),
+        [config],
+        encoder,
+    )
+    assert answer is not None and answer.phrase is not None
+    assert "~/.cookiecutter_replay/" in answer.phrase.text
+
+
+def test_a_variable_the_docs_name_is_answered_by_the_code_that_reads_it(encoder):
+    """The docs page and the code both state ``COOKIECUTTER_CONFIG``: the code's read
+    answers, cited in config.py, and the two are one candidate; without the code, the
+    docs answer."""
+    from lateseg.answer.code import code_twins
+
+    page = COOKIECUTTER / "docs" / "advanced" / "user_config.rst"
+    docs = Hit(str(page), 0, len(page.read_text("utf-8")), page.read_text("utf-8"), 0.8,
+               kind="text")  # fmt: skip
+    config = _whole(COOKIECUTTER / "cookiecutter" / "config.py")
+    config = dataclasses.replace(config, score=0.5)
+    question = "Which environment variable points cookiecutter at my own config file?"
+    hits = [docs, config]
+    twins = code_twins(hits, facts("env", hits))
+    assert twins and all(hits[f.passage] is docs for f in twins)
+    assert all(hits[g.passage] is config for g in twins.values())
+    answer = code_answer(analyse(question), hits, encoder)
+    assert answer is not None and answer.phrase is not None
+    assert "COOKIECUTTER_CONFIG" in answer.phrase.text
+    assert answer.phrase.sentence.source.endswith("config.py")
+    alone = code_answer(analyse(question), [docs], encoder)
+    assert alone is not None and alone.phrase is not None
+    assert alone.phrase.sentence.source.endswith("user_config.rst")
+
+
+def test_an_ask_reads_the_code_that_states_what_its_docs_say(tmp_path, encoder):
+    """Over an index of cookiecutter's config.py and its user-config page, a question
+    about a variable whose passages are the page's reads, after them, the chunk of
+    code that reads the variable the page names; a question about a symbol reads none."""
+    from lateseg.ask.code_search import code_stating, with_named_code
+    from lateseg.pipeline import Pipeline
+
+    repo = tmp_path / "repo"
+    (repo / "docs").mkdir(parents=True)
+    shutil.copy(COOKIECUTTER / "cookiecutter" / "config.py", repo / "config.py")
+    shutil.copy(COOKIECUTTER / "docs" / "advanced" / "user_config.rst", repo / "docs")
+    with Pipeline.open(tmp_path / "index") as pipe:
+        pipe.encoder = encoder
+        assert not pipe.ingest([repo], progress=False).failed
+        page = repo / "docs" / "user_config.rst"
+        text = page.read_text("utf-8")
+        at = text.index("Or you can set the ``COOKIECUTTER_CONFIG``")
+        said = Hit(str(page.resolve()), at, at + 120, text[at : at + 120], 0.6, kind="text")
+        asked = analyse("Which environment variable names my config file?")
+        got = with_named_code(pipe.retriever, asked, [said])
+        reads = [h for h in got if "os.environ['COOKIECUTTER_CONFIG']" in h.text]
+        assert said in got and len(reads) == 1 and reads[0].source.endswith("config.py")
+        (found,) = code_stating(pipe.retriever, "env", [said])
+        assert found.kind == "code" and found.chunk_id == reads[0].chunk_id
+        assert found.score == 0.6  # the score of the page that named it
+        assert code_stating(pipe.retriever, "env", [found]) == []  # no docs: nothing read
+        other = analyse("Which function reads the user's config file?")
+        assert all("os.environ['COOKIECUTTER_CONFIG']" not in h.text or h.score != 0.6
+                   for h in with_named_code(pipe.retriever, other, [said]))  # fmt: skip

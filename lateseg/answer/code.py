@@ -17,7 +17,11 @@ asked; so the confidence rates it on the scale it was fitted on. A question that
 for a quantity ("how many spaces") is answered only by a value with a number in it. A
 default that names a constant (``default=defaults.MAX_LINE_LENGTH``) is answered by the
 constant's own line where a passage assigns it (``MAX_LINE_LENGTH = 79``; the ask reads
-that passage after the others: :func:`~lateseg.ask.code_search.named_values`).
+that passage after the others: :func:`~lateseg.ask.code_search.named_values`). An
+environment variable or an exception the docs state is answered by the code that reads
+or raises it, where a passage of code does (:func:`code_twins`; the ask reads such code
+after the others: :func:`~lateseg.ask.code_search.code_stating`). An entry of a mapping
+named for defaults (``DEFAULT_CONFIG = {`` … ``'replay_dir': …``) is a default.
 "Which … variables"
 gives every variable the best fact's lines name. A code question none of whose passages
 states such a fact is answered as any other question is.
@@ -125,6 +129,21 @@ def resolve_constants(
     return out, constant
 
 
+def code_twins(hits: Sequence[Hit], found: Sequence[Fact]) -> dict[Fact, Fact]:
+    """Each fact of ``found`` that the docs state and a passage of code states too (the
+    same variable read, the same exception raised), with the first such fact of code,
+    which answers in its place."""
+    in_code: dict[str, Fact] = {}
+    for f in found:
+        if hits[f.passage].kind == "code":
+            in_code.setdefault(hit_value(hits, f), f)
+    return {
+        f: in_code[hit_value(hits, f)]
+        for f in found
+        if hits[f.passage].kind != "code" and hit_value(hits, f) in in_code
+    }
+
+
 def code_answer(asked: Asked, hits: Sequence[Hit], encoder: TextEmbedder) -> Answer | None:
     """The answer to a code question (``asked.code``): its best fact quoted at its line
     with its phrase, rated as a quote is; None when no passage states a fact of the kind
@@ -137,6 +156,8 @@ def code_answer(asked: Asked, hits: Sequence[Hit], encoder: TextEmbedder) -> Ans
     found = facts(asked.code, hits, message=asked.code == "exception" and bool(
         _MESSAGE.search(asked.question)))  # fmt: skip
     found, constant = resolve_constants(hits, found) if asked.code == "default" else (found, {})
+    if asked.code in ("env", "exception"):  # docs may corroborate, code answers
+        constant.update(code_twins(hits, found))
     if asked.quantity:  # "how many spaces", "after how many days": a value with a number
         found = [f for f in found if re.search(r"\d", hit_value(hits, f))]
     wanted = shape_asked(asked.question) if asked.code == "symbol" else None

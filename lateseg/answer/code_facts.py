@@ -104,6 +104,20 @@ _CONSTANT_NAMED = re.compile(
     r"(?<![=!<>+\-*/%&|^:@])=(?!=)[ \t]*(?:[A-Za-z_]\w{0,80}\.){0,4}([A-Z][A-Z0-9_]{2,80})"
     r"(?=[ \t]*(?:[,)\]}#\n]|$))"
 )
+# a mapping of defaults opened on its own line (``DEFAULT_CONFIG = {``), its entries one a
+# line (``'replay_dir': os.path.expanduser('~/.cookiecutter_replay/'),``) up to the
+# line that closes it
+_MAPPING = re.compile(
+    r"^[ \t]*([A-Za-z_]\w{0,80})[ \t]*(?::[^=\n]{1,80})?=[ \t]*"
+    r"(?:dict\([ \t]*)?\{[ \t]*(?:#[^\n]*)?$",
+    re.MULTILINE,
+)
+_ENTRY = re.compile(
+    r"^[ \t]+(['\"])([\w.-]{1,80})\1[ \t]*:[ \t]*([^\n#]{1,160}?)[ \t]*,?[ \t]*(?:#[^\n]*)?$",
+    re.MULTILINE,
+)
+_CLOSES = re.compile(r"^[ \t]*[})]", re.MULTILINE)
+_MAPPING_CHARS = 8000
 _DEFAULTS_TO = re.compile(
     r"\bdefaults?\s{1,10}(?:to|is)\s{1,10}(`[^`\n]{1,40}`|" + _STRING + r"|[^\s.,;)]{1,40})",
     re.IGNORECASE,
@@ -237,10 +251,30 @@ def _default_facts(i: int, text: str, code: bool) -> list[Fact]:
             out.append(
                 Fact(i, "default", a, b, (m.start(1), m.end(2)), m.group(1), _around(text, a, b))
             )
+        out += _mapping_facts(i, text)
     for m in _DEFAULTS_TO.finditer(text):
         a, b = _line(text, m.start())
         where = _enclosing_def(text, m.start())
         out.append(Fact(i, "default", a, b, m.span(1), where, _around(text, a, b)))
+    return out
+
+
+def _mapping_facts(i: int, text: str) -> list[Fact]:
+    """The entries of a mapping named for defaults (``DEFAULT_CONFIG = {`` …), each a
+    default named by the mapping and its key: the key and its value are the phrase."""
+    out = []
+    for m in _MAPPING.finditer(text):
+        if "default" not in m.group(1).lower():
+            continue
+        closes = _CLOSES.search(text, m.end(), m.end() + _MAPPING_CHARS)
+        end = closes.start() if closes else min(len(text), m.end() + _MAPPING_CHARS)
+        for e in _ENTRY.finditer(text, m.end(), end):
+            if _opens(e.group(3)):
+                continue  # a value that goes on past its line
+            a, b = _line(text, e.start(2))
+            name = f"{m.group(1)} {e.group(2)}"
+            span = (e.start(1), e.end(3))
+            out.append(Fact(i, "default", a, b, span, name, f"{name} {_around(text, a, b)}"))
     return out
 
 

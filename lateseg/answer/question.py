@@ -330,8 +330,16 @@ _CODE_KINDS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"\bdefault\s+(?:value|argument|parameter|setting|format|option|mode|encoding|"
             r"size|port|timeout|is|was|for|of)\b|\bby\s+default\b|\bdefaults\s+to\b"
             r"|\bfalls?\s+back\b|\b(?:if|when|unless)\s+(?:I|you|we)\s+(?:don'?t|"
-            r"do\s+not|never)\s+(?:pass|give|specify|set|provide|say|supply|choose)\b"
-            r"|\bunless\s+(?:I|you|we)\s+(?:override|specify|pass|set|change)\b",
+            r"do\s+not|never)\s+(?:pass|give|specify|set|provide|say|supply|choose|"
+            r"configure|change)\b"
+            r"|\bunless\s+(?:I|you|we)\s+(?:override|specify|pass|set|change|configure)\b"
+            # "if I haven't configured anything", "without any user config", "out of
+            # the box" ("without giving -q" is not one: the option's other defaults
+            # answered python-dotenv's question about -q wrongly)
+            r"|\b(?:if|when)\s+(?:I|you|we)\s+(?:haven'?t|have\s+not|didn'?t|did\s+not)\s+"
+            r"(?:configured|set|changed|passed|specified|given|chosen)\b"
+            r"|\bwithout\s+(?:any\s+)?(?:user\s+)?(?:config(?:uration)?|settings)\b"
+            r"|\bout\s+of\s+the\s+box\b",
         ),
     )
 )

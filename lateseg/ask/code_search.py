@@ -19,7 +19,7 @@ import dataclasses
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from lateseg.answer.code_facts import assigns, constants_named, facts
+from lateseg.answer.code_facts import assigns, constants_named, facts, hit_value
 from lateseg.errors import IndexStoreError
 from lateseg.retrieve.fusion import POOL
 from lateseg.retrieve.symbols import named_units
@@ -69,8 +69,12 @@ def with_named_code(
         found = named_units(retriever, asked.question, sources=sources, source=source)
     except IndexStoreError:
         return hits
-    values = named_values(retriever, hits, sources=sources, source=source) if (
-        asked.code == "default") else []  # fmt: skip
+    if asked.code == "default":
+        values = named_values(retriever, hits, sources=sources, source=source)
+    elif asked.code in STATED_IN_CODE:
+        values = code_stating(retriever, asked.code, hits, sources=sources, source=source)
+    else:
+        values = []
     top = max(h.score for h in hits)
     have = {h.chunk_id for h in hits}
     named = [dataclasses.replace(h, score=top) for h in found if h.chunk_id not in have]
@@ -110,6 +114,47 @@ def named_values(
         mine = next((c for c in found if assigns(c.text, name)), None)
         if mine is not None and all(mine.chunk_id != o.chunk_id for o in out):
             out.append(dataclasses.replace(mine, score=code[by.passage].score))
+    return out
+
+
+#: The facts code states where the docs say them too: an environment variable read, an
+#: exception raised.
+STATED_IN_CODE = ("env", "exception")
+
+
+def code_stating(
+    retriever: Retriever,
+    kind: str,
+    hits: Sequence[Hit],
+    *,
+    source: str | None = None,
+    sources: Sequence[str] | None = None,
+) -> list[Hit]:
+    """For each value (at most :data:`MOST_CONSTANTS`, in the hits' order) that the docs
+    among ``hits`` state as a fact of ``kind`` (``$COOKIECUTTER_CONFIG``, "raises
+    ``OutputDirExistsException``"), the chunk of code that states it too (reads that
+    variable, raises that exception), found by the index's lexical search and scored as
+    the passage of the docs that said it: docs may corroborate, code answers
+    (:func:`~lateseg.answer.code.code_twins`)."""
+    docs = [h for h in hits if h.kind != "code"]
+    said: dict[str, int] = {}
+    for f in facts(kind, docs):
+        said.setdefault(hit_value(docs, f), f.passage)
+    have = {h.chunk_id for h in hits}
+    out: list[Hit] = []
+    for value, passage in list(said.items())[:MOST_CONSTANTS]:
+        try:
+            found = retriever.search(
+                value, _LOOKED_AT, mode="lexical", kind="code", sources=sources, source=source
+            )
+        except IndexStoreError:  # an index made before lexical search
+            return out
+        for c in found:
+            if c.chunk_id in have or not any(hit_value([c], g) == value for g in facts(kind, [c])):
+                continue
+            out.append(dataclasses.replace(c, score=docs[passage].score))
+            have.add(c.chunk_id)
+            break
     return out
 
 
