@@ -105,16 +105,30 @@ def named_values(
     named = constants_named(code, facts("default", code))
     out: list[Hit] = []
     for name, by in list(named.items())[:MOST_CONSTANTS]:
-        try:
-            found = retriever.search(
-                name, _LOOKED_AT, mode="lexical", kind="code", sources=sources, source=source
-            )
-        except IndexStoreError:  # an index made before lexical search
+        found = _lexical_code(retriever, name, source=source, sources=sources)
+        if found is None:
             return out
         mine = next((c for c in found if assigns(c.text, name)), None)
         if mine is not None and all(mine.chunk_id != o.chunk_id for o in out):
             out.append(dataclasses.replace(mine, score=code[by.passage].score))
     return out
+
+
+def _lexical_code(
+    retriever: Retriever,
+    name: str,
+    *,
+    source: str | None = None,
+    sources: Sequence[str] | None = None,
+) -> list[Hit] | None:
+    """The first :data:`_LOOKED_AT` chunks of code the index's lexical search finds for
+    ``name``; None from an index made before lexical search."""
+    try:
+        return retriever.search(
+            name, _LOOKED_AT, mode="lexical", kind="code", sources=sources, source=source
+        )
+    except IndexStoreError:
+        return None
 
 
 #: The facts code states where the docs say them too: an environment variable read, an
@@ -143,11 +157,8 @@ def code_stating(
     have = {h.chunk_id for h in hits}
     out: list[Hit] = []
     for value, passage in list(said.items())[:MOST_CONSTANTS]:
-        try:
-            found = retriever.search(
-                value, _LOOKED_AT, mode="lexical", kind="code", sources=sources, source=source
-            )
-        except IndexStoreError:  # an index made before lexical search
+        found = _lexical_code(retriever, value, source=source, sources=sources)
+        if found is None:
             return out
         for c in found:
             if c.chunk_id in have or not any(hit_value([c], g) == value for g in facts(kind, [c])):
