@@ -30,9 +30,8 @@ best rate is the **bound**: the time the ingest's real (unpadded) model tokens n
 that rate, and at the rate of the very shapes the ingest ran (each shape timed bare and
 weighted by how often it ran) — the difference is what batch shapes cost.
 
-The ingest is accounted with its batches run one at a time (``LATESEG_STREAMS=1`` unless
-set otherwise: exclusive stage clocks cannot follow passes run side by side,
-``lateseg.encode.streams``).
+The ingest is accounted with its batches run one at a time (``LATESEG_STREAMS=1``:
+exclusive stage clocks cannot follow passes run side by side, ``lateseg.encode.streams``).
 
 Writes ``bench/results/ingest_accounting.{md,json}`` (``--out STEM``). Name the CPU's
 flags with every figure (the header does).
@@ -130,7 +129,8 @@ def patched(clock: Clock) -> list[tuple[Any, str, Any]]:
         (parallel, "parse_all", lambda f: clock.waiting("parse wait", f)),
         (LateEncoder, "_tokenize", lambda f: clock.timing("tokenise", f)),
         (LateEncoder, "encode_documents", lambda f: clock.timing("windows and batches", f)),
-        (LateEncoder, "_forward", lambda f: clock.timing("padding and copies", f)),
+        # a generator of batches: its own time is taken as it yields each
+        (LateEncoder, "_forward", lambda f: clock.waiting("padding and copies", f)),
         (LateEncoder, "chunk_vectors_many", lambda f: clock.timing("pooling and naive half", f)),
         (DynamicChunker, "chunk", lambda f: clock.timing("segmentation", f)),
         (encoding, "chunk_fields", lambda f: clock.timing("unit fields", f)),
@@ -319,7 +319,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", default="ingest_accounting")
     ap.add_argument("--render", type=Path, help="only write the Markdown of this JSON report")
     args = ap.parse_args(argv)
-    os.environ.setdefault("LATESEG_STREAMS", "1")  # one batch at a time: see the docstring
+    os.environ["LATESEG_STREAMS"] = "1"  # one batch at a time: see the docstring
     if args.render:
         text = markdown(json.loads(args.render.read_text()))
         (OUT / f"{args.out}.md").write_text(text)

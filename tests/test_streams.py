@@ -83,9 +83,13 @@ def test_batches_side_by_side_come_back_in_order_with_at_most_n_in_flight():
     pairs = [(np.full((1, 2), i), np.ones((1, 2), np.int64)) for i in range(12)]
     got = [int(out[0, 0, 0]) for out in streams.run(iter(pairs))]
     assert got == list(range(12)) and most[0] == 2
-    # a caller that stops early leaves nothing running
-    first = next(iter(streams.run(iter(pairs))))
-    assert int(first[0, 0, 0]) == 0
+    # a caller that stops early leaves nothing running, and nothing more is started
+    given = iter(pairs)
+    run = streams.run(given)
+    assert int(next(run)[0, 0, 0]) == 0
+    run.close()
+    assert running[0] == 0
+    assert len(list(given)) == 12 - 2  # the two read before the first came back: no more
     streams.close()
 
 
@@ -157,3 +161,31 @@ def test_a_model_follows_the_answer_kept_for_this_machine(encoder, home, monkeyp
         got = fresh.streams()
         assert (got and got.n) == expected
         assert fresh.streams() is got  # decided once per loaded model
+
+
+def test_one_batch_keeps_the_one_stream_graph_and_decides_nothing(encoder, monkeypatch):
+    model = encoder.embedder
+    if not model.backend.startswith("openvino"):
+        pytest.skip(f"{model.backend} has no streams")
+    monkeypatch.setenv("LATESEG_STREAMS", "2")
+    fresh = dataclasses.replace(model)
+    ids = np.ones((2, 7), np.int64)
+    (out,) = list(fresh.forward_many([(ids, ids)]))
+    assert not fresh._streams_looked  # no second graph compiled for a single batch
+    np.testing.assert_allclose(out, model.forward(ids, ids), atol=1e-5)
+    assert len(list(fresh.forward_many([(ids, ids)] * 3))) == 3 and fresh._streams_looked
+
+
+def test_a_calibration_file_that_is_no_file_or_no_sense_is_measured_again(home):
+    import os
+
+    path = home / "calibration.json"
+    path.write_text("[" * 100_000 + "]" * 100_000)  # nested past the parser's recursion
+    assert streams_for("k", lambda: (2, 1.5)) == 2
+    too_many = {"k": {"streams": 10_000, "ratio": 2.0}, "j": {"streams": 2, "ratio": float("inf")}}
+    path.write_text(json.dumps(too_many))
+    assert streams_for("k", lambda: (2, 1.0)) == 1 and streams_for("j", lambda: (2, 1.0)) == 1
+    if hasattr(os, "mkfifo"):  # a FIFO would block a plain read forever
+        path.unlink()
+        os.mkfifo(path)
+        assert streams_for("k", lambda: (2, 1.5)) == 2

@@ -108,15 +108,17 @@ _CONSTANT_NAMED = re.compile(
 # line (``'replay_dir': os.path.expanduser('~/.cookiecutter_replay/'),``) up to the
 # line that closes it
 _MAPPING = re.compile(
-    r"^[ \t]*([A-Za-z_]\w{0,80})[ \t]*(?::[^=\n]{1,80})?=[ \t]*"
+    r"^([ \t]*)([A-Za-z_]\w{0,80})[ \t]*(?::[^=\n]{1,80})?=[ \t]*"
     r"(?:dict\([ \t]*)?\{[ \t]*(?:#[^\n]*)?$",
     re.MULTILINE,
 )
+# (the value ends on a character that is not a blank, so the blanks after it have one
+# reading: linear on a line of hostile trailing blanks)
 _ENTRY = re.compile(
-    r"^[ \t]+(['\"])([\w.-]{1,80})\1[ \t]*:[ \t]*([^\n#]{1,160}?)[ \t]*,?[ \t]*(?:#[^\n]*)?$",
+    r"^([ \t]+)(['\"])([\w.-]{1,80})\2[ \t]*:[ \t]*([^\n#]{0,159}[^\s,#])"
+    r"[ \t]*(?:,[ \t]*)?(?:#[^\n]*)?$",
     re.MULTILINE,
 )
-_CLOSES = re.compile(r"^[ \t]*[})]", re.MULTILINE)
 _MAPPING_CHARS = 8000
 _DEFAULTS_TO = re.compile(
     r"\bdefaults?\s{1,10}(?:to|is)\s{1,10}(`[^`\n]{1,40}`|" + _STRING + r"|[^\s.,;)]{1,40})",
@@ -264,16 +266,23 @@ def _mapping_facts(i: int, text: str) -> list[Fact]:
     default named by the mapping and its key: the key and its value are the phrase."""
     out = []
     for m in _MAPPING.finditer(text):
-        if "default" not in m.group(1).lower():
+        if "default" not in m.group(2).lower():
             continue
-        closes = _CLOSES.search(text, m.end(), m.end() + _MAPPING_CHARS)
-        end = closes.start() if closes else min(len(text), m.end() + _MAPPING_CHARS)
+        # it closes on the first line no deeper than its own that opens with } or )
+        closes = re.compile(rf"^[ \t]{{0,{len(m.group(1))}}}[}})]", re.MULTILINE)
+        found = closes.search(text, m.end(), m.end() + _MAPPING_CHARS)
+        end = found.start() if found else min(len(text), m.end() + _MAPPING_CHARS)
+        depth = None  # its own entries' indentation (a nested mapping's are deeper)
         for e in _ENTRY.finditer(text, m.end(), end):
-            if _opens(e.group(3)):
-                continue  # a value that goes on past its line
-            a, b = _line(text, e.start(2))
-            name = f"{m.group(1)} {e.group(2)}"
-            span = (e.start(1), e.end(3))
+            depth = len(e.group(1)) if depth is None else depth
+            value = e.group(4)
+            if len(e.group(1)) != depth or _opens(value) or value.count("'") % 2 or (
+                    value.count('"') % 2):  # fmt: skip
+                continue  # a nested entry, a value that goes on past its line, a string cut
+                # short by a # in it ('#fff')
+            a, b = _line(text, e.start(3))
+            name = f"{m.group(2)} {e.group(3)}"
+            span = (e.start(2), e.end(4))
             out.append(Fact(i, "default", a, b, span, name, f"{name} {_around(text, a, b)}"))
     return out
 

@@ -15,6 +15,7 @@ search that ``"auto"`` chose.
 
 from __future__ import annotations
 
+import builtins
 import dataclasses
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
@@ -59,8 +60,9 @@ def with_named_code(
     sources: Sequence[str] | None = None,
 ) -> list[Hit]:
     """``hits`` after the units ``asked`` names that they lack, each scored as the best
-    hit, and for a question about a default, before the chunks that assign the constants
-    the hits name as defaults (:func:`named_values`); none where the search is of
+    hit, and before the chunks that assign the constants the hits name as defaults, for
+    a question about a default (:func:`named_values`), or that read the variable or raise
+    the exception the docs among them state (:func:`code_stating`); none where the search is of
     another kind than code, and none from an index without lexical search (one made
     before it, read-only)."""
     if not hits or kind not in (None, "code"):
@@ -156,17 +158,21 @@ def code_stating(
         said.setdefault(hit_value(docs, f), f.passage)
     have = {h.chunk_id for h in hits}
     out: list[Hit] = []
-    for value, passage in list(said.items())[:MOST_CONSTANTS]:
+    for value, passage in [(v, p) for v, p in said.items() if v not in _BUILTIN][:MOST_CONSTANTS]:
         found = _lexical_code(retriever, value, source=source, sources=sources)
         if found is None:
             return out
-        for c in found:
-            if c.chunk_id in have or not any(hit_value([c], g) == value for g in facts(kind, [c])):
-                continue
-            out.append(dataclasses.replace(c, score=docs[passage].score))
-            have.add(c.chunk_id)
-            break
+        mine = next((c for c in found if any(hit_value([c], g) == value for g in facts(kind, [c]))),
+                    None)  # fmt: skip
+        if mine is not None and mine.chunk_id not in have:  # (a hit that states it: enough)
+            out.append(dataclasses.replace(mine, score=docs[passage].score))
+            have.add(mine.chunk_id)
     return out
+
+
+# Python's own names (ValueError, KeyError): raised all over a codebase, so the first
+# raise found says nothing about the one the docs mean
+_BUILTIN = frozenset(dir(builtins))
 
 
 def cosine_scored(

@@ -282,8 +282,7 @@ class LateEncoder:
         prefix = self._prefix_ids(self.document_prefix)
         keys = [digest("code" if code else "prose", text) for text, code in items]
         done = {key: self._documents.get(key) for key in dict.fromkeys(keys)}
-        todo = list({k: i for i, k in reversed(list(enumerate(keys))) if done[k] is None}.values())
-        todo.sort()  # the first item of each text not met before
+        todo = sorted({k: i for i, k in reversed(list(enumerate(keys))) if not done[k]}.values())
         plans = [_Plan.of(self, *items[i]) for i in todo]
         seqs: list[list[int]] = []
         where: list[tuple[_Plan, int]] = []
@@ -308,7 +307,8 @@ class LateEncoder:
                 mine = np.flatnonzero(plan.owner[s:e] == w)
                 plan.vectors[s + mine] = out[len(prefix) + mine]
         for i, plan in zip(todo, plans, strict=True):
-            plan.vectors.setflags(write=False)
+            for shared in (plan.vectors, plan.offsets):
+                shared.setflags(write=False)
             done[keys[i]] = made = TokenEmbeddings(plan.offsets, plan.vectors)
             self._documents.put(keys[i], made)
         return [done[key] for key in keys]  # type: ignore[misc]

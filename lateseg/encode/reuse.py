@@ -24,17 +24,26 @@ import numpy as np
 
 V = TypeVar("V")
 
-#: Bytes of token embeddings kept for documents seen before (all-MiniLM: about 44k tokens).
+#: Bytes of token embeddings kept per encoder for documents seen before (all-MiniLM:
+#: about 44k tokens).
 DOCUMENT_BYTES = 64 << 20
-#: Bytes of naive vectors kept for short texts seen before (all-MiniLM: about 11k texts).
+#: Bytes of naive vectors kept per encoder for short texts seen before (all-MiniLM:
+#: about 9k texts).
 TEXT_BYTES = 16 << 20
 
 
+#: What an entry costs beside its arrays (its key, its array headers, the map's slot):
+#: so that even empty entries are bounded in number.
+ENTRY_BYTES = 256
+
+
 def nbytes(value: object) -> int:
-    """Bytes of an array, or of the arrays an object holds (token embeddings)."""
+    """Bytes of an array, or of the arrays an object holds (token embeddings), and
+    :data:`ENTRY_BYTES`."""
     if isinstance(value, np.ndarray):
-        return int(value.nbytes)
-    return sum(int(v.nbytes) for v in vars(value).values() if isinstance(v, np.ndarray))
+        return int(value.nbytes) + ENTRY_BYTES
+    arrays = [v for v in vars(value).values() if isinstance(v, np.ndarray)]
+    return sum(int(v.nbytes) for v in arrays) + ENTRY_BYTES
 
 
 def digest(*parts: str) -> bytes:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import functools
 import logging
-import os
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -20,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from lateseg.encode.streams import cpu_identity
+from lateseg.encode.streams import cores, cpu_identity
 from lateseg.errors import ModelError
 from lateseg.home import lateseg_home
 
@@ -94,9 +93,8 @@ def streams_key(onnx_path: Path, backend: str) -> str:
     process may use, the runtime's version, the precision and the graph."""
     ov = need("openvino", backend)
     cpu = cpu_identity() or ov.Core().get_property("CPU", "FULL_DEVICE_NAME")
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     precision = "bf16" if backend == "openvino-bf16" and cpu_has_bf16() else "f32"
-    return f"{cpu}|{cores} cpus|openvino {ov.__version__}|{precision}|{onnx_path.parent.name}"
+    return f"{cpu}|{cores()} cpus|openvino {ov.__version__}|{precision}|{onnx_path.parent.name}"
 
 
 def _openvino(onnx_path: Path, backend: str, extra: dict[str, str] | None = None) -> Any:

@@ -10,10 +10,10 @@ batches on a machine, :func:`streams_for` times both ways (about 3 seconds) and 
 the answer in the lateseg home (``calibration.json``) for every later process there.
 ``LATESEG_STREAMS=N`` decides instead (``1``: one batch at a time, as before).
 
-Only the many-batch paths run side by side (:meth:`Streams.run`: a document's windows,
-the chunks embedded alone); a single call (a query) keeps the one-stream graph, the
-faster for one batch. The two graphs compute the same function: at fp32 to 1e-5, at
-bf16 to bf16's rounding (``tests/test_streams.py``).
+Only many batches run side by side (:meth:`Streams.run`: a document's windows, the
+chunks embedded alone); a single batch (a query, a one-window document) keeps the
+one-stream graph, the faster for one batch. The two graphs compute the same function:
+at fp32 to 1e-5, at bf16 to bf16's rounding (``tests/test_streams.py``).
 """
 
 from __future__ import annotations
@@ -21,7 +21,9 @@ from __future__ import annotations
 import collections
 import json
 import logging
+import math
 import os
+import stat
 import statistics
 import threading
 import time
@@ -94,6 +96,13 @@ def cpu_identity() -> str:
     return " ".join(fields.values())
 
 
+def cores() -> int:
+    """The cores this process may run on."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
 def chosen() -> int | None:
     """``LATESEG_STREAMS`` as a number of streams, or None (measure)."""
     value = os.environ.get("LATESEG_STREAMS", "").strip()
@@ -145,7 +154,12 @@ def streams_for(key: str, measure: Callable[[], tuple[int, float]]) -> int:
         entry = known.get(key)
         if isinstance(entry, dict):
             n, ratio = entry.get("streams"), entry.get("ratio")
-            if isinstance(n, int) and 1 <= n <= MOST_STREAMS and isinstance(ratio, float):
+            if (
+                isinstance(n, int)
+                and 1 <= n <= min(MOST_STREAMS, cores())
+                and isinstance(ratio, float)
+                and math.isfinite(ratio)
+            ):
                 return n if ratio >= GAIN else 1
         n, ratio = measure()
         log.info("%d streams read batches %.2fx as fast as one here (%s)", n, ratio, key)
@@ -155,17 +169,30 @@ def streams_for(key: str, measure: Callable[[], tuple[int, float]]) -> int:
 
 
 def _read(path: Path) -> dict[str, object]:
-    """The calibration file, or nothing where it is missing, too large or not ours."""
+    """The calibration file, or nothing where it is missing, not a regular file (a FIFO,
+    a device), too large, not JSON (or nested too deep to parse) or not a mapping."""
     try:
-        if path.stat().st_size > CACHE_BYTES:
-            log.warning("%s is larger than %d bytes: measuring again", path, CACHE_BYTES)
-            return {}
-        data = json.loads(path.read_text("utf-8"))
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except FileNotFoundError:
         return {}
-    except (OSError, ValueError) as e:
+    except OSError as e:
         log.warning("%s cannot be read (%s): measuring again", path, e)
         return {}
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            log.warning("%s is not a regular file: measuring again", path)
+            return {}
+        with os.fdopen(fd, "rb", closefd=False) as f:
+            raw = f.read(CACHE_BYTES + 1)
+        if len(raw) > CACHE_BYTES:
+            log.warning("%s is larger than %d bytes: measuring again", path, CACHE_BYTES)
+            return {}
+        data = json.loads(raw.decode("utf-8"))
+    except (OSError, ValueError, RecursionError) as e:
+        log.warning("%s cannot be read (%s): measuring again", path, e)
+        return {}
+    finally:
+        os.close(fd)
     return data if isinstance(data, dict) else {}
 
 
