@@ -36,6 +36,7 @@ CORPORA: dict[str, tuple[str, str]] = {
     "dotenv": ("code/dotenv", "code"),
     "cookiecutter": ("code/cookiecutter", "code"),
     "pipx": ("code/pipx", "code"),
+    "twine": ("code/twine", "code"),
 }
 PREFIX = "real-"
 SET_NAMES = tuple(PREFIX + c for c in CORPORA)

@@ -35,6 +35,7 @@ CORPUS_OF = {  # question file stem -> folder its sources are relative to
     "dotenv": HERE / "code" / "dotenv",
     "cookiecutter": HERE / "code" / "cookiecutter",
     "pipx": HERE / "code" / "pipx",
+    "twine": HERE / "code" / "twine",
 }
 KINDS = {"symbol", "exception", "default", "env", "exit_code", "behaviour"}
 
