@@ -266,24 +266,28 @@ def judge_quote(
     return out
 
 
-def recording_signals() -> list[Any]:
-    """The :class:`~lateseg.answer.confidence.Signals` of each quote made from now on,
-    in order: the quoting answerer's ``signals`` is wrapped to keep what it returns (the
-    features the confidence is fitted to; an Answer carries only the rating), in both
-    places a quote is rated: a sentence (:mod:`lateseg.answer.extractive`) and a code
-    fact (:mod:`lateseg.answer.code`)."""
+def recording_signals() -> list[tuple[str, Any]]:
+    """``(via, signals)``: the :class:`~lateseg.answer.confidence.Signals` of each quote
+    made from now on, in order, and where it was rated: the quoting answerer's
+    ``signals`` is wrapped to keep what it returns (the features the confidence is
+    fitted to; an Answer carries only the rating), in both places a quote is rated: a
+    sentence (``"sentence"``, :mod:`lateseg.answer.extractive`) and a code fact
+    (``"code"``, :mod:`lateseg.answer.code`)."""
     from lateseg.answer import code, extractive
 
-    seen: list[Any] = []
+    seen: list[tuple[str, Any]] = []
     original = getattr(extractive.signals, "__wrapped__", extractive.signals)
 
-    @functools.wraps(original)
-    def keep(*args: Any, **kwargs: Any) -> Any:
-        seen.append(original(*args, **kwargs))
-        return seen[-1]
+    def keeping(via: str) -> Any:
+        @functools.wraps(original)
+        def keep(*args: Any, **kwargs: Any) -> Any:
+            seen.append((via, original(*args, **kwargs)))
+            return seen[-1][1]
 
-    extractive.signals = keep  # type: ignore[assignment]
-    code.signals = keep  # type: ignore[assignment]
+        return keep
+
+    extractive.signals = keeping("sentence")  # type: ignore[assignment]
+    code.signals = keeping("code")  # type: ignore[assignment]
     return seen
 
 
@@ -375,8 +379,9 @@ def run_set(
                 got = answers[mode] = pipe.ask(rec["question"], k=k, **ASK[mode])
                 seconds[mode] = seconds.get(mode, 0.0) + time.perf_counter() - t0
                 if mode == "quote":
-                    rated = seen[-1] if seen else None
+                    via, rated = seen[-1] if seen else (None, None)
                     row[mode] = judge_quote(got, rec, source, span, rated, least)
+                    row[mode]["via"] = via
                 else:
                     row[mode] = judge(got, rec, source, span)
                 if keep_checks is not None and mode == "generate" and checks:
@@ -827,9 +832,10 @@ def run(args: argparse.Namespace, url: str | None, model: str | None) -> int:
 
         text += "\n" + calibration(report)
         if any(real_corpora.corpus_of(n) for n in report["sets"]):
-            from bench.confidence import held_out_table
+            from bench.confidence import code_held_out_table, held_out_table
 
             text += "\n" + held_out_table(report)
+            text += "\n" + code_held_out_table(report)
         png = args.out.with_name(args.out.stem + "_confidence.png")
         if figure(report, png):
             text += f"\n![reliability and precision–coverage (5-fold)]({png.name})\n"

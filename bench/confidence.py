@@ -42,9 +42,19 @@ FOLDS = 5
 L2 = 3.0
 
 
-def samples(report: dict[str, Any]) -> tuple[np.ndarray, np.ndarray, list[str]]:
-    """Features ``[n, f]``, rightness ``[n]`` and set name of each graded quote; an
-    unanswerable question's quote (a real corpus's) is a sample too, never right."""
+def via(row: dict[str, Any]) -> str:
+    """Where a graded quote was rated: ``"code"`` (a code fact, rated with
+    ``CODE_COEFFICIENTS``) or ``"sentence"`` (rated with ``COEFFICIENTS``; also a row
+    from a run before ``bench/answers.py`` recorded it)."""
+    return "code" if row["quote"].get("via") == "code" else "sentence"
+
+
+def samples(
+    report: dict[str, Any], only: str | None = None
+) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    """Features ``[n, f]``, rightness ``[n]`` and set name of each graded quote (rated
+    :func:`via` ``only``, when given); an unanswerable question's quote (a real
+    corpus's) is a sample too, never right."""
     xs, ys, sets = [], [], []
     for name, res in report["sets"].items():
         for row in res.get("rows", []):
@@ -52,6 +62,8 @@ def samples(report: dict[str, Any]) -> tuple[np.ndarray, np.ndarray, list[str]]:
             if q is None or q.get("signals") is None:
                 continue
             if q["raw"]["correct"] is None and not row.get("unanswerable"):
+                continue
+            if only is not None and via(row) != only:
                 continue
             xs.append([float(q["signals"][f]) for f in FEATURES])
             ys.append(float(bool(q["raw"]["correct"]) and not q["raw"]["wrong_shown"]))
@@ -141,9 +153,6 @@ def held_out_table(report: dict[str, Any], l2: float = L2) -> str:
         "| not sure |",
         "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
-    from lateseg.answer.confidence import COEFFICIENTS
-
-    shipped = np.array(COEFFICIENTS)
     for name in real:
         train = names != name
         coef = fit(x[train], y[train], l2)
@@ -157,11 +166,79 @@ def held_out_table(report: dict[str, Any], l2: float = L2) -> str:
                 break
         rows = _graded_rows(report, name)
         held = _outcome(rows, predict(coef, x[names == name]), chosen)
-        base = _outcome(rows, predict(shipped, x[names == name]), MIN_CONFIDENCE)
+        base = _outcome(rows, shipped(rows), MIN_CONFIDENCE)
         lines.append(
             f"| {name} | {chosen:.2f} | {pct(held['right'])} | {pct(held['wrong'])} "
             f"| {pct(held['not_sure'])} | {pct(base['right'])} | {pct(base['wrong'])} "
             f"| {pct(base['not_sure'])} |"
+        )
+    return "\n".join([*lines, ""])
+
+
+def shipped(rows: Sequence[dict[str, Any]]) -> np.ndarray:
+    """Each graded row's rating under the shipped coefficients of where it was rated
+    (:func:`via`): a code fact's ``CODE_COEFFICIENTS``, a sentence's ``COEFFICIENTS``."""
+    from lateseg.answer.confidence import CODE_COEFFICIENTS, COEFFICIENTS
+
+    coef = {"code": np.array(CODE_COEFFICIENTS), "sentence": np.array(COEFFICIENTS)}
+    return np.array(
+        [predict(coef[via(r)], np.array([r["quote"]["signals"][f] for f in FEATURES]))
+         for r in rows]
+    )  # fmt: skip
+
+
+def code_held_out_table(report: dict[str, Any], l2: float = L2) -> str:
+    """Leave one code corpus out, for the code facts' own rating: for each real code
+    corpus, ``CODE_COEFFICIENTS`` refitted on the code facts of the other code corpora
+    only, applied to its code facts (its sentences keep the shipped ``COEFFICIENTS``), at
+    the shipped ``min_confidence``; beside it the same corpus rated with the sentence's
+    coefficients throughout (as before code facts had their own)."""
+    sys.path.insert(0, str(ROOT))
+    from bench import real_corpora
+    from lateseg.answer.confidence import COEFFICIENTS
+
+    code = [n for n in report["sets"] if real_corpora.corpus_of(n)
+            and real_corpora.family(real_corpora.corpus_of(n) or "") == "code"]  # fmt: skip
+    rows = {n: _graded_rows(report, n) for n in code}
+    if not any(via(r) == "code" for rs in rows.values() for r in rs):
+        return ""
+    lines = [
+        "## Code facts' confidence held out: leave one code corpus out",
+        "",
+        f"Per code corpus: the code facts' coefficients fitted (L2 {l2}) on the code facts "
+        "of the other code corpora of this run, applied to its own; its other quotes "
+        f"keep the shipped sentence coefficients; `min_confidence` {MIN_CONFIDENCE}. "
+        "`one rating`: every quote rated with the sentence coefficients. Right and wrong "
+        "shown: shares of its answerable questions; not sure: of its unanswerable ones.",
+        "",
+        "| corpus | code facts | right | wrong shown | not sure | one rating: right "
+        "| wrong shown | not sure |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    sentence = np.array(COEFFICIENTS)
+
+    def xs(rs: Sequence[dict[str, Any]]) -> np.ndarray:
+        return np.array([[r["quote"]["signals"][f] for f in FEATURES] for r in rs]).reshape(
+            -1, len(FEATURES)
+        )
+
+    for name in code:
+        train = [r for n in code if n != name for r in rows[n] if via(r) == "code"]
+        y = np.array([float(bool(r["quote"]["raw"]["correct"]) and not r["quote"]["raw"][
+            "wrong_shown"]) for r in train])  # fmt: skip
+        if len(train) < 2 * FOLDS or len(set(y.tolist())) < 2:
+            continue
+        coef = fit(xs(train), y, l2)
+        own = rows[name]
+        one = predict(sentence, xs(own))
+        held = np.where([via(r) == "code" for r in own], predict(coef, xs(own)), one)
+        a = _outcome(own, held, MIN_CONFIDENCE)
+        b = _outcome(own, one, MIN_CONFIDENCE)
+        facts = sum(via(r) == "code" for r in own)
+        lines.append(
+            f"| {name} | {facts} | {pct(a['right'])} | {pct(a['wrong'])} | "
+            f"{pct(a['not_sure'])} | {pct(b['right'])} | {pct(b['wrong'])} | "
+            f"{pct(b['not_sure'])} |"
         )
     return "\n".join([*lines, ""])
 
@@ -364,12 +441,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--from", dest="source", type=Path, default=ROOT / "bench/results/answers.json")
     ap.add_argument("--l2", type=float, default=L2)
     ap.add_argument("--png", type=Path, default=None, help="also draw the curves here")
+    ap.add_argument(
+        "--code",
+        action="store_true",
+        help="fit the code facts' CODE_COEFFICIENTS on the quotes rated as code facts only "
+        "(a run of bench/answers.py over the real code corpora)",
+    )
     args = ap.parse_args(argv)
     report = json.loads(args.source.read_text(encoding="utf-8"))
-    x, y, _ = samples(report)
+    x, y, _ = samples(report, "code" if args.code else None)
     coef = fit(x, y, args.l2)
     print(f"# {len(y)} graded quote answers, {int(y.sum())} right; features {FEATURES}")
-    print("COEFFICIENTS = (" + ", ".join(f"{c:.4f}" for c in coef) + ")")
+    name = "CODE_COEFFICIENTS" if args.code else "COEFFICIENTS"
+    print(f"{name} = (" + ", ".join(f"{c:.4f}" for c in coef) + ")")
+    if args.code:
+        print(code_held_out_table(report, args.l2))
+        return 0
     print(calibration(report, args.l2))
     print(held_out_table(report, args.l2))
     if args.png is not None and figure(report, args.png, args.l2):

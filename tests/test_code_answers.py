@@ -44,7 +44,22 @@ FLAKE8 = REAL / "flake8" / "src" / "flake8"
         # prose: to raise a dispute or a price is not an exception
         ("How soon must the parties meet after someone raises a dispute?", None),
         ("By how much can Corvane raise its hourly rates at most?", None),
-        ("How many days' notice must the Client give to terminate?", None),
+        # a quantity is worded as a default (a code question only over an index with
+        # code: test_a_question_worded_about_code_is_plain_where_the_index_holds_none)
+        ("How many days' notice must the Client give to terminate?", "default"),
+        ("After how many days is a cached environment thrown away?", "default"),
+        ("What's the largest response body it prints?", "default"),
+        (
+            "Where do venvs go when I install with --global and haven't set PIPX_GLOBAL_HOME?",
+            "default",
+        ),
+        ("What is the default maximum complexity?", "default"),
+        # an exception class is an exception; an enum is a symbol
+        ("Which exception class does pipx raise when it can't find the interpreter?", "exception"),
+        ("Which pipx exception class reports that mismatch?", "exception"),
+        ("What's the name of the enum that lists the wrap modes?", "symbol"),
+        ("Which enum lists the wrap modes?", "symbol"),
+        ("What happens when a plugin fails to load?", None),
     ],
 )
 def test_a_question_about_code_says_which_fact_it_asks_for(question, kind):

@@ -13,8 +13,10 @@ name. A fact is scored as a quote's sentence is (:mod:`lateseg.answer.extractive
 question's similarity to the lines around it (for a ``def``, its signature and
 docstring), its passage's retrieval score, the question's words in those lines, the
 fact's own name and the passage's qualified name, and the bonus for stating what is
-asked; so the confidence rates it on the scale it was fitted on. A question that asks
-for a quantity ("how many spaces") is answered only by a value with a number in it. A
+asked; the confidence rates it with the code facts' own weights
+(:data:`~lateseg.answer.confidence.CODE_COEFFICIENTS`, fitted on code facts). A
+question that asks for a quantity ("how many spaces") is answered only by a value with
+a number in it. A
 default that names a constant (``default=defaults.MAX_LINE_LENGTH``) is answered by the
 constant's own line where a passage assigns it (``MAX_LINE_LENGTH = 79``; the ask reads
 that passage after the others: :func:`~lateseg.ask.code_search.named_values`). An
@@ -37,7 +39,7 @@ import numpy as np
 
 from lateseg.answer.code_facts import Fact, constants_named, facts, hit_value, shape
 from lateseg.answer.compose import make_phrase, quoted
-from lateseg.answer.confidence import confidence, signals
+from lateseg.answer.confidence import CODE_COEFFICIENTS, confidence, signals
 from lateseg.answer.question import Asked, word_overlaps
 from lateseg.text.words import identifier_words
 from lateseg.types import Answer, Hit, TextEmbedder
@@ -47,7 +49,7 @@ _MESSAGE = re.compile(r"\b(?:say|says|text|message|wording|reads?)\b", re.IGNORE
 # "which class …", "is there a function …": the shape of the symbol asked for
 _SHAPE_ASKED = re.compile(
     r"\b(?:which|what|is\s+there\s+an?|any)\s+(?:[\w-]+\s+){0,2}"
-    r"(?:(class(?:es)?)|functions?|methods?|decorators?|helpers?|callables?)\b",
+    r"(?:(class(?:es)?|enums?)|functions?|methods?|decorators?|helpers?|callables?)\b",
     re.IGNORECASE,
 )
 # "which … variables": every one the lines name
@@ -153,8 +155,11 @@ def code_answer(asked: Asked, hits: Sequence[Hit], encoder: TextEmbedder) -> Ans
         return None
     if asked.code not in _DOCS_STATE and not any(h.kind == "code" for h in hits):
         return None
-    found = facts(asked.code, hits, message=asked.code == "exception" and bool(
-        _MESSAGE.search(asked.question)))  # fmt: skip
+    exception = asked.code == "exception"
+    found = facts(
+        asked.code, hits, message=exception and bool(_MESSAGE.search(asked.question)),
+        defined=exception and shape_asked(asked.question) == "class",
+    )  # fmt: skip
     found, constant = resolve_constants(hits, found) if asked.code == "default" else (found, {})
     if asked.code in ("env", "exception"):  # docs may corroborate, code answers
         constant.update(code_twins(hits, found))
@@ -191,7 +196,7 @@ def code_answer(asked: Asked, hits: Sequence[Hit], encoder: TextEmbedder) -> Ans
     )
     alts = tuple(hits[f.passage].part(f.start, f.end) for _, f in top)
     answer = quoted(asked, hits, [(best.passage, start, end)], phrase)
-    return replace(answer, confidence=confidence(rated), alternatives=alts)
+    return replace(answer, confidence=confidence(rated, CODE_COEFFICIENTS), alternatives=alts)
 
 
 def _same(a: str, b: str) -> bool:

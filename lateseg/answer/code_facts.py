@@ -20,13 +20,24 @@ facts, each stated by a line of a known form:
 
 from __future__ import annotations
 
-import bisect
-import functools
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
+from lateseg.answer.code_lines import (
+    CLASS,
+    DEF,
+    DOC_CHARS,
+    Fact,
+    around,
+    enclosing_def,
+    hit_value,
+    line_at,
+    signature_end,
+)
 from lateseg.types import Hit
+
+__all__ = ["Fact", "assigns", "constant_named", "constants_named", "facts", "hit_value", "shape"]
 
 # Every pattern here runs over untrusted file text: each quantifier is bounded or cannot
 # overlap its neighbour, so a match attempt costs at most a few hundred steps (no
@@ -46,10 +57,25 @@ _EXPECTS = re.compile(rf"\b(?:raises|assertRaises(?:Regex)?)\(\s{{0,40}}({_NAME}
 _RAISES_ENTRY = re.compile(
     r"^[ \t]+([A-Z]\w{0,80}(?:Error|Exception|Warning))[ \t]*:", re.MULTILINE
 )
+# an exception class defined (``class IncompatiblePythonError(PipxError):``)
+_ERROR_CLASS = re.compile(
+    r"^[ \t]*class[ \t]+([A-Z]\w{0,80}(?:Error|Exception|Warning))\b", re.MULTILINE
+)
 _ERROR_WORD = re.compile(r"\b([A-Z]\w{0,80}(?:Error|Exception))\b")
 _ENV_READ = re.compile(
     r"(?:environ(?:\.get|\.setdefault|\.pop)?[ \t]*[\[(]|getenv[ \t]*\()\s{0,40}"
     r"[rbfu]{0,2}[\"']([A-Za-z_]\w{0,80})[\"']"
+)
+# a call of a helper named for the environment (``get_environment_value("PIPX_HOME")``,
+# ``env_flag('X_DEBUG')``): its name is checked in Python
+_ENV_CALL = re.compile(
+    r"\b([A-Za-z_][\w.]{0,80})[ \t]*\(\s{0,40}[rbfu]{0,2}[\"']([A-Z][A-Z0-9_]{1,80})[\"']"
+)
+# a read through a constant (``os.getenv(DISABLE_AUTO_UPGRADE, "0")``): the constant's
+# name, whose assignment states the variable
+_ENV_READ_NAMED = re.compile(
+    r"(?:environ(?:\.get|\.setdefault|\.pop)?[ \t]*[\[(]|getenv[ \t]*\()\s{0,40}"
+    r"([A-Z][A-Z0-9_]{2,80})\b(?![.(\w])"
 )
 # NAME = "VALUE" where NAME says ENV (checked in Python: a pattern for it would rescan)
 _ENV_NAME = re.compile(r"\b([A-Za-z_]\w{0,80})[ \t]*=[ \t]*[\"']([A-Z][A-Z0-9_]{2,80})[\"']")
@@ -58,13 +84,19 @@ _ENV_WORD = re.compile(
 )
 # NAME = 2 where NAME names an exit status (its words checked in Python)
 _EXIT_NAME = re.compile(
-    r"^[ \t]*([A-Za-z_]\w{0,80})[ \t]*(?::[ \t]*\w{1,40}[ \t]*)?=(?!=)[ \t]*(-?\d{1,6})\b",
+    r"^[ \t]*([A-Za-z_]\w{0,80})[ \t]*(?::[ \t]*\w{1,40}[ \t]*)?=(?!=)[ \t]*"
+    r"(?:[A-Za-z_][\w.]{0,40}\([ \t]*)?(-?\d{1,6})\b",
     re.MULTILINE,
 )
 _EXIT_WORD = re.compile(r"exit|error|success|status|code|fail|abort|interrupt", re.IGNORECASE)
 _EXIT_CALL = re.compile(r"\b(?:sys\.)?exit\([ \t]*(-?\d{1,6})[ \t]*\)")
 # ``return 1`` in a function whose name says it gives the exit status (``def exit_code``)
-_RETURN_NUMBER = re.compile(r"^[ \t]*return[ \t]+(-?\d{1,6})[ \t]*(?:#[^\n]*)?$", re.MULTILINE)
+# (or ``return ExitCode(1)``, a call whose name says so, in any function)
+_RETURN_NUMBER = re.compile(
+    r"^[ \t]*return[ \t]+(?:([A-Za-z_][\w.]{0,40})\([ \t]*)?(-?\d{1,6})[ \t]*\)?[ \t]*"
+    r"(?:#[^\n]*)?$",
+    re.MULTILINE,
+)
 _EXIT_FUNCTION = re.compile(r"exit|status", re.IGNORECASE)
 _EXIT_WORDS = re.compile(
     r"\bexit(?:s|ing)?\s{1,5}(?:with\s{1,5})?(?:(?:an?\s{1,5})?(?:code|status)\s{1,5}"
@@ -76,8 +108,6 @@ _EXIT_WORDS = re.compile(
 _CALLED = re.compile(
     r"(?<![\w.])(?:[A-Za-z_]\w{0,80}\.){0,8}([A-Za-z_]\w{0,80})\((?=[^)\n]{0,80}\))"
 )
-_DEF = re.compile(r"^[ \t]*(?:async[ \t]+)?def[ \t]+(\w{1,120})[ \t]*\(", re.MULTILINE)
-_CLASS = re.compile(r"^[ \t]*class[ \t]+(\w{1,120})\b", re.MULTILINE)
 # a parameter with a default: name, its annotation on the same line, = value
 _PARAM = re.compile(
     r"(?:^|[(,])[ \t\n]{0,40}\*{0,2}(\w{1,80})[ \t]*"
@@ -89,14 +119,21 @@ _ARG_DEFAULT = re.compile(
     r"\bdefault[ \t]*=[ \t]*(" + _STRING + r"|[^,()\n]{1,80}(?:\([^()\n]{0,80}\))?)"
 )
 _ASSIGN = re.compile(
-    r"^[ \t]*([A-Za-z_]\w{0,80})[ \t]*(?::[\w\[\], .|]{1,80})?=(?!=)[ \t]*([^\n#]{1,60}?)"
+    r"^[ \t]*((?:self\.)?[A-Za-z_]\w{0,80})[ \t]*(?::[\w\[\], .|]{1,80})?=(?!=)[ \t]*"
+    r"([^\n#]{1,60}?)"
     r"[ \t]*(?:#[^\n]*)?$",
     re.MULTILINE,
 )
 # the start of a value an assignment states (not a name computed from others)
 _LITERAL = re.compile(
-    r"""[\d'"(\[{-]|[rbfu]{1,2}['"]|(?:True|False|None)\b|[A-Z_][A-Z0-9_.]*\b|[\w.]+\([^()]*\d"""
+    r"""[\d'"(\[{-]|[rbfu]{1,2}['"]|(?:True|False|None)\b|[A-Z_][A-Z0-9_.]*\b"""
+    # a call given a number or a path (``timedelta(days=30)``, ``Path("/opt/pipx")``;
+    # not ``version("cookiecutter")``), a path joined to one (``Path.home() / ".local/bin"``)
+    r"""|[\w.]+\([^()]*\d|[\w.]+\([ \t]*[rbfu]{0,2}['"][~/.]"""
+    r"""|[\w.]+\(\)[ \t]*[/+][ \t]*[rbfu]{0,2}['"]"""
 )
+_COMPREHENSION = re.compile(r"[\[({].*\bfor\b")
+_CONSTANT = re.compile(r"(?:[A-Za-z_]\w{0,80}\.){0,4}[A-Z][A-Z0-9_]{2,80}")
 # a value that is a constant (``default=defaults.MAX_LINE_LENGTH``, ``x: int = TIMEOUT``):
 # the constant's name, upper case, and nothing after it but the value's end (not
 # ``BASE * 2``, not ``X if c else 3``, not ``+= STEP``)
@@ -125,96 +162,22 @@ _DEFAULTS_TO = re.compile(
     re.IGNORECASE,
 )
 
-# how far around a fact its lines are read for scoring
-_AROUND = 3
-_DOC_CHARS = 400
-
-
-@dataclass(frozen=True)
-class Fact:
-    """A fact of ``kind`` in passage ``passage``: the lines ``start``..``end`` that state
-    it (offsets in the passage's text), its ``value`` (the phrase's offsets there), the
-    ``name`` it is the value of (a parameter, a variable, a function) and the ``context``
-    it is scored by."""
-
-    passage: int
-    kind: str
-    start: int
-    end: int
-    value: tuple[int, int]
-    name: str
-    context: str
-
-
-def _line(text: str, at: int) -> tuple[int, int]:
-    """The line of ``text`` around offset ``at``, without its indentation."""
-    start = text.rfind("\n", 0, at) + 1
-    end = text.find("\n", at)
-    end = len(text) if end < 0 else end
-    while start < end and text[start] in " \t":
-        start += 1
-    return start, len(text[:end].rstrip())
-
-
-def _around(text: str, start: int, end: int, lines: int = _AROUND) -> str:
-    """``text[start:end]`` with ``lines`` lines either side."""
-    a = start
-    for _ in range(lines):
-        a = max(text.rfind("\n", 0, max(a - 1, 0)), 0)
-    b = end
-    for _ in range(lines):
-        nxt = text.find("\n", b + 1)
-        b = len(text) if nxt < 0 else nxt
-    return text[a:b]
-
-
-@functools.lru_cache(maxsize=16)
-def _definitions(text: str) -> tuple[list[int], list[str]]:
-    """Where each ``def`` and ``class`` line of ``text`` ends its match, in order, and its
-    name: read once per text, so each fact's enclosing name is a binary search (a text
-    of thousands of facts costs no quadratic rescans)."""
-    found = sorted((m.end(), m.group(1)) for rx in (_DEF, _CLASS) for m in rx.finditer(text))
-    return [end for end, _ in found], [name for _, name in found]
-
-
-def _enclosing_def(text: str, at: int) -> str:
-    """The name of the last ``def`` or ``class`` before offset ``at`` ("" for none)."""
-    ends, names = _definitions(text)
-    k = bisect.bisect_right(ends, at) - 1
-    return names[k] if k >= 0 else ""
-
-
-def _signature_end(text: str, open_paren: int, limit: int = 2000) -> int:
-    """The offset of the ``)`` closing the ``(`` at ``open_paren`` (bounded scan; the
-    end of the scanned text when unbalanced)."""
-    depth = 0
-    stop = min(len(text), open_paren + limit)
-    for i in range(open_paren, stop):
-        c = text[i]
-        if c in "([{":
-            depth += 1
-        elif c in ")]}":
-            depth -= 1
-            if depth == 0:
-                return i
-    return stop
-
 
 def _symbol_facts(i: int, text: str, code: bool) -> list[Fact]:
     out = []
     if not code:  # the docs' examples: `name(…)`, >>> module.name(…)
         for m in _CALLED.finditer(text):
-            a, b = _line(text, m.start(1))
+            a, b = line_at(text, m.start(1))
             name = m.group(1)
-            out.append(Fact(i, "symbol", a, b, m.span(1), name, _around(text, a, b, 1)))
+            out.append(Fact(i, "symbol", a, b, m.span(1), name, around(text, a, b, 1)))
         return out
-    for rx in (_DEF, _CLASS):
+    for rx in (DEF, CLASS):
         for m in rx.finditer(text):
             name = m.group(1)
             if name.startswith("test") or name.startswith("Test"):
                 continue  # a test is not what does X
-            a, b = _line(text, m.start(1))
-            ctx = text[a : min(len(text), a + _DOC_CHARS)]
+            a, b = line_at(text, m.start(1))
+            ctx = text[a : min(len(text), a + DOC_CHARS)]
             out.append(Fact(i, "symbol", a, b, m.span(1), name, ctx))
     return out
 
@@ -233,31 +196,36 @@ def _opens(value: str) -> bool:
 def _default_facts(i: int, text: str, code: bool) -> list[Fact]:
     out = []
     if code:
-        for m in _DEF.finditer(text):
-            close = _signature_end(text, m.end() - 1)
+        for m in DEF.finditer(text):
+            close = signature_end(text, m.end() - 1)
             for p in _PARAM.finditer(text, m.end() - 1, close + 1):
-                a, b = _line(text, p.start(1))
+                a, b = line_at(text, p.start(1))
                 span = (p.start(1), p.end(2))
-                ctx = f"{m.group(1)} {text[a:b]} {_around(text, close, close, 4)}"
+                ctx = f"{m.group(1)} {text[a:b]} {around(text, close, close, 4)}"
                 out.append(Fact(i, "default", a, b, span, f"{m.group(1)} {p.group(1)}", ctx))
         for m in _ARG_DEFAULT.finditer(text):
-            a, b = _line(text, m.start())
-            ctx = _around(text, a, b, 6)
+            a, b = line_at(text, m.start())
+            ctx = around(text, a, b, 6)
             name = " ".join(re.findall(r"['\"](-{1,2}[\w-]+)['\"]", ctx)) or "default"
             out.append(Fact(i, "default", a, b, m.span(), name, ctx))
         for m in _ASSIGN.finditer(text):
-            if m.group(2).endswith(",") or not _LITERAL.match(m.group(2)) or _opens(m.group(2)):
+            value = m.group(2)
+            if value.endswith(",") or not _LITERAL.match(value) or _opens(value) or (
+                    _COMPREHENSION.search(value)):  # fmt: skip
                 continue  # a keyword of a call, a name computed from others, a literal
-                # that goes on past its line (help="""…, OPTIONS = [ …)
-            a, b = _line(text, m.start(1))
+                # that goes on past its line (help="""…, OPTIONS = [ …), a comprehension
+            if m.group(1).startswith("self.") and not _CONSTANT.fullmatch(m.group(2)):
+                continue  # an attribute's default only where a constant gives it
+                # (``self._default_bin = DEFAULT_PIPX_BIN_DIR``: that constant's line answers)
+            a, b = line_at(text, m.start(1))
             out.append(
-                Fact(i, "default", a, b, (m.start(1), m.end(2)), m.group(1), _around(text, a, b))
+                Fact(i, "default", a, b, (m.start(1), m.end(2)), m.group(1), around(text, a, b))
             )
         out += _mapping_facts(i, text)
     for m in _DEFAULTS_TO.finditer(text):
-        a, b = _line(text, m.start())
-        where = _enclosing_def(text, m.start())
-        out.append(Fact(i, "default", a, b, m.span(1), where, _around(text, a, b)))
+        a, b = line_at(text, m.start())
+        where = enclosing_def(text, m.start())
+        out.append(Fact(i, "default", a, b, m.span(1), where, around(text, a, b)))
     return out
 
 
@@ -280,10 +248,10 @@ def _mapping_facts(i: int, text: str) -> list[Fact]:
                     value.count('"') % 2):  # fmt: skip
                 continue  # a nested entry, a value that goes on past its line, a string cut
                 # short by a # in it ('#fff')
-            a, b = _line(text, e.start(3))
+            a, b = line_at(text, e.start(3))
             name = f"{m.group(2)} {e.group(3)}"
             span = (e.start(2), e.end(4))
-            out.append(Fact(i, "default", a, b, span, name, f"{name} {_around(text, a, b)}"))
+            out.append(Fact(i, "default", a, b, span, name, f"{name} {around(text, a, b)}"))
     return out
 
 
@@ -314,16 +282,18 @@ def _message(text: str, m: re.Match[str]) -> tuple[int, int] | None:
     return _unquoted(text, (lo + a, lo + b))
 
 
-def _exception_facts(i: int, text: str, code: bool, message: bool) -> list[Fact]:
+def _exception_facts(
+    i: int, text: str, code: bool, message: bool, defined: bool = False
+) -> list[Fact]:
     out = []
     if code and message:
         for m in _RAISE_MESSAGE.finditer(text):
             span = _message(text, m)
             if span is None:
                 continue
-            a, b = _line(text, span[0])
-            where = _enclosing_def(text, m.start())
-            ctx = f"{where} {_around(text, a, m.end())}"
+            a, b = line_at(text, span[0])
+            where = enclosing_def(text, m.start())
+            ctx = f"{where} {around(text, a, m.end())}"
             out.append(Fact(i, "exception", a, b, span, where, ctx))
         return out
     if message:
@@ -332,32 +302,60 @@ def _exception_facts(i: int, text: str, code: bool, message: bool) -> list[Fact]
         for m in [*_RAISE.finditer(text), *_EXPECTS.finditer(text)]:
             if not m.group(1).rsplit(".", 1)[-1][:1].isupper():
                 continue  # "raise e", "raise self.error(…)": not a class named
-            a, b = _line(text, m.start())
-            where = _enclosing_def(text, m.start())
-            ctx = f"{where} {_around(text, a, b)}"
+            a, b = line_at(text, m.start())
+            where = enclosing_def(text, m.start())
+            ctx = f"{where} {around(text, a, b)}"
             out.append(Fact(i, "exception", a, b, m.span(1), where, ctx))
         for m in _RAISES_ENTRY.finditer(text):
-            a, b = _line(text, m.start(1))
-            where = _enclosing_def(text, m.start())
-            ctx = f"{where} {_around(text, a, b)}"
+            a, b = line_at(text, m.start(1))
+            where = enclosing_def(text, m.start())
+            ctx = f"{where} {around(text, a, b)}"
             out.append(Fact(i, "exception", a, b, m.span(1), where, ctx))
+        for m in _ERROR_CLASS.finditer(text) if defined else ():  # by its docstring
+            a, b = line_at(text, m.start(1))
+            ctx = text[a : min(len(text), a + DOC_CHARS)]
+            out.append(Fact(i, "exception", a, b, m.span(1), m.group(1), ctx))
     else:
         for m in _ERROR_WORD.finditer(text):
-            a, b = _line(text, m.start())
-            out.append(Fact(i, "exception", a, b, m.span(1), "", _around(text, a, b, 1)))
+            a, b = line_at(text, m.start())
+            out.append(Fact(i, "exception", a, b, m.span(1), "", around(text, a, b, 1)))
     return out
 
 
 def _env_facts(i: int, text: str, code: bool) -> list[Fact]:
     out = []
-    rxs = (_ENV_READ, _ENV_NAME, _ENV_WORD) if code else (_ENV_WORD,)
+    rxs = (_ENV_READ, _ENV_CALL, _ENV_NAME, _ENV_WORD) if code else (_ENV_WORD,)
     for rx in rxs:
         for m in rx.finditer(text):
             if rx is _ENV_NAME and "ENV" not in m.group(1).upper():
                 continue  # NAME = "VALUE": only a name that says it is an env variable
-            g = 1 if rx is _ENV_READ or (rx is _ENV_WORD and m.group(1)) else 2
-            a, b = _line(text, m.start())
-            out.append(Fact(i, "env", a, b, m.span(g), m.group(g), _around(text, a, b, 2)))
+            if rx is _ENV_CALL and "env" not in m.group(1).rsplit(".", 1)[-1].lower():
+                continue  # a call not named for the environment: print("USAGE")
+            g = 2 if rx in (_ENV_NAME, _ENV_CALL) or not m.group(1) else 1
+            a, b = line_at(text, m.start())
+            out.append(Fact(i, "env", a, b, m.span(g), m.group(g), around(text, a, b, 2)))
+    if code:
+        out += _env_through_constants(i, text)
+    return out
+
+
+def _env_through_constants(i: int, text: str) -> list[Fact]:
+    """Each variable read through a constant (``os.getenv(DISABLE_AUTO_UPGRADE, "0")``)
+    that the text assigns (``DISABLE_AUTO_UPGRADE: Final[str] = "PIPX_DISABLE_…"``): the
+    assignment states it, read in the context of the line that reads it too."""
+    out = []
+    for name in dict.fromkeys(m.group(1) for m in _ENV_READ_NAMED.finditer(text)):
+        rx = (
+            rf"^[ \t]*{re.escape(name)}[ \t]*(?::[^=\n]{{0,80}})?=[ \t]*[rbfu]{{0,2}}"
+            r"[\"']([A-Z][A-Z0-9_]{1,80})[\"']"
+        )
+        m = re.search(rx, text, re.MULTILINE)
+        if m is None:
+            continue
+        a, b = line_at(text, m.start(1))
+        reads = next(r for r in _ENV_READ_NAMED.finditer(text) if r.group(1) == name)
+        ctx = f"{around(text, a, b, 1)}\n{around(text, *line_at(text, reads.start()), 1)}"
+        out.append(Fact(i, "env", a, b, m.span(1), m.group(1), ctx))
     return out
 
 
@@ -367,34 +365,38 @@ def _exit_facts(i: int, text: str, code: bool) -> list[Fact]:
         for m in _EXIT_NAME.finditer(text):
             if not _EXIT_WORD.search(m.group(1)):
                 continue
-            a, b = _line(text, m.start(1))
+            a, b = line_at(text, m.start(1))
             out.append(Fact(i, "exit_code", a, b, (m.start(1), m.end(2)), m.group(1),
-                            _around(text, a, b)))  # fmt: skip
+                            around(text, a, b)))  # fmt: skip
         for m in _EXIT_CALL.finditer(text):
-            a, b = _line(text, m.start())
-            where = _enclosing_def(text, m.start())
-            out.append(
-                Fact(i, "exit_code", a, b, m.span(), where, f"{where} {_around(text, a, b)}")
-            )
+            a, b = line_at(text, m.start())
+            where = enclosing_def(text, m.start())
+            out.append(Fact(i, "exit_code", a, b, m.span(), where, f"{where} {around(text, a, b)}"))
         for m in _RETURN_NUMBER.finditer(text):
-            where = _enclosing_def(text, m.start())
-            if not _EXIT_FUNCTION.search(where) or where.startswith("__"):
+            where = enclosing_def(text, m.start())
+            called = m.group(1) or ""
+            if called and not _EXIT_FUNCTION.search(called.rsplit(".", 1)[-1]):
+                continue  # return int(3), return max(0, n): not an exit status
+            if not called and (not _EXIT_FUNCTION.search(where) or where.startswith("__")):
                 continue  # a count or a flag returned (or __exit__'s), not an exit status
-            a, b = _line(text, m.start())
+            a, b = line_at(text, m.start())
             # its meaning is the condition that guards it (the line before), said
             # first, then the lines around it
-            guard = text[_line(text, max(text.rfind("\n", 0, a), 0))[0] : b]
-            ctx = f"{where} {guard} {_around(text, a, b)}"
-            out.append(Fact(i, "exit_code", a, b, m.span(1), where, ctx))
+            guard = text[line_at(text, max(text.rfind("\n", 0, a), 0))[0] : b]
+            ctx = f"{where} {guard} {around(text, a, b)}"
+            out.append(Fact(i, "exit_code", a, b, m.span(2), where, ctx))
     for m in _EXIT_WORDS.finditer(text):
-        a, b = _line(text, m.start())
-        out.append(Fact(i, "exit_code", a, b, m.span(), "exit", _around(text, a, b, 1)))
+        a, b = line_at(text, m.start())
+        out.append(Fact(i, "exit_code", a, b, m.span(), "exit", around(text, a, b, 1)))
     return out
 
 
-def facts(asked_kind: str, hits: Sequence[Hit], message: bool = False) -> list[Fact]:
+def facts(
+    asked_kind: str, hits: Sequence[Hit], message: bool = False, defined: bool = False
+) -> list[Fact]:
     """Every fact of ``asked_kind`` stated in ``hits`` (see the module docstring);
-    ``message``: an exception's message rather than its class."""
+    ``message``: an exception's message rather than its class; ``defined``: an
+    exception's class definition too ("which exception class …"), not only its raise."""
     out: list[Fact] = []
     for i, h in enumerate(hits):
         code = h.kind == "code"
@@ -403,7 +405,7 @@ def facts(asked_kind: str, hits: Sequence[Hit], message: bool = False) -> list[F
         elif asked_kind == "default":
             out += _default_facts(i, h.text, code)
         elif asked_kind == "exception":
-            out += _exception_facts(i, h.text, code, message)
+            out += _exception_facts(i, h.text, code, message, defined)
         elif asked_kind == "env":
             out += _env_facts(i, h.text, code)
         elif asked_kind == "exit_code":
@@ -416,8 +418,8 @@ def facts(asked_kind: str, hits: Sequence[Hit], message: bool = False) -> list[F
             continue
         text = hits[f.passage].text
         # a value on a line after its name's ("Defaults to" ⏎ "``30``"): both quoted
-        a = _line(text, f.value[0])[0]
-        f = replace(f, start=min(f.start, a), end=max(f.end, _line(text, f.value[1] - 1)[1]))
+        a = line_at(text, f.value[0])[0]
+        f = replace(f, start=min(f.start, a), end=max(f.end, line_at(text, f.value[1] - 1)[1]))
         h = hits[f.passage]
         where = (h.source, h.start + f.value[0], h.start + f.value[1])
         line = " ".join(text[f.start : f.end].split())
@@ -463,8 +465,3 @@ def assigns(text: str, name: str) -> bool:
     """Whether ``text`` assigns ``name`` a value on a line of its own (``NAME = 79``)."""
     rx = rf"^[ \t]*{re.escape(name)}[ \t]*(?::[^=\n]{{0,80}})?=(?!=)"
     return re.search(rx, text, re.MULTILINE) is not None
-
-
-def hit_value(hits: Sequence[Hit], f: Fact) -> str:
-    """The text of a fact's value."""
-    return hits[f.passage].text[f.value[0] : f.value[1]]

@@ -311,11 +311,14 @@ def analyse(question: str) -> Asked:
 _CODE_KINDS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (kind, re.compile(p, re.IGNORECASE))
     for kind, p in (
+        # "which exception class does pipx raise": an exception, though a class is named
+        ("exception", r"\b(?:which|what)\s+(?:[\w-]+\s+){0,2}(?:exception|error)\s+class(?:es)?\b"),
         (
             "symbol",
-            r"\b(?:which|what)\s+(?:[\w-]+\s+){0,2}(?:functions?|methods?|class(?:es)?|"
+            r"\b(?:which|what)\s+(?:[\w-]+\s+){0,2}(?:functions?|methods?|class(?:es)?|enums?|"
             r"decorators?|helpers?|callables?)\b"
-            r"|\bis\s+there\s+an?\s+(?:[\w-]+\s+){0,2}(?:function|helper|method|class|decorator)\b",
+            r"|\bis\s+there\s+an?\s+(?:[\w-]+\s+){0,2}(?:function|helper|method|class|decorator)\b"
+            r"|\bname\s+of\s+the\s+(?:[\w-]+\s+){0,2}(?:function|method|class|enum|decorator)\b",
         ),
         ("env", r"\benv(?:ironment)?\s+var(?:iable)?s?\b|\benv\s+vars?\b"),
         ("exit_code", r"\bexit\s+(?:codes?|status(?:es)?|values?)\b|\breturn\s+codes?\b"),
@@ -339,7 +342,17 @@ _CODE_KINDS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"|\b(?:if|when)\s+(?:I|you|we)\s+(?:haven'?t|have\s+not|didn'?t|did\s+not)\s+"
             r"(?:configured|set|changed|passed|specified|given|chosen)\b"
             r"|\bwithout\s+(?:any\s+)?(?:user\s+)?(?:config(?:uration)?|settings)\b"
-            r"|\bout\s+of\s+the\s+box\b",
+            r"|\bout\s+of\s+the\s+box\b"
+            # "… and haven't set PIPX_GLOBAL_HOME", "the default maximum complexity"
+            r"|\b(?:haven'?t|have\s+not|hasn'?t|didn'?t|did\s+not)\s+(?:configured|set|changed|"
+            r"passed|specified|given|chosen)\b|\bthe\s+default\b",
+        ),
+        # a quantity the code fixes ("after how many days", "how long … before it times
+        # out", "the largest response body"): a default, when nothing above is asked
+        (
+            "default",
+            r"\bhow\s+(?:many|long|often|old|large|big)\b"
+            r"|\b(?:largest|smallest|maximum|minimum|longest|shortest)\b",
         ),
     )
 )

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import builtins
 import dataclasses
+import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -71,7 +72,9 @@ def with_named_code(
         found = named_units(retriever, asked.question, sources=sources, source=source)
     except IndexStoreError:
         return hits
-    if asked.code == "default":
+    if asked.code == "default":  # the code that reads a variable it names, then constants
+        reads = variables_read(retriever, asked.question, hits, sources=sources, source=source)
+        hits = reads + hits
         values = named_values(retriever, hits, sources=sources, source=source)
     elif asked.code in STATED_IN_CODE:
         values = code_stating(retriever, asked.code, hits, sources=sources, source=source)
@@ -113,6 +116,41 @@ def named_values(
         mine = next((c for c in found if assigns(c.text, name)), None)
         if mine is not None and all(mine.chunk_id != o.chunk_id for o in out):
             out.append(dataclasses.replace(mine, score=code[by.passage].score))
+    return out
+
+
+# an environment variable as a question names it (``PIPX_BIN_DIR``): capitals, an underscore
+_VARIABLE = re.compile(r"\b[A-Z][A-Z0-9]{1,40}_[A-Z0-9_]{1,80}\b")
+
+
+def variables_read(
+    retriever: Retriever,
+    question: str,
+    hits: Sequence[Hit],
+    *,
+    source: str | None = None,
+    sources: Sequence[str] | None = None,
+) -> list[Hit]:
+    """For a question about a default that names environment variables ("if I never set
+    PIPX_BIN_DIR", at most :data:`MOST_CONSTANTS`), the chunk of code that reads each
+    (``get_expanded_environ("PIPX_BIN_DIR")``) and that ``hits`` lack, found by the
+    index's lexical search and scored as the best hit: the default is what that code
+    falls back to (``self._default_bin = DEFAULT_PIPX_BIN_DIR``, whose constant
+    :func:`named_values` then reads)."""
+    if not hits:
+        return []
+    top = max(h.score for h in hits)
+    have = {h.chunk_id for h in hits}
+    out: list[Hit] = []
+    for name in list(dict.fromkeys(_VARIABLE.findall(question)))[:MOST_CONSTANTS]:
+        found = _lexical_code(retriever, name, source=source, sources=sources)
+        if found is None:
+            return out
+        mine = next((c for c in found if any(hit_value([c], f) == name for f in facts("env", [c]))),
+                    None)  # fmt: skip
+        if mine is not None and mine.chunk_id not in have:
+            out.append(dataclasses.replace(mine, score=top))
+            have.add(mine.chunk_id)
     return out
 
 

@@ -1,0 +1,97 @@
+"""Where a code fact lies in its passage (:class:`Fact`), and the line arithmetic the
+patterns of :mod:`lateseg.answer.code_facts` share: a line without its indentation, the
+lines around a span, the ``def`` or ``class`` a line is in, a signature's end. Every
+function here is bounded: no scan runs past its text or its limit.
+"""
+
+from __future__ import annotations
+
+import bisect
+import functools
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from lateseg.types import Hit
+
+DEF = re.compile(r"^[ \t]*(?:async[ \t]+)?def[ \t]+(\w{1,120})[ \t]*\(", re.MULTILINE)
+CLASS = re.compile(r"^[ \t]*class[ \t]+(\w{1,120})\b", re.MULTILINE)
+
+# how far around a fact its lines are read for scoring
+AROUND = 3
+DOC_CHARS = 400
+
+
+@dataclass(frozen=True)
+class Fact:
+    """A fact of ``kind`` in passage ``passage``: the lines ``start``..``end`` that state
+    it (offsets in the passage's text), its ``value`` (the phrase's offsets there), the
+    ``name`` it is the value of (a parameter, a variable, a function) and the ``context``
+    it is scored by."""
+
+    passage: int
+    kind: str
+    start: int
+    end: int
+    value: tuple[int, int]
+    name: str
+    context: str
+
+
+def line_at(text: str, at: int) -> tuple[int, int]:
+    """The line of ``text`` around offset ``at``, without its indentation."""
+    start = text.rfind("\n", 0, at) + 1
+    end = text.find("\n", at)
+    end = len(text) if end < 0 else end
+    while start < end and text[start] in " \t":
+        start += 1
+    return start, len(text[:end].rstrip())
+
+
+def around(text: str, start: int, end: int, lines: int = AROUND) -> str:
+    """``text[start:end]`` with ``lines`` lines either side."""
+    a = start
+    for _ in range(lines):
+        a = max(text.rfind("\n", 0, max(a - 1, 0)), 0)
+    b = end
+    for _ in range(lines):
+        nxt = text.find("\n", b + 1)
+        b = len(text) if nxt < 0 else nxt
+    return text[a:b]
+
+
+@functools.lru_cache(maxsize=16)
+def _definitions(text: str) -> tuple[list[int], list[str]]:
+    """Where each ``def`` and ``class`` line of ``text`` ends its match, in order, and its
+    name: read once per text, so each fact's enclosing name is a binary search (a text
+    of thousands of facts costs no quadratic rescans)."""
+    found = sorted((m.end(), m.group(1)) for rx in (DEF, CLASS) for m in rx.finditer(text))
+    return [end for end, _ in found], [name for _, name in found]
+
+
+def enclosing_def(text: str, at: int) -> str:
+    """The name of the last ``def`` or ``class`` before offset ``at`` ("" for none)."""
+    ends, names = _definitions(text)
+    k = bisect.bisect_right(ends, at) - 1
+    return names[k] if k >= 0 else ""
+
+
+def signature_end(text: str, open_paren: int, limit: int = 2000) -> int:
+    """The offset of the ``)`` closing the ``(`` at ``open_paren`` (bounded scan; the
+    end of the scanned text when unbalanced)."""
+    depth = 0
+    stop = min(len(text), open_paren + limit)
+    for i in range(open_paren, stop):
+        c = text[i]
+        if c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+            if depth == 0:
+                return i
+    return stop
+
+
+def hit_value(hits: Sequence[Hit], f: Fact) -> str:
+    """The text of a fact's value."""
+    return hits[f.passage].text[f.value[0] : f.value[1]]

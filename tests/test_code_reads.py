@@ -1,0 +1,136 @@
+"""Code facts stated the way real code states them (pypa/pipx, data/real/code/pipx):
+a default built by a call or a path (``Path("/opt/pipx")``, ``Path.home() / ".local/bin"``),
+an annotated constant, a variable read through a helper or a constant, an exit status
+wrapped in a call, an exception class defined; and a question about a default that names
+a variable reads the code that reads it."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+from lateseg.answer.code import code_answer
+from lateseg.answer.code_facts import facts
+from lateseg.answer.question import analyse
+from lateseg.types import Hit
+
+os.environ["HF_HUB_OFFLINE"] = "1"
+
+PIPX = Path(__file__).resolve().parent.parent / "data" / "real" / "code" / "pipx" / "src" / "pipx"
+
+
+def _whole(path: Path, text: str | None = None) -> Hit:
+    text = path.read_text("utf-8") if text is None else text
+    return Hit(str(path), 0, len(text), text, 0.8, kind="code")
+
+
+def _values(kind: str, hits: list[Hit]) -> list[str]:
+    return [hits[f.passage].text[f.value[0] : f.value[1]] for f in facts(kind, hits)]
+
+
+def test_a_default_built_by_a_call_or_a_path_is_a_default():
+    values = _values("default", [_whole(PIPX / "paths.py")])
+    assert 'DEFAULT_PIPX_GLOBAL_HOME: Final[Path] = Path("/opt/pipx")' in values
+    assert 'DEFAULT_PIPX_BIN_DIR: Final[Path] = Path.home() / ".local/bin"' in values
+    shared = _values("default", [_whole(PIPX / "shared_libs.py")])
+    assert any(v.startswith("SHARED_LIBS_MAX_AGE_SEC") and "days=30" in v for v in shared)
+    # a name computed from others is still no default; an attribute is one only where
+    # a constant gives it
+    text = "x = compute(a, b)\nself.count = 0\nself._default_bin = DEFAULT_BIN_DIR\n"
+    assert _values("default", [_whole(Path("/x/m.py"), text)]) == [
+        "self._default_bin = DEFAULT_BIN_DIR"
+    ]
+
+
+def test_a_variable_read_through_a_helper_or_a_constant_is_read():
+    interpreter = _values("env", [_whole(PIPX / "interpreter.py")])
+    assert "PIPX_DEFAULT_PYTHON" in interpreter
+    paths = _values("env", [_whole(PIPX / "paths.py")])
+    assert {"PIPX_HOME", "PIPX_BIN_DIR", "PIPX_GLOBAL_HOME"} <= set(paths)
+    # os.getenv(DISABLE_SHARED_LIBS_AUTO_UPGRADE, "0") with the constant assigned above
+    shared = _values("env", [_whole(PIPX / "shared_libs.py")])
+    assert "PIPX_DISABLE_SHARED_LIBS_AUTO_UPGRADE" in shared
+    # a call not named for the environment reads nothing; a constant never assigned
+    # in the text states nothing
+    text = 'print("USAGE_TEXT")\nvalue = os.getenv(NOT_HERE)\nlog.info("EXIT_NOW")\n'
+    assert _values("env", [_whole(Path("/x/m.py"), text)]) == []
+
+
+def test_an_exit_status_wrapped_in_a_call_is_an_exit_status():
+    constants = _values("exit_code", [_whole(PIPX / "constants.py")])
+    assert any(v.startswith("EXIT_CODE_INSTALL_VENV_EXISTS") and v.endswith("0")
+               for v in constants)  # fmt: skip
+    text = (
+        "def main():\n    if not args:\n        return ExitCode(1)\n"
+        "def width():\n    return int(3)\n"
+    )
+    hit = _whole(Path("/x/main.py"), text)
+    found = [(f.name, hit.text[f.value[0] : f.value[1]]) for f in facts("exit_code", [hit])]
+    assert found == [("main", "1")]  # int(3) is no exit status
+
+
+def test_an_exception_class_defined_is_an_exception(encoder):
+    """Defined, where the question asks for the class; raised, where it asks what is
+    raised (a module of exception classes with docstrings would otherwise outscore the
+    raise that answers: flake8's exceptions.py)."""
+    hit = _whole(PIPX / "requires_python.py")
+    defined = [hit.text[f.value[0] : f.value[1]] for f in facts("exception", [hit], defined=True)]
+    assert "IncompatiblePythonError" in defined
+    assert "IncompatiblePythonError" not in _values("exception", [hit])
+    answer = code_answer(
+        analyse("Which exception class does pipx raise when it can't find the interpreter?"),
+        [_whole(PIPX / "interpreter.py")],
+        encoder,
+    )
+    assert answer is not None and answer.phrase is not None
+    assert answer.phrase.text == "InterpreterResolutionError"
+
+
+def test_a_default_asked_by_the_variable_it_stands_in_for(tmp_path, encoder):
+    """ "If I never set PIPX_GLOBAL_HOME": the ask reads the code that reads the variable
+    (``get_expanded_environ("PIPX_GLOBAL_HOME")``), then the constant it falls back to
+    (``self._default_home = DEFAULT_PIPX_GLOBAL_HOME``), whose own line answers."""
+    from lateseg.ask.code_search import variables_read
+    from lateseg.pipeline import Pipeline
+
+    repo = tmp_path / "pipx"
+    repo.mkdir()
+    for name in ("paths.py", "constants.py", "interpreter.py", "shared_libs.py"):
+        shutil.copy(PIPX / name, repo / name)
+    with Pipeline.open(tmp_path / "index") as pipe:
+        pipe.encoder = encoder
+        assert not pipe.ingest([repo], progress=False).failed
+        unrelated = pipe.retriever.search("shared libraries upgrade", 1, mode="lexical")
+        got = variables_read(
+            pipe.retriever, "If I never set PIPX_GLOBAL_HOME, where do venvs go?", unrelated
+        )
+        assert len(got) == 1 and 'get_expanded_environ("PIPX_GLOBAL_HOME")' in got[0].text
+        assert got[0].score == max(h.score for h in unrelated)
+        assert variables_read(pipe.retriever, "Where do venvs go?", unrelated) == []
+        answer = pipe.ask(
+            "Where do the virtual environments go when I install with --global and "
+            "haven't set PIPX_GLOBAL_HOME?"
+        )
+        assert answer.phrase is not None and "/opt/pipx" in answer.phrase.text
+        assert answer.phrase.sentence.source.endswith("paths.py")
+
+
+def test_a_code_fact_is_rated_with_the_code_facts_weights(encoder, monkeypatch):
+    """The same signals rate a code fact with ``CODE_COEFFICIENTS``, not a sentence's."""
+    from lateseg.answer import code
+    from lateseg.answer.confidence import CODE_COEFFICIENTS, COEFFICIENTS, confidence
+
+    seen = []
+    original = code.signals
+
+    def keep(*args, **kwargs):
+        seen.append(original(*args, **kwargs))
+        return seen[-1]
+
+    monkeypatch.setattr(code, "signals", keep)
+    question = "Which exception class does pipx raise when it can't find the interpreter?"
+    answer = code_answer(analyse(question), [_whole(PIPX / "interpreter.py")], encoder)
+    assert answer is not None and len(seen) == 1
+    assert answer.confidence == confidence(seen[0], CODE_COEFFICIENTS)
+    assert answer.confidence != confidence(seen[0], COEFFICIENTS)
