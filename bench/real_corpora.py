@@ -37,6 +37,7 @@ CORPORA: dict[str, tuple[str, str]] = {
     "cookiecutter": ("code/cookiecutter", "code"),
     "pipx": ("code/pipx", "code"),
     "twine": ("code/twine", "code"),
+    "yamllint": ("code/yamllint", "code"),
 }
 PREFIX = "real-"
 SET_NAMES = tuple(PREFIX + c for c in CORPORA)

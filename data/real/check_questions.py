@@ -36,6 +36,7 @@ CORPUS_OF = {  # question file stem -> folder its sources are relative to
     "cookiecutter": HERE / "code" / "cookiecutter",
     "pipx": HERE / "code" / "pipx",
     "twine": HERE / "code" / "twine",
+    "yamllint": HERE / "code" / "yamllint",
 }
 KINDS = {"symbol", "exception", "default", "env", "exit_code", "behaviour"}
 
