@@ -134,3 +134,43 @@ def test_a_code_fact_is_rated_with_the_code_facts_weights(encoder, monkeypatch):
     assert answer is not None and len(seen) == 1
     assert answer.confidence == confidence(seen[0], CODE_COEFFICIENTS)
     assert answer.confidence != confidence(seen[0], COEFFICIENTS)
+
+
+TWINE = Path(__file__).resolve().parent.parent / "data" / "real" / "code" / "twine" / "twine"
+
+
+def test_a_keyword_of_a_call_is_read_in_its_calls_words():
+    """``env="TWINE_CERT"`` in ``parser.add_argument("--cert", …, help=…)``: the fact is
+    read in that call's words (its option, its help), not in the lines around it, which
+    are the neighbouring calls'."""
+    from lateseg.answer.code_lines import enclosing_call
+
+    hit = _whole(TWINE / "settings.py")
+    (cert,) = [f for f in facts("env", [hit]) if f.name == "TWINE_CERT"]
+    assert cert.context.lstrip().startswith("parser.add_argument(")
+    assert '"--cert"' in cert.context and "--client-cert" not in cert.context
+    assert cert.context.count("add_argument(") == 1
+    (gpg,) = [f for f in facts("default", [hit]) if hit.text[f.value[0] : f.value[1]] ==
+              'default="gpg"']  # fmt: skip
+    assert gpg.name == "--sign-with"
+    # in no call, or a list first: none
+    assert enclosing_call("x = 1\ny = 2\n", 8) is None
+    text = 'f(a, [\n  "X",\n])'
+    assert enclosing_call(text, text.index('"X"')) is None
+    assert enclosing_call(text, text.index("a,")) == text
+
+
+def test_an_option_or_a_variable_the_question_names_lifts_the_fact_that_states_it(encoder):
+    from lateseg.answer.code import names_asked
+
+    assert names_asked("If I don't pass --sign-with, or set PIPX_BIN_DIR, or -q?") == (
+        "--sign-with",
+        "PIPX_BIN_DIR",
+    )
+    answer = code_answer(
+        analyse("If I don't pass --sign-with, which program does twine call to sign my files?"),
+        [_whole(TWINE / "settings.py")],
+        encoder,
+    )
+    assert answer is not None and answer.phrase is not None
+    assert answer.phrase.text == 'default="gpg"'

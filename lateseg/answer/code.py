@@ -52,6 +52,10 @@ _SHAPE_ASKED = re.compile(
     r"(?:(class(?:es)?|enums?)|functions?|methods?|decorators?|helpers?|callables?)\b",
     re.IGNORECASE,
 )
+# an option (--sign-with) or a variable (PIPX_BIN_DIR) as a question names it
+_NAMES_ASKED = re.compile(
+    r"(?<![\w-])--[A-Za-z][\w-]{0,60}|\b[A-Z][A-Z0-9]{1,40}_[A-Z0-9_]{1,80}\b"
+)
 # "which … variables": every one the lines name
 _PLURAL_ENV = re.compile(r"\bvariables\b|\bvars\b", re.IGNORECASE)
 
@@ -70,16 +74,33 @@ def _named(f: Fact, hit: Hit) -> str:
     return f"{f.context} {names} {section}"
 
 
+def names_asked(question: str) -> tuple[str, ...]:
+    """The options and variables a question names as code writes them (``--sign-with``,
+    ``PIPX_BIN_DIR``), in its order."""
+    return tuple(dict.fromkeys(m.group() for m in _NAMES_ASKED.finditer(question)))
+
+
+def _states_named(names: Sequence[str], f: Fact, hit: Hit) -> bool:
+    """Whether a fact's name or its own lines hold a name the question gives
+    (``default="gpg"`` of the call whose options are ``--sign-with``;
+    ``DEFAULT_PIPX_BIN_DIR = …`` for ``PIPX_BIN_DIR``)."""
+    said = f"{f.name} {hit.text[f.start : f.end]}"
+    return any(n in said for n in names)
+
+
 def score_facts(
     asked: Asked, hits: Sequence[Hit], found: Sequence[Fact], encoder: TextEmbedder
 ) -> np.ndarray:
     """Each fact's score, on the scale of a quote's candidates (see the module
-    docstring): similarity + 0.5 passage + 0.5 overlap + 0.5 for stating what is asked."""
+    docstring): similarity + 0.5 passage + 0.5 overlap + 0.5 for stating what is asked,
+    + 0.5 where it states an option or a variable the question names."""
     q = encoder.embed_queries([asked.question])[0]
     sims = encoder.embed_texts([f.context for f in found]) @ q
     overlap = word_overlaps(asked.words, [_named(f, hits[f.passage]) for f in found])
     passage = np.array([hits[f.passage].score for f in found])
-    return sims + 0.5 * passage + 0.5 * overlap + 0.5
+    names = names_asked(asked.question)
+    named = np.array([_states_named(names, f, hits[f.passage]) for f in found], dtype=float)
+    return sims + 0.5 * passage + 0.5 * overlap + 0.5 + 0.5 * named
 
 
 def _phrase_parts(

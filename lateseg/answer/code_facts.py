@@ -30,6 +30,7 @@ from lateseg.answer.code_lines import (
     DOC_CHARS,
     Fact,
     around,
+    enclosing_call,
     enclosing_def,
     hit_value,
     line_at,
@@ -205,7 +206,7 @@ def _default_facts(i: int, text: str, code: bool) -> list[Fact]:
                 out.append(Fact(i, "default", a, b, span, f"{m.group(1)} {p.group(1)}", ctx))
         for m in _ARG_DEFAULT.finditer(text):
             a, b = line_at(text, m.start())
-            ctx = around(text, a, b, 6)
+            ctx = enclosing_call(text, m.start()) or around(text, a, b, 6)
             name = " ".join(re.findall(r"['\"](-{1,2}[\w-]+)['\"]", ctx)) or "default"
             out.append(Fact(i, "default", a, b, m.span(), name, ctx))
         for m in _ASSIGN.finditer(text):
@@ -333,7 +334,10 @@ def _env_facts(i: int, text: str, code: bool) -> list[Fact]:
                 continue  # a call not named for the environment: print("USAGE")
             g = 2 if rx in (_ENV_NAME, _ENV_CALL) or not m.group(1) else 1
             a, b = line_at(text, m.start())
-            out.append(Fact(i, "env", a, b, m.span(g), m.group(g), around(text, a, b, 2)))
+            ctx = around(text, a, b, 2)
+            if rx is _ENV_NAME and not m.group(1).isupper():  # a keyword: env="X" in a call
+                ctx = enclosing_call(text, m.start()) or ctx
+            out.append(Fact(i, "env", a, b, m.span(g), m.group(g), ctx))
     if code:
         out += _env_through_constants(i, text)
     return out

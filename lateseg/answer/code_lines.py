@@ -92,6 +92,29 @@ def signature_end(text: str, open_paren: int, limit: int = 2000) -> int:
     return stop
 
 
+def enclosing_call(text: str, at: int, limit: int = 1500) -> str | None:
+    """The call that offset ``at`` is an argument of, from its line's start to its
+    closing ``)`` (``parser.add_argument(`` … ``env="TWINE_CERT",`` … ``help=…)``): what
+    a keyword argument means is said by the call's other arguments, not by the lines
+    around it, which are another call's. None where ``at`` is in no call within
+    ``limit`` characters (or in a list or a mapping first)."""
+    depth = 0
+    for i in range(at - 1, max(-1, at - limit - 1), -1):
+        c = text[i]
+        if c in ")]}":
+            depth += 1
+        elif c in "([{":
+            if depth == 0:
+                if c != "(":
+                    return None
+                close = signature_end(text, i, limit)
+                if close >= len(text) or text[close] != ")":
+                    return None
+                return text[text.rfind("\n", 0, i) + 1 : close + 1]
+            depth -= 1
+    return None
+
+
 def hit_value(hits: Sequence[Hit], f: Fact) -> str:
     """The text of a fact's value."""
     return hits[f.passage].text[f.value[0] : f.value[1]]

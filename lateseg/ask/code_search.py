@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import builtins
 import dataclasses
-import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from lateseg.answer.code import names_asked
 from lateseg.answer.code_facts import assigns, constants_named, facts, hit_value
 from lateseg.errors import IndexStoreError
 from lateseg.retrieve.fusion import POOL
@@ -119,10 +119,6 @@ def named_values(
     return out
 
 
-# an environment variable as a question names it (``PIPX_BIN_DIR``): capitals, an underscore
-_VARIABLE = re.compile(r"\b[A-Z][A-Z0-9]{1,40}_[A-Z0-9_]{1,80}\b")
-
-
 def variables_read(
     retriever: Retriever,
     question: str,
@@ -142,7 +138,8 @@ def variables_read(
     top = max(h.score for h in hits)
     have = {h.chunk_id for h in hits}
     out: list[Hit] = []
-    for name in list(dict.fromkeys(_VARIABLE.findall(question)))[:MOST_CONSTANTS]:
+    variables = [n for n in names_asked(question) if not n.startswith("-")]
+    for name in variables[:MOST_CONSTANTS]:
         found = _lexical_code(retriever, name, source=source, sources=sources)
         if found is None:
             return out
