@@ -33,7 +33,7 @@ import numpy as np  # noqa: E402
 import retrieval as R  # noqa: E402
 
 from lateseg.encode.config import EncoderConfig  # noqa: E402
-from lateseg.encode.late import LateEncoder, _Plan  # noqa: E402
+from lateseg.encode.late import LateEncoder  # noqa: E402
 from lateseg.segment import DynamicChunker, DynamicConfig  # noqa: E402
 
 WINDOWS = (128, 254)
@@ -70,9 +70,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             enc = LateEncoder(EncoderConfig(window=window, code_window=window, overlap=overlap))
             encoded = [enc.encode_document(d.text) for d in es.docs]
             # tokens the forward passes read: every window's, overlaps counted twice
-            late_tokens = sum(
-                e - s for d in es.docs for s, e in _Plan.of(enc, d.text, False).windows
-            )
+            late_tokens = sum(e - s for d in es.docs for s, e in enc._plan(d.text, False).windows)
             for size in args.sizes:
                 cfg = SIZES[size]
                 chunker = DynamicChunker(cfg, code=cfg)

@@ -22,9 +22,8 @@ from lateseg.encode.quick import QuickEmbedder
 from lateseg.encode.reuse import DOCUMENT_BYTES, TEXT_BYTES, Reuse, digest, each_once
 from lateseg.encode.reuse import nbytes as _nbytes
 from lateseg.encode.shared import embedder_version, shared_embedder, shared_quick
-from lateseg.encode.windows import assign_tokens, plan_windows
+from lateseg.encode.windows import Plan
 from lateseg.errors import ConfigError, ModelError, OffsetError
-from lateseg.text.boundaries import window_tiers
 from lateseg.types import clean_text
 
 log = logging.getLogger(__name__)
@@ -224,6 +223,12 @@ class LateEncoder:
         size = self.config.code_window if code else self.config.window
         return min(size or self.max_length, self.max_length)
 
+    def _plan(self, text: str, code: bool) -> Plan:
+        """``text`` tokenised and windowed for :meth:`encode_documents`."""
+        ids, offsets = self._tokenize(text)
+        window = self.window_for(code=code)
+        return Plan.of(text, ids, offsets, window, self.config.overlap, self.dim)
+
     @property
     def query_prefix(self) -> str:
         """``query_prefix``, else the model's own ``query`` prompt."""
@@ -283,9 +288,9 @@ class LateEncoder:
         keys = [digest("code" if code else "prose", text) for text, code in items]
         done = {key: self._documents.get(key) for key in dict.fromkeys(keys)}
         todo = sorted({k: i for i, k in reversed(list(enumerate(keys))) if not done[k]}.values())
-        plans = [_Plan.of(self, *items[i]) for i in todo]
+        plans = [self._plan(*items[i]) for i in todo]
         seqs: list[list[int]] = []
-        where: list[tuple[_Plan, int]] = []
+        where: list[tuple[Plan, int]] = []
         groups: list[list[int]] = []  # the sequences that may share a batch
         for plan in plans:
             if not groups or windows.backend in BATCH_SCALED:
@@ -472,29 +477,3 @@ class LateEncoder:
             return _normalise(out)
 
         return each_once(texts, embed, self.dim, keep, prompt)
-
-
-@dataclass
-class _Plan:
-    """One document on its way through :meth:`LateEncoder.encode_documents`: its
-    tokens, windows, each token's owning window, and the embeddings filled in."""
-
-    ids: list[int]
-    offsets: np.ndarray
-    windows: list[tuple[int, int]]
-    owner: np.ndarray
-    vectors: np.ndarray
-
-    @classmethod
-    def of(cls, encoder: LateEncoder, text: str, code: bool) -> _Plan:
-        ids, offsets = encoder._tokenize(text)
-        n = len(ids)
-        if n == 0:
-            return cls(
-                ids, offsets, [], np.zeros(0, np.int64), np.zeros((0, encoder.dim), np.float32)
-            )
-        window = encoder.window_for(code=code)
-        overlap = min(encoder.config.overlap, window // 2 - 1)
-        windows = plan_windows(n, window, overlap, *window_tiers(text, ids, offsets))
-        vectors = np.zeros((n, encoder.dim), dtype=np.float32)
-        return cls(ids, offsets, windows, assign_tokens(n, windows), vectors)

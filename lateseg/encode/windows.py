@@ -6,10 +6,12 @@ is taken from (:func:`assign_tokens`). Pure functions of token counts and bounda
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
 from lateseg.anchors import local_maxima
+from lateseg.text.boundaries import window_tiers
 
 
 def plan_windows(
@@ -74,3 +76,32 @@ def assign_tokens(n: int, windows: Sequence[tuple[int, int]]) -> np.ndarray:
         best[s:e][better] = w
         best_ctx[s:e][better] = ctx[better]
     return best
+
+
+@dataclass
+class Plan:
+    """One document on its way through the late encoder
+    (:meth:`~lateseg.encode.late.LateEncoder.encode_documents`): its tokens and their
+    character offsets, its windows, each token's owning window, and the embeddings
+    filled in."""
+
+    ids: list[int]
+    offsets: np.ndarray
+    windows: list[tuple[int, int]]
+    owner: np.ndarray
+    vectors: np.ndarray
+
+    @classmethod
+    def of(
+        cls, text: str, ids: list[int], offsets: np.ndarray, window: int, overlap: int, dim: int
+    ) -> Plan:
+        """The plan of ``text`` tokenised as ``ids`` at ``offsets``: windows of ``window``
+        tokens overlapping by ``overlap`` (at most half a window), anchored where its
+        boundary tiers say, and ``dim``-wide embeddings to fill."""
+        n = len(ids)
+        if n == 0:
+            return cls(ids, offsets, [], np.zeros(0, np.int64), np.zeros((0, dim), np.float32))
+        overlap = min(overlap, window // 2 - 1)
+        windows = plan_windows(n, window, overlap, *window_tiers(text, ids, offsets))
+        vectors = np.zeros((n, dim), dtype=np.float32)
+        return cls(ids, offsets, windows, assign_tokens(n, windows), vectors)
