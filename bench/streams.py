@@ -5,10 +5,10 @@
 
 Per backend, interleaved round by round (medians, each round's ratio listed):
 
-* **bare**: the forward pass on 2n batches of 32 x 128 random tokens, one at a time on
-  the latency graph (what lateseg runs without streams) against n at a time on the
-  throughput graph (``Streams.run``), and the calibration's own figure
-  (``timed_ratio``);
+* **calibration**: what lateseg measures at first use (``timed_ratio``): the forward
+  pass on 2n batches of 32 x 128 random tokens, one at a time on the latency graph
+  (what lateseg runs without streams) against n at a time on the throughput graph
+  (``Streams.run``);
 * **encode**: ``LateEncoder.encode_documents`` of the licence texts (Debian's
   ``/usr/share/common-licenses``), a new encoder each time, streams on against off.
 
@@ -24,8 +24,6 @@ import sys
 import time
 from pathlib import Path
 from typing import Any
-
-import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent))
 from cold_start import cpu
@@ -45,18 +43,9 @@ def run(backend: str, rounds: int) -> dict[str, Any]:
     assert model.graph is not None, backend
     streams = Streams(*compile_streams(model.graph, backend, None))
     b, n = SHAPE
-    ids = np.random.default_rng(0).integers(1000, 20000, (b, n)).astype(np.int64)
-    pairs = [(ids, np.ones_like(ids))] * (2 * streams.n)
-    rows: dict[str, list[float]] = {"bare": [], "calibration": [], "encode": []}
+    rows: dict[str, list[float]] = {"calibration": [], "encode": []}
     tokens = sum(len(model.tokenizer(t)["input_ids"]) for t in texts)
     for r in range(rounds):
-        t0 = time.perf_counter()
-        for pair in pairs:
-            model.forward(*pair)
-        alone = time.perf_counter() - t0
-        t0 = time.perf_counter()
-        list(streams.run(pairs))
-        rows["bare"].append(alone / (time.perf_counter() - t0))
         rows["calibration"].append(timed_ratio(model.forward, streams))
         took = {}
         for mode in ("off", "on") if r % 2 == 0 else ("on", "off"):  # each first in turn
@@ -85,20 +74,20 @@ def markdown(report: dict[str, Any]) -> str:
         "",
         f"Command: `{report['command']}`. Machine: {report['cpu']}.",
         "",
-        "Ratios above 1: side by side is faster. `bare`: 2n batches of the calibration's "
-        "shape on random tokens; `calibration`: what `lateseg.encode.streams.timed_ratio` "
-        "measures at first use (side by side is used from "
+        "Ratios above 1: side by side is faster. `calibration`: what "
+        "`lateseg.encode.streams.timed_ratio` measures at first use, 2n batches of 32 x 128 "
+        "random tokens (side by side is used from "
         "`lateseg.encode.streams.GAIN`); `encode`: `LateEncoder.encode_documents` of the "
         "licence texts, streams on against off, a new encoder (nothing reused) each time. "
         "Medians of interleaved rounds, each round in brackets.",
         "",
-        "| backend | streams | bare | calibration | encode |",
-        "| --- | ---: | ---: | ---: | ---: |",
+        "| backend | streams | calibration | encode |",
+        "| --- | ---: | ---: | ---: |",
     ]
     for r in report["rows"]:
         cells = [
             f"{r['rows'][k]['median']:.2f}x ({', '.join(f'{x:.2f}' for x in r['rows'][k]['runs'])})"
-            for k in ("bare", "calibration", "encode")
+            for k in ("calibration", "encode")
         ]
         out.append(f"| {r['backend']} | {r['streams']} | " + " | ".join(cells) + " |")
     return "\n".join(out) + "\n"
