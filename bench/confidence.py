@@ -188,11 +188,11 @@ def shipped(rows: Sequence[dict[str, Any]]) -> np.ndarray:
 
 
 def code_held_out_table(report: dict[str, Any], l2: float = L2) -> str:
-    """Leave one code corpus out, for the code facts' own rating: for each real code
-    corpus, ``CODE_COEFFICIENTS`` refitted on the code facts of the other code corpora
-    only, applied to its code facts (its sentences keep the shipped ``COEFFICIENTS``), at
-    the shipped ``min_confidence``; beside it the same corpus rated with the sentence's
-    coefficients throughout (as before code facts had their own)."""
+    """Leave one code corpus out, for the code facts' own level: for each real code
+    corpus, ``CODE_OFFSET`` refitted (:func:`fit_offset`) on the code facts of the other
+    code corpora only, applied to its code facts (its sentences keep the shipped
+    ``COEFFICIENTS``), at the shipped ``min_confidence``; beside it the same corpus rated
+    with the sentence's coefficients throughout (as before code facts had their own)."""
     sys.path.insert(0, str(ROOT))
     from bench import real_corpora
     from lateseg.answer.confidence import COEFFICIENTS
@@ -205,15 +205,16 @@ def code_held_out_table(report: dict[str, Any], l2: float = L2) -> str:
     lines = [
         "## Code facts' confidence held out: leave one code corpus out",
         "",
-        f"Per code corpus: the code facts' coefficients fitted (L2 {l2}) on the code facts "
+        "Per code corpus: the code facts' offset (`CODE_OFFSET`, a shift of the sentence "
+        "coefficients' intercept) fitted on the code facts "
         "of the other code corpora of this run, applied to its own; its other quotes "
         f"keep the shipped sentence coefficients; `min_confidence` {MIN_CONFIDENCE}. "
         "`one rating`: every quote rated with the sentence coefficients. Right and wrong "
         "shown: shares of its answerable questions; not sure: of its unanswerable ones.",
         "",
-        "| corpus | code facts | right | wrong shown | not sure | one rating: right "
+        "| corpus | code facts | offset | right | wrong shown | not sure | one rating: right "
         "| wrong shown | not sure |",
-        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     sentence = np.array(COEFFICIENTS)
 
@@ -228,7 +229,8 @@ def code_held_out_table(report: dict[str, Any], l2: float = L2) -> str:
             "wrong_shown"]) for r in train])  # fmt: skip
         if len(train) < 2 * FOLDS or len(set(y.tolist())) < 2:
             continue
-        coef = fit(xs(train), y, l2)
+        offset = fit_offset(xs(train), y, COEFFICIENTS)
+        coef = np.array([COEFFICIENTS[0] + offset, *COEFFICIENTS[1:]])
         own = rows[name]
         one = predict(sentence, xs(own))
         held = np.where([via(r) == "code" for r in own], predict(coef, xs(own)), one)
@@ -236,11 +238,26 @@ def code_held_out_table(report: dict[str, Any], l2: float = L2) -> str:
         b = _outcome(own, one, MIN_CONFIDENCE)
         facts = sum(via(r) == "code" for r in own)
         lines.append(
-            f"| {name} | {facts} | {pct(a['right'])} | {pct(a['wrong'])} | "
+            f"| {name} | {facts} | {offset:+.2f} | {pct(a['right'])} | {pct(a['wrong'])} | "
             f"{pct(a['not_sure'])} | {pct(b['right'])} | {pct(b['wrong'])} | "
             f"{pct(b['not_sure'])} |"
         )
     return "\n".join([*lines, ""])
+
+
+def fit_offset(x: np.ndarray, y: np.ndarray, coef: Sequence[float]) -> float:
+    """The shift of ``coef``'s intercept that best fits rightness ``y`` of features ``x``
+    (maximum likelihood, Newton's method on one number): the weights, and so the order
+    in which they rank answers, kept; only the level moved."""
+    z = coef[0] + x @ np.asarray(coef[1:])
+    d = 0.0
+    for _ in range(100):
+        p = 1 / (1 + np.exp(-(z + d)))
+        step = (p - y).sum() / max((p * (1 - p)).sum(), 1e-9)
+        d -= step
+        if abs(step) < 1e-10:
+            break
+    return float(d)
 
 
 def fit(x: np.ndarray, y: np.ndarray, l2: float = L2) -> np.ndarray:
@@ -438,25 +455,36 @@ def figure(report: dict[str, Any], path: Path, l2: float = L2) -> bool:
 
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--from", dest="source", type=Path, default=ROOT / "bench/results/answers.json")
+    ap.add_argument(
+        "--from",
+        dest="sources",
+        type=Path,
+        nargs="+",
+        default=[ROOT / "bench/results/answers.json"],
+        help="bench/answers.py reports (JSON); the sets of several are pooled",
+    )
     ap.add_argument("--l2", type=float, default=L2)
     ap.add_argument("--png", type=Path, default=None, help="also draw the curves here")
     ap.add_argument(
         "--code",
         action="store_true",
-        help="fit the code facts' CODE_COEFFICIENTS on the quotes rated as code facts only "
-        "(a run of bench/answers.py over the real code corpora)",
+        help="fit the code facts' CODE_OFFSET (a shift of COEFFICIENTS' intercept) on the "
+        "quotes rated as code facts only (a run of bench/answers.py over the real code "
+        "corpora)",
     )
     args = ap.parse_args(argv)
-    report = json.loads(args.source.read_text(encoding="utf-8"))
+    reports = [json.loads(p.read_text(encoding="utf-8")) for p in args.sources]
+    report = {**reports[0], "sets": {n: v for r in reports for n, v in r["sets"].items()}}
     x, y, _ = samples(report, "code" if args.code else None)
-    coef = fit(x, y, args.l2)
     print(f"# {len(y)} graded quote answers, {int(y.sum())} right; features {FEATURES}")
-    name = "CODE_COEFFICIENTS" if args.code else "COEFFICIENTS"
-    print(f"{name} = (" + ", ".join(f"{c:.4f}" for c in coef) + ")")
     if args.code:
+        from lateseg.answer.confidence import COEFFICIENTS
+
+        print(f"CODE_OFFSET = {fit_offset(x, y, COEFFICIENTS):.4f}")
         print(code_held_out_table(report, args.l2))
         return 0
+    coef = fit(x, y, args.l2)
+    print("COEFFICIENTS = (" + ", ".join(f"{c:.4f}" for c in coef) + ")")
     print(calibration(report, args.l2))
     print(held_out_table(report, args.l2))
     if args.png is not None and figure(report, args.png, args.l2):

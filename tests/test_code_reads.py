@@ -117,7 +117,8 @@ def test_a_default_asked_by_the_variable_it_stands_in_for(tmp_path, encoder):
 
 
 def test_a_code_fact_is_rated_with_the_code_facts_weights(encoder, monkeypatch):
-    """The same signals rate a code fact with ``CODE_COEFFICIENTS``, not a sentence's."""
+    """The same signals rate a code fact with ``CODE_COEFFICIENTS``: a sentence's weights
+    (the same order), the level lower."""
     from lateseg.answer import code
     from lateseg.answer.confidence import CODE_COEFFICIENTS, COEFFICIENTS, confidence
 
@@ -133,7 +134,8 @@ def test_a_code_fact_is_rated_with_the_code_facts_weights(encoder, monkeypatch):
     answer = code_answer(analyse(question), [_whole(PIPX / "interpreter.py")], encoder)
     assert answer is not None and len(seen) == 1
     assert answer.confidence == confidence(seen[0], CODE_COEFFICIENTS)
-    assert answer.confidence != confidence(seen[0], COEFFICIENTS)
+    assert answer.confidence < confidence(seen[0], COEFFICIENTS)
+    assert CODE_COEFFICIENTS[1:] == COEFFICIENTS[1:]
 
 
 TWINE = Path(__file__).resolve().parent.parent / "data" / "real" / "code" / "twine" / "twine"
