@@ -38,6 +38,7 @@ CORPORA: dict[str, tuple[str, str]] = {
     "pipx": ("code/pipx", "code"),
     "twine": ("code/twine", "code"),
     "yamllint": ("code/yamllint", "code"),
+    "nox": ("code/nox", "code"),
 }
 PREFIX = "real-"
 SET_NAMES = tuple(PREFIX + c for c in CORPORA)

@@ -37,6 +37,7 @@ CORPUS_OF = {  # question file stem -> folder its sources are relative to
     "pipx": HERE / "code" / "pipx",
     "twine": HERE / "code" / "twine",
     "yamllint": HERE / "code" / "yamllint",
+    "nox": HERE / "code" / "nox",
 }
 KINDS = {"symbol", "exception", "default", "env", "exit_code", "behaviour"}
 
