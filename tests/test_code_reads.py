@@ -64,12 +64,14 @@ def test_an_exit_status_wrapped_in_a_call_is_an_exit_status():
     text = (
         "def main():\n    if not args:\n        return ExitCode(1)\n"
         "def width():\n    return int(3)\n"
-        "def run(interrupt_timeout=10,\n        terminate_timeout=2):\n    pass\n"
+        "def run():\n    popen(\n        args,\n        interrupt_timeout=10,\n"
+        "        exit_delay=2.5)\n"
         "MAX_ERRORS = 50\n"
     )
     hit = _whole(Path("/x/main.py"), text)
     found = [(f.name, hit.text[f.value[0] : f.value[1]]) for f in facts("exit_code", [hit])]
-    assert found == [("main", "1")]  # int(3), a timeout, a count: no exit status
+    # int(3), a keyword of a call, a float, a count: no exit status
+    assert found == [("main", "1")]
 
 
 def test_an_exception_class_defined_is_an_exception(encoder):

@@ -90,8 +90,8 @@ _EXIT_NAME = re.compile(
     re.MULTILINE,
 )
 _EXIT_WORD = re.compile(r"exit|error|success|status|code|fail|abort|interrupt", re.IGNORECASE)
-# a name that also says it is a time, a count or a size is none (``interrupt_timeout=10``)
-_NOT_EXIT = re.compile(r"timeout|delay|seconds|secs|count|retries|limit|size|max|min", re.I)
+# a name that also says it is a count or a size is none (``MAX_ERRORS = 50``)
+_NOT_EXIT = re.compile(r"count|retries|limit|size|max|min", re.I)
 _EXIT_CALL = re.compile(r"\b(?:sys\.)?exit\([ \t]*(-?\d{1,6})[ \t]*\)")
 # ``return 1`` in a function whose name says it gives the exit status (``def exit_code``)
 # (or ``return ExitCode(1)``, a call whose name says so, in any function)
@@ -369,7 +369,10 @@ def _exit_facts(i: int, text: str, code: bool) -> list[Fact]:
     out = []
     if code:
         for m in _EXIT_NAME.finditer(text):
-            if not _EXIT_WORD.search(m.group(1)) or _NOT_EXIT.search(m.group(1)):
+            after = text[m.end() : m.end() + 2].lstrip(" \t")
+            if not _EXIT_WORD.search(m.group(1)) or _NOT_EXIT.search(m.group(1)) or (
+                    after[:1] in (",", ".")):  # fmt: skip
+                # a keyword or a parameter (``interrupt_timeout=10.0,``), a float
                 continue
             a, b = line_at(text, m.start(1))
             out.append(Fact(i, "exit_code", a, b, (m.start(1), m.end(2)), m.group(1),

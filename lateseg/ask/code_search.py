@@ -136,17 +136,34 @@ def variables_read(
     if not hits:
         return []
     top = max(h.score for h in hits)
+    variables = [n for n in names_asked(question) if not n.startswith("-")]
+    wanted = [(name, top) for name in variables[:MOST_CONSTANTS]]
+    return _stating(retriever, "env", wanted, hits, source=source, sources=sources)
+
+
+def _stating(
+    retriever: Retriever,
+    kind: str,
+    wanted: Sequence[tuple[str, float]],
+    hits: Sequence[Hit],
+    *,
+    source: str | None = None,
+    sources: Sequence[str] | None = None,
+) -> list[Hit]:
+    """For each ``(value, score)`` of ``wanted``, in order, the first chunk of code the
+    index's lexical search finds for ``value`` that states it as a fact of ``kind``
+    (reads that variable, raises that exception) and that ``hits`` (and the chunks
+    found before it) lack, scored ``score``; as far as the index has lexical search."""
     have = {h.chunk_id for h in hits}
     out: list[Hit] = []
-    variables = [n for n in names_asked(question) if not n.startswith("-")]
-    for name in variables[:MOST_CONSTANTS]:
-        found = _lexical_code(retriever, name, source=source, sources=sources)
+    for value, score in wanted:
+        found = _lexical_code(retriever, value, source=source, sources=sources)
         if found is None:
             return out
-        mine = next((c for c in found if any(hit_value([c], f) == name for f in facts("env", [c]))),
+        mine = next((c for c in found if any(hit_value([c], f) == value for f in facts(kind, [c]))),
                     None)  # fmt: skip
-        if mine is not None and mine.chunk_id not in have:
-            out.append(dataclasses.replace(mine, score=top))
+        if mine is not None and mine.chunk_id not in have:  # (a hit that states it: enough)
+            out.append(dataclasses.replace(mine, score=score))
             have.add(mine.chunk_id)
     return out
 
@@ -191,18 +208,8 @@ def code_stating(
     said: dict[str, int] = {}
     for f in facts(kind, docs):
         said.setdefault(hit_value(docs, f), f.passage)
-    have = {h.chunk_id for h in hits}
-    out: list[Hit] = []
-    for value, passage in [(v, p) for v, p in said.items() if v not in _BUILTIN][:MOST_CONSTANTS]:
-        found = _lexical_code(retriever, value, source=source, sources=sources)
-        if found is None:
-            return out
-        mine = next((c for c in found if any(hit_value([c], g) == value for g in facts(kind, [c]))),
-                    None)  # fmt: skip
-        if mine is not None and mine.chunk_id not in have:  # (a hit that states it: enough)
-            out.append(dataclasses.replace(mine, score=docs[passage].score))
-            have.add(mine.chunk_id)
-    return out
+    wanted = [(v, docs[p].score) for v, p in said.items() if v not in _BUILTIN][:MOST_CONSTANTS]
+    return _stating(retriever, kind, wanted, hits, source=source, sources=sources)
 
 
 # Python's own names (ValueError, KeyError): raised all over a codebase, so the first
