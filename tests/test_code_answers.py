@@ -253,6 +253,11 @@ def test_hostile_code_costs_little_and_breaks_nothing(encoder):
             "def exit_code():\n" + "    return 1\n" * 3000,
             # a mapping of defaults whose entry ends in thousands of blanks, unclosed
             "DEFAULTS = {\n" + ("    'k': a" + " " * 6000 + "x\n") * 3,
+            # round 5's patterns: a return ending in blanks (quadratic before: minutes),
+            # thousands of reads through constants and of keywords of one call
+            "def exit_status():\n    return 1" + " " * 60000 + "\n",
+            *(f"v = os.getenv(NAME_{i})\nNAME_{i} = 'VAR_{i}'\n" for i in range(3000)),
+            "parser.add_argument(\n" + "    env='X_Y',\n" * 3000 + ")\n",
         ]
     )
     hit = Hit("/x/hostile.py", 0, len(hostile), hostile, 1.0, kind="code")
@@ -458,6 +463,25 @@ def test_a_question_worded_about_code_is_plain_where_the_index_holds_none(
     assert SearchOptions().select(question, code=False)["mode"] == "dense"
     assert SearchOptions().select(question)["mode"] == "hybrid"
     assert SearchOptions().select()["mode"] == "dense"
+
+
+def test_a_quantity_is_a_default_of_a_codebase_only(code_index, sample_index):
+    """ "How many days' notice …" is worded as a default only by words a contract's
+    question uses too: of a codebase it asks for a default, of the sample contracts
+    beside their sample script it is any other question (its search and its answer as
+    before: no code facts); "by default" asks for one of either."""
+    from lateseg.answer.question import weakly_default
+
+    quantity = "How many days' notice must the Client give to terminate?"
+    assert code_kind(quantity) == "default" and weakly_default(quantity)
+    assert code_index._answerer.analysed(quantity).code == "default"
+    assert sample_index._answerer.analysed(quantity).code is None
+    for words in ("the default", "haven't set X_HOME", "the largest", "how often"):
+        assert weakly_default(f"What is {words} here?")
+    plain = "What is the timeout by default?"
+    assert not weakly_default(plain)
+    assert sample_index._answerer.analysed(plain).code == "default"
+    assert not weakly_default("Which function parses the date, and how long is it?")
 
 
 def test_auto_fuses_a_plain_question_over_a_codebase_only(code_index, sample_index):

@@ -36,6 +36,7 @@ from lateseg.answer.code_lines import (
     line_at,
     signature_end,
 )
+from lateseg.text.words import identifier_words
 from lateseg.types import Hit
 
 __all__ = ["Fact", "assigns", "constant_named", "constants_named", "facts", "hit_value", "shape"]
@@ -78,6 +79,12 @@ _ENV_READ_NAMED = re.compile(
     r"(?:environ(?:\.get|\.setdefault|\.pop)?[ \t]*[\[(]|getenv[ \t]*\()\s{0,40}"
     r"([A-Z][A-Z0-9_]{2,80})\b(?![.(\w])"
 )
+# a constant assigned a variable's name (``DISABLE_AUTO_UPGRADE: Final[str] = "PIPX_…"``)
+_CONSTANT_ASSIGNED = re.compile(
+    r"^[ \t]*([A-Z][A-Z0-9_]{2,80})[ \t]*(?::[^=\n]{0,80})?=[ \t]*[rbfu]{0,2}"
+    r"[\"']([A-Z][A-Z0-9_]{1,80})[\"']",
+    re.MULTILINE,
+)
 # NAME = "VALUE" where NAME says ENV (checked in Python: a pattern for it would rescan)
 _ENV_NAME = re.compile(r"\b([A-Za-z_]\w{0,80})[ \t]*=[ \t]*[\"']([A-Z][A-Z0-9_]{2,80})[\"']")
 _ENV_WORD = re.compile(
@@ -86,21 +93,23 @@ _ENV_WORD = re.compile(
 # NAME = 2 where NAME names an exit status (its words checked in Python)
 _EXIT_NAME = re.compile(
     r"^[ \t]*([A-Za-z_]\w{0,80})[ \t]*(?::[ \t]*\w{1,40}[ \t]*)?=(?!=)[ \t]*"
-    r"(?:[A-Za-z_][\w.]{0,40}\([ \t]*)?(-?\d{1,6})\b",
+    r"(?:([A-Za-z_][\w.]{0,40})\([ \t]*)?(-?\d{1,6})\b(?(2)[ \t]*\))",
     re.MULTILINE,
 )
 _EXIT_WORD = re.compile(r"exit|error|success|status|code|fail|abort|interrupt", re.IGNORECASE)
-# a name that also says it is a count or a size is none (``MAX_ERRORS = 50``)
-_NOT_EXIT = re.compile(r"count|retries|limit|size|max|min", re.I)
+# a name with one of these words is a count or a size, not an exit status (``MAX_ERRORS``)
+_NOT_EXIT = frozenset(["count", "retries", "limit", "size", "max", "min"])
 _EXIT_CALL = re.compile(r"\b(?:sys\.)?exit\([ \t]*(-?\d{1,6})[ \t]*\)")
 # ``return 1`` in a function whose name says it gives the exit status (``def exit_code``)
 # (or ``return ExitCode(1)``, a call whose name says so, in any function)
 _RETURN_NUMBER = re.compile(
-    r"^[ \t]*return[ \t]+(?:([A-Za-z_][\w.]{0,40})\([ \t]*)?(-?\d{1,6})[ \t]*\)?[ \t]*"
+    r"^[ \t]*return[ \t]+(?:([A-Za-z_][\w.]{0,40})\([ \t]*)?(-?\d{1,6})[ \t]*(?:\)[ \t]*)?"
     r"(?:#[^\n]*)?$",
     re.MULTILINE,
 )
 _EXIT_FUNCTION = re.compile(r"exit|status", re.IGNORECASE)
+# a call that wraps an exit status (``ExitCode(0)``, ``ExitStatus(2)``, ``exit_code(1)``)
+_EXIT_CALLED = re.compile(r"exit|status|code", re.IGNORECASE)
 _EXIT_WORDS = re.compile(
     r"\bexit(?:s|ing)?\s{1,5}(?:with\s{1,5})?(?:(?:an?\s{1,5})?(?:code|status)\s{1,5}"
     r"(?:of\s{1,5})?)?(\d{1,6})(?:\s{1,5}(?:or|and)\s{1,5}\d{1,6})?",
@@ -135,7 +144,7 @@ _LITERAL = re.compile(
     r"""|[\w.]+\([^()]*\d|[\w.]+\([ \t]*[rbfu]{0,2}['"][~/.]"""
     r"""|[\w.]+\(\)[ \t]*[/+][ \t]*[rbfu]{0,2}['"]"""
 )
-_COMPREHENSION = re.compile(r"[\[({].*\bfor\b")
+_COMPREHENSION = re.compile(r"[\[({].*\bfor[ \t]+[\w, ()]{1,60}?[ \t]+in\b")
 _CONSTANT = re.compile(r"(?:[A-Za-z_]\w{0,80}\.){0,4}[A-Z][A-Z0-9_]{2,80}")
 # a value that is a constant (``default=defaults.MAX_LINE_LENGTH``, ``x: int = TIMEOUT``):
 # the constant's name, upper case, and nothing after it but the value's end (not
@@ -332,8 +341,8 @@ def _env_facts(i: int, text: str, code: bool) -> list[Fact]:
         for m in rx.finditer(text):
             if rx is _ENV_NAME and "ENV" not in m.group(1).upper():
                 continue  # NAME = "VALUE": only a name that says it is an env variable
-            if rx is _ENV_CALL and "env" not in m.group(1).rsplit(".", 1)[-1].lower():
-                continue  # a call not named for the environment: print("USAGE")
+            if rx is _ENV_CALL and not _names_environment(m.group(1).rsplit(".", 1)[-1]):
+                continue  # a call not named for the environment: print("USAGE"), create_venv
             g = 2 if rx in (_ENV_NAME, _ENV_CALL) or not m.group(1) else 1
             a, b = line_at(text, m.start())
             ctx = around(text, a, b, 2)
@@ -345,23 +354,34 @@ def _env_facts(i: int, text: str, code: bool) -> list[Fact]:
     return out
 
 
+def _names_environment(name: str) -> bool:
+    """Whether a function's name says it reads the environment: a word ``env``,
+    ``environ…`` or ``getenv`` (``get_environment_value``, ``env_flag``; not
+    ``create_venv``)."""
+    words = [w.lower() for w in identifier_words(name)]
+    return any(w in ("env", "getenv") or w.startswith("environ") for w in words)
+
+
 def _env_through_constants(i: int, text: str) -> list[Fact]:
     """Each variable read through a constant (``os.getenv(DISABLE_AUTO_UPGRADE, "0")``)
     that the text assigns (``DISABLE_AUTO_UPGRADE: Final[str] = "PIPX_DISABLE_…"``): the
-    assignment states it, read in the context of the line that reads it too."""
+    assignment states it, read in the context of the line that reads it too. One pass
+    for the reads, one for the assignments: linear in the text."""
+    reads: dict[str, int] = {}
+    for m in _ENV_READ_NAMED.finditer(text):
+        reads.setdefault(m.group(1), m.start())
+    if not reads:
+        return []
     out = []
-    for name in dict.fromkeys(m.group(1) for m in _ENV_READ_NAMED.finditer(text)):
-        rx = (
-            rf"^[ \t]*{re.escape(name)}[ \t]*(?::[^=\n]{{0,80}})?=[ \t]*[rbfu]{{0,2}}"
-            r"[\"']([A-Z][A-Z0-9_]{1,80})[\"']"
-        )
-        m = re.search(rx, text, re.MULTILINE)
-        if m is None:
+    said: set[str] = set()
+    for m in _CONSTANT_ASSIGNED.finditer(text):
+        name = m.group(1)
+        if name not in reads or name in said:
             continue
-        a, b = line_at(text, m.start(1))
-        reads = next(r for r in _ENV_READ_NAMED.finditer(text) if r.group(1) == name)
-        ctx = f"{around(text, a, b, 1)}\n{around(text, *line_at(text, reads.start()), 1)}"
-        out.append(Fact(i, "env", a, b, m.span(1), m.group(1), ctx))
+        said.add(name)
+        a, b = line_at(text, m.start(2))
+        ctx = f"{around(text, a, b, 1)}\n{around(text, *line_at(text, reads[name]), 1)}"
+        out.append(Fact(i, "env", a, b, m.span(2), m.group(2), ctx))
     return out
 
 
@@ -370,12 +390,16 @@ def _exit_facts(i: int, text: str, code: bool) -> list[Fact]:
     if code:
         for m in _EXIT_NAME.finditer(text):
             after = text[m.end() : m.end() + 2].lstrip(" \t")
-            if not _EXIT_WORD.search(m.group(1)) or _NOT_EXIT.search(m.group(1)) or (
-                    after[:1] in (",", ".")):  # fmt: skip
-                # a keyword or a parameter (``interrupt_timeout=10.0,``), a float
+            words = {w.lower() for w in identifier_words(m.group(1))}
+            called = m.group(2)
+            if not _EXIT_WORD.search(m.group(1)) or words & _NOT_EXIT or (
+                    after[:1] in (",", ".")) or (called and not _EXIT_CALLED.search(
+                    called.rsplit(".", 1)[-1])):  # fmt: skip
+                # a count; a keyword or a parameter (``interrupt_timeout=10.0,``), a float;
+                # a number given to a call that is no exit status (``compute(1)``)
                 continue
             a, b = line_at(text, m.start(1))
-            out.append(Fact(i, "exit_code", a, b, (m.start(1), m.end(2)), m.group(1),
+            out.append(Fact(i, "exit_code", a, b, (m.start(1), m.end()), m.group(1),
                             around(text, a, b)))  # fmt: skip
         for m in _EXIT_CALL.finditer(text):
             a, b = line_at(text, m.start())

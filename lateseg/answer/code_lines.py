@@ -107,11 +107,24 @@ def enclosing_call(text: str, at: int, limit: int = 1500) -> str | None:
             if depth == 0:
                 if c != "(":
                     return None
-                close = signature_end(text, i, limit)
-                if close >= len(text) or text[close] != ")":
-                    return None
-                return text[text.rfind("\n", 0, i) + 1 : close + 1]
+                close = _closing(text, i, limit)
+                return None if close is None else text[text.rfind("\n", 0, i) + 1 : close + 1]
             depth -= 1
+    return None
+
+
+def _closing(text: str, open_paren: int, limit: int) -> int | None:
+    """The offset of the bracket closing the one at ``open_paren`` within ``limit``
+    characters, or None where it does not close there."""
+    depth = 0
+    for i in range(open_paren, min(len(text), open_paren + limit)):
+        c = text[i]
+        if c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+            if depth == 0:
+                return i
     return None
 
 

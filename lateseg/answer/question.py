@@ -306,6 +306,13 @@ def analyse(question: str) -> Asked:
     )  # fmt: skip
 
 
+_WEAK_DEFAULT = (
+    r"\b(?:haven'?t|have\s+not|hasn'?t|didn'?t|did\s+not)\s+(?:configured|set|changed|"
+    r"passed|specified|given|chosen)\b|\bthe\s+default\b"
+    r"|\bhow\s+(?:many|long|often|old|large|big)\b"
+    r"|\b(?:largest|smallest|maximum|minimum|longest|shortest)\b"
+)
+
 # (kind, pattern): the first that matches a question decides its code kind ("which
 # function turns a status into an exit code" asks for a function, not an exit code).
 _CODE_KINDS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
@@ -342,20 +349,25 @@ _CODE_KINDS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"|\b(?:if|when)\s+(?:I|you|we)\s+(?:haven'?t|have\s+not|didn'?t|did\s+not)\s+"
             r"(?:configured|set|changed|passed|specified|given|chosen)\b"
             r"|\bwithout\s+(?:any\s+)?(?:user\s+)?(?:config(?:uration)?|settings)\b"
-            r"|\bout\s+of\s+the\s+box\b"
-            # "… and haven't set PIPX_GLOBAL_HOME", "the default maximum complexity"
-            r"|\b(?:haven'?t|have\s+not|hasn'?t|didn'?t|did\s+not)\s+(?:configured|set|changed|"
-            r"passed|specified|given|chosen)\b|\bthe\s+default\b",
+            r"|\bout\s+of\s+the\s+box\b",
         ),
-        # a quantity the code fixes ("after how many days", "how long … before it times
-        # out", "the largest response body"): a default, when nothing above is asked
-        (
-            "default",
-            r"\bhow\s+(?:many|long|often|old|large|big)\b"
-            r"|\b(?:largest|smallest|maximum|minimum|longest|shortest)\b",
-        ),
+        # read as a default only of a codebase (:data:`WEAK_DEFAULT`): "… and haven't set
+        # PIPX_GLOBAL_HOME", "the default maximum complexity", and a quantity the code
+        # fixes ("after how many days", "how long … before it times out", "the largest
+        # response body"); a contract's "how many days' notice" is no code fact
+        ("default", _WEAK_DEFAULT),
     )
 )
+
+
+def weakly_default(question: str) -> bool:
+    """Whether ``question`` is a question about a default only by words a question about
+    a contract uses as well (a quantity, "the default …", "haven't set"): asked of an
+    index that is not mostly code, it is any other question
+    (:meth:`~lateseg.ask.answering.Answerer.analysed`)."""
+    return code_kind(question) == "default" and not any(
+        rx.search(question) for kind, rx in _CODE_KINDS[:-1] if kind == "default"
+    )
 
 
 # A question: it ends with a question mark or opens with a question word ("which

@@ -35,7 +35,7 @@ from lateseg.answer.scope import (
     plain_question,
     profiles,
 )
-from lateseg.ask.code_search import cosine_scored, has_code, is_codebase, with_named_code
+from lateseg.ask.code_search import asked_of, cosine_scored, has_code, is_codebase, with_named_code
 from lateseg.ask.options import (
     ASK_DEFAULTS,
     DEFAULT_ANSWER,
@@ -332,12 +332,9 @@ class Answerer:
         return Prepared(asked, scope, hits)
 
     def analysed(self, question: str) -> Asked:
-        """``question`` analysed (:func:`~lateseg.answer.question.analyse`); a question
-        worded as one about code asked of an index without code is any other question."""
-        asked = analyse(question)
-        if asked.code is not None and not has_code(self.retriever):
-            return dataclasses.replace(asked, code=None)
-        return asked
+        """``question`` analysed (:func:`~lateseg.answer.question.analyse`), as one about
+        code only where this index can answer it so (:func:`asked_of`)."""
+        return asked_of(self.retriever, analyse(question))
 
     def finish(
         self, answer: Answer, prepared: Prepared, min_confidence: float | None = None

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from lateseg.answer.code import names_asked
 from lateseg.answer.code_facts import assigns, constants_named, facts, hit_value
+from lateseg.answer.question import weakly_default
 from lateseg.errors import IndexStoreError
 from lateseg.retrieve.fusion import POOL
 from lateseg.retrieve.symbols import named_units
@@ -49,6 +50,18 @@ def is_codebase(retriever: Retriever, kind: str | None = None) -> bool:
         return kind == "code"
     counts = retriever.chunk_kinds()
     return counts.get("code", 0) >= CODEBASE_SHARE * max(sum(counts.values()), 1)
+
+
+def asked_of(retriever: Retriever, asked: Asked) -> Asked:
+    """``asked`` as a question about code of this index: worded as one about code, it is
+    any other question of an index without code, and so is a default asked in a
+    contract's words too ("how many days", "the default …":
+    :func:`~lateseg.answer.question.weakly_default`) of an index that is not mostly
+    code (:func:`is_codebase`: contracts beside a sample script)."""
+    if asked.code is not None and (not has_code(retriever) or (
+            weakly_default(asked.question) and not is_codebase(retriever))):  # fmt: skip
+        return dataclasses.replace(asked, code=None)
+    return asked
 
 
 def with_named_code(

@@ -96,7 +96,7 @@ class Plan:
         cls, text: str, ids: list[int], offsets: np.ndarray, window: int, overlap: int, dim: int
     ) -> Plan:
         """The plan of ``text`` tokenised as ``ids`` at ``offsets``: windows of ``window``
-        tokens overlapping by ``overlap`` (at most half a window), anchored where its
+        tokens overlapping by ``overlap`` (less than half a window), anchored where its
         boundary tiers say, and ``dim``-wide embeddings to fill."""
         n = len(ids)
         if n == 0:
