@@ -3,15 +3,15 @@
 A question about code (:func:`~lateseg.answer.question.code_kind`) asks for one of five
 facts, each stated by a line of a known form:
 
-* ``exception``: ``raise ValueError(…)``, a docstring's ``Raises:`` entry, an
-  ``…Error`` named in the docs;
-* ``default``: a parameter's ``= value`` in a ``def``, ``add_argument(…, default=…)``,
-  an assignment (``DEFAULT_TIMEOUT = 30``), "defaults to …" in a docstring;
-* ``env``: ``os.environ.get('NAME')``, ``getenv('NAME')``, ``ENV_X = 'NAME'``, and
-  ``$NAME`` in help text and docs;
-* ``exit_code``: ``ERROR_TIMEOUT = 2`` (a name of an exit status), ``sys.exit(130)``,
-  ``return 1`` in a function named for the exit status (``def exit_code``), "exits with
-  4 or 5" in the docs;
+* ``exception``: ``raise ValueError(…)``, a docstring's ``Raises:`` entry, an ``…Error``
+  named in the docs, and where the class is asked, ``class XError(…)``;
+* ``default``: a parameter's ``= value``, ``add_argument(…, default=…)``, an assignment
+  (``DEFAULT_TIMEOUT = 30``, ``HOME = Path("/opt/x")``), "defaults to …" in a docstring;
+* ``env``: ``os.environ.get('NAME')``, ``getenv(NAME)`` of ``NAME = 'VAR'``, a helper
+  named for the environment, ``env='NAME'``, and ``$NAME`` in help text and docs;
+* ``exit_code``: ``ERROR_TIMEOUT = 2`` or ``= ExitCode(2)``, ``sys.exit(130)``, ``return
+  1`` in a function named for the exit status (``return ExitCode(1)`` anywhere), "exits
+  with 4 or 5" in the docs;
 * ``symbol``: ``def name`` and ``class Name`` (not tests), a call in the docs; its
   :func:`shape` is a class or a function.
 
