@@ -159,6 +159,8 @@ class Asked:
     stated: tuple[Value, ...] = ()
     asks_by: tuple[str, ...] = ()
     code: str | None = None
+    #: a default asked only in words a contract's question uses too (:func:`weakly_default`)
+    weak_code: bool = False
 
     @property
     def values(self) -> tuple[str, ...]:
@@ -303,6 +305,7 @@ def analyse(question: str) -> Asked:
     return Asked(
         question, kind, tuple(content_words(question)), given, subject, term,
         head_noun(question), conds, stated, asks_by, code_kind(question),
+        weakly_default(question),
     )  # fmt: skip
 
 

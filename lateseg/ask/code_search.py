@@ -22,7 +22,6 @@ from typing import TYPE_CHECKING, Any
 
 from lateseg.answer.code import names_asked
 from lateseg.answer.code_facts import assigns, constants_named, facts, hit_value
-from lateseg.answer.question import weakly_default
 from lateseg.errors import IndexStoreError
 from lateseg.retrieve.fusion import POOL
 from lateseg.retrieve.symbols import named_units
@@ -59,7 +58,7 @@ def asked_of(retriever: Retriever, asked: Asked) -> Asked:
     :func:`~lateseg.answer.question.weakly_default`) of an index that is not mostly
     code (:func:`is_codebase`: contracts beside a sample script)."""
     if asked.code is not None and (not has_code(retriever) or (
-            weakly_default(asked.question) and not is_codebase(retriever))):  # fmt: skip
+            asked.weak_code and not is_codebase(retriever))):  # fmt: skip
         return dataclasses.replace(asked, code=None)
     return asked
 
@@ -142,7 +141,7 @@ def variables_read(
 ) -> list[Hit]:
     """For a question about a default that names environment variables ("if I never set
     PIPX_BIN_DIR", at most :data:`MOST_CONSTANTS`), the chunk of code that reads each
-    (``get_expanded_environ("PIPX_BIN_DIR")``) and that ``hits`` lack, found by the
+    (``get_expanded_environ`` given ``PIPX_BIN_DIR``) and that ``hits`` lack, found by the
     index's lexical search and scored as the best hit: the default is what that code
     falls back to (``self._default_bin = DEFAULT_PIPX_BIN_DIR``, whose constant
     :func:`named_values` then reads)."""

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from lateseg.answer.confidence import check_min_confidence
-from lateseg.answer.question import code_kind, is_question
+from lateseg.answer.question import code_kind, is_question, weakly_default
 from lateseg.errors import ConfigError
 from lateseg.generate.remote.config import LLMConfig
 from lateseg.generate.rerank import check_reranker
@@ -95,8 +95,8 @@ def search_mode(
     stay dense, where hybrid lost on the licences."""
     if mode != "auto":
         return mode
-    if about_code is None:
-        about_code = code_kind(question) is not None
+    if about_code is None:  # a default in a contract's words too: hybrid in a codebase only
+        about_code = code_kind(question) is not None and not weakly_default(question)
     return "hybrid" if about_code or (codebase and is_question(question)) else "dense"
 
 
