@@ -187,7 +187,7 @@ def shipped(rows: Sequence[dict[str, Any]]) -> np.ndarray:
     )  # fmt: skip
 
 
-def code_held_out_table(report: dict[str, Any], l2: float = L2) -> str:
+def code_held_out_table(report: dict[str, Any]) -> str:
     """Leave one code corpus out, for the code facts' own level: for each real code
     corpus, ``CODE_OFFSET`` refitted (:func:`fit_offset`) on the code facts of the other
     code corpora only, applied to its code facts (its sentences keep the shipped
@@ -481,7 +481,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         from lateseg.answer.confidence import COEFFICIENTS
 
         print(f"CODE_OFFSET = {fit_offset(x, y, COEFFICIENTS):.4f}")
-        print(code_held_out_table(report, args.l2))
+        print(code_held_out_table(report))
         return 0
     coef = fit(x, y, args.l2)
     print("COEFFICIENTS = (" + ", ".join(f"{c:.4f}" for c in coef) + ")")

@@ -79,17 +79,8 @@ def enclosing_def(text: str, at: int) -> str:
 def signature_end(text: str, open_paren: int, limit: int = 2000) -> int:
     """The offset of the ``)`` closing the ``(`` at ``open_paren`` (bounded scan; the
     end of the scanned text when unbalanced)."""
-    depth = 0
-    stop = min(len(text), open_paren + limit)
-    for i in range(open_paren, stop):
-        c = text[i]
-        if c in "([{":
-            depth += 1
-        elif c in ")]}":
-            depth -= 1
-            if depth == 0:
-                return i
-    return stop
+    close = _closing(text, open_paren, limit)
+    return min(len(text), open_paren + limit) if close is None else close
 
 
 def enclosing_call(text: str, at: int, limit: int = 1500) -> str | None:
