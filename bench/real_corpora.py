@@ -39,6 +39,8 @@ CORPORA: dict[str, tuple[str, str]] = {
     "twine": ("code/twine", "code"),
     "yamllint": ("code/yamllint", "code"),
     "nox": ("code/nox", "code"),
+    "precommit": ("code/precommit", "code"),
+    "vulture": ("code/vulture", "code"),
 }
 PREFIX = "real-"
 SET_NAMES = tuple(PREFIX + c for c in CORPORA)

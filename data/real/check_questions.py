@@ -38,6 +38,8 @@ CORPUS_OF = {  # question file stem -> folder its sources are relative to
     "twine": HERE / "code" / "twine",
     "yamllint": HERE / "code" / "yamllint",
     "nox": HERE / "code" / "nox",
+    "precommit": HERE / "code" / "precommit",
+    "vulture": HERE / "code" / "vulture",
 }
 KINDS = {"symbol", "exception", "default", "env", "exit_code", "behaviour"}
 

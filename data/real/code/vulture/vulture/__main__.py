@@ -1,0 +1,3 @@
+from vulture.core import main
+
+main()

@@ -1,0 +1,5 @@
+import logging
+
+logging.Filter.filter
+logging.getLogger().propagate
+logging.StreamHandler.emit

@@ -1,0 +1,4 @@
+import pint
+
+ureg = pint.UnitRegistry()
+ureg.default_format

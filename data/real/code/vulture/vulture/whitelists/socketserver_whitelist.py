@@ -1,0 +1,3 @@
+import socketserver
+
+socketserver.TCPServer.allow_reuse_address

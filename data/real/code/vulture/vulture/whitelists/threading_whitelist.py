@@ -1,0 +1,5 @@
+import threading
+
+threading.Thread.daemon
+threading.Thread.name
+threading.Thread.run
