@@ -74,7 +74,7 @@ os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 import numpy as np
 
 from lateseg.ask.code_search import CODEBASE_SHARE
-from lateseg.ask.options import search_mode
+from lateseg.ask.options import UNIT_CHARS, search_mode
 from lateseg.encode.config import EncoderConfig
 from lateseg.encode.fields import chunk_fields, units_at_middle
 from lateseg.encode.late import LateEncoder, TokenEmbeddings
@@ -85,6 +85,7 @@ from lateseg.generate.rerank import RERANK_TOP, likelihoods, zmix
 from lateseg.index.sqlite.lexical import fts_query
 from lateseg.ingest import load_document
 from lateseg.retrieve.fusion import POOL, fuse
+from lateseg.retrieve.retriever import innermost_unit
 from lateseg.segment import DynamicChunker, FixedChunker
 from lateseg.segment.spans import Locator
 from lateseg.types import Chunk, Document
@@ -287,6 +288,10 @@ class Chunked:
     rescore: Callable[[int, np.ndarray], np.ndarray] | None = None
     # Small-to-big: the passage each chunk is returned as when it fits (None: itself).
     parents: np.ndarray | None = None
+    # Units: the span each chunk is returned as, the same span once (None: itself), for
+    # the queries ``units_for`` is true of (``Retriever.units`` as a search runs it).
+    units: np.ndarray | None = None
+    units_for: Callable[[int], bool] | None = None
 
 
 @dataclass
@@ -605,15 +610,61 @@ def passage_recall(ch: Chunked, order: np.ndarray, q: Query, budget: int) -> flo
     return float(covered.mean()) if len(covered) else 0.0
 
 
+def returned(ch: Chunked, order: np.ndarray, i: int) -> list[tuple[int, int, int]]:
+    """(document, start, end) of what a search returns for query ``i`` in rank order:
+    the chunks, or where :attr:`Chunked.units` apply, their units, each unit once at
+    its best chunk's place (as ``lateseg.retrieve.retriever.Retriever.units``)."""
+    if ch.units is None or ch.units_for is None or not ch.units_for(i):
+        return [(int(ch.doc[r]), int(ch.start[r]), int(ch.end[r])) for r in order]
+    seen: set[tuple[int, int, int]] = set()
+    out = []
+    for r in order:
+        span = (int(ch.doc[r]), int(ch.units[r, 0]), int(ch.units[r, 1]))
+        if span not in seen:
+            seen.add(span)
+            out.append(span)
+    return out
+
+
+def spans_recall(spans: Sequence[tuple[int, int, int]], q: Query, budget: int) -> float:
+    """Recall of ranked returned spans (units) within ``budget`` characters; nested or
+    overlapping spans cost their new characters only, as passages given once."""
+    covered = np.zeros(q.end - q.start, dtype=bool)
+    taken: dict[int, list[tuple[int, int]]] = {}
+    used = 0
+    for d, s, e in spans:
+        if used >= budget:
+            break
+        for a, b in taken.get(d, []):
+            if a <= s and e <= b:
+                s = e  # inside what was returned already
+                break
+        if s >= e:
+            continue
+        e = min(e, s + budget - used)
+        used += e - s
+        taken.setdefault(d, []).append((s, e))
+        if d == q.doc and e > q.start and s < q.end:
+            covered[max(s, q.start) - q.start : min(e, q.end) - q.start] = True
+    return float(covered.mean()) if len(covered) else 0.0
+
+
 def score_query(ch: Chunked, qvec: np.ndarray, q: Query, i: int = 0) -> dict[str, float]:
     scores = ch.vecs @ qvec
     if ch.rescore is not None:
         scores = ch.rescore(i, scores)
     order = np.argsort(-scores, kind="stable")
+    spans = returned(ch, order, i) if ch.units is not None else None
     # hit@5 and MRR@10 as `lateseg eval` computes them (lateseg.eval.metrics)
-    ranked = [metrics.Span(str(ch.doc[r]), int(ch.start[r]), int(ch.end[r])) for r in order[:MRR_K]]
+    if spans is None:
+        ranked = [
+            metrics.Span(str(ch.doc[r]), int(ch.start[r]), int(ch.end[r])) for r in order[:MRR_K]
+        ]
+        row = {f"recall@{b}": budget_recall(ch, order, q, b) for b in BUDGETS}
+    else:
+        ranked = [metrics.Span(str(d), a, b) for d, a, b in spans[:MRR_K]]
+        row = {f"recall@{b}": spans_recall(spans, q, b) for b in BUDGETS}
     graded = metrics.grade_retrieval(ranked, [metrics.Span(str(q.doc), q.start, q.end)], HIT_K)
-    row = {f"recall@{b}": budget_recall(ch, order, q, b) for b in BUDGETS}
     row[f"hit@{HIT_K}"] = float(graded.hit)
     row[f"MRR@{MRR_K}"] = graded.reciprocal_rank
     return row
@@ -641,6 +692,8 @@ def evaluate(ch: Chunked, qvecs: np.ndarray, es: EvalSet, tokens: int) -> dict[s
 PRIOR_WEIGHTS = (0.25, 0.5)
 #: The row of the search as shipped: the default chunks, searched as ``auto`` searches.
 SHIPPED = "lateseg late+dynamic, search as shipped (auto)"
+#: The same search returning chunks, as it did before round 7 (``passages="chunks"``).
+CHUNKS_SHIPPED = "lateseg late+dynamic, auto, chunks (passages=chunks)"
 
 
 def document_prior(ch: Chunked, weight: float) -> Chunked:
@@ -754,16 +807,37 @@ def hybrid(ch: Chunked, es: EvalSet, routed: bool | Callable[[str], bool]) -> Ch
     return Chunked(ch.doc, ch.start, ch.end, ch.vecs, ch.seconds, ch.lost, rescore)
 
 
-def shipped_search(ch: Chunked, es: EvalSet) -> Chunked:
+def shipped_search(ch: Chunked, es: EvalSet, units: bool = True) -> Chunked:
     """The default search as ``ask`` and ``search`` run it (mode ``auto``): dense, or
     fused (:func:`hybrid`) for the queries :func:`~lateseg.ask.options.search_mode`
     routes there where the corpus holds code; a corpus is a codebase where at least
-    :data:`~lateseg.ask.code_search.CODEBASE_SHARE` of these chunks are code."""
+    :data:`~lateseg.ask.code_search.CODEBASE_SHARE` of these chunks are code. The fused
+    queries' code hits are returned as their units (``passages="auto"``:
+    :func:`with_units`) unless not ``units`` (the search before round 7)."""
     kinds = np.array([es.docs[d].kind == "code" for d in ch.doc], dtype=bool)
     if not kinds.any():
         return ch
     codebase = bool(kinds.mean() >= CODEBASE_SHARE)
-    return hybrid(ch, es, routed=lambda q: search_mode("auto", q, codebase) == "hybrid")
+    routed = [search_mode("auto", q.question, codebase) == "hybrid" for q in es.queries]
+    out = hybrid(ch, es, routed=lambda q: search_mode("auto", q, codebase) == "hybrid")
+    return with_units(out, es, lambda i: routed[i]) if units else out
+
+
+def with_units(ch: Chunked, es: EvalSet, units_for: Callable[[int], bool]) -> Chunked:
+    """``ch`` with each code chunk returned as its innermost function, method or class of
+    at most :data:`~lateseg.ask.options.UNIT_CHARS` characters
+    (:func:`~lateseg.retrieve.retriever.innermost_unit`, as ``Retriever.units``), for the
+    queries ``units_for`` is true of."""
+    spans = np.stack([ch.start, ch.end], axis=1).copy()
+    for r, (d, a, b) in enumerate(zip(ch.doc, ch.start, ch.end, strict=True)):
+        doc = es.docs[int(d)]
+        if doc.kind == "code":
+            unit = innermost_unit(doc, int(a), int(b), UNIT_CHARS)
+            if unit is not None:
+                spans[r] = (unit.start, unit.end)
+    out = Chunked(ch.doc, ch.start, ch.end, ch.vecs, ch.seconds, ch.lost, ch.rescore)
+    out.units, out.units_for = spans, units_for
+    return out
 
 
 def late_interaction(
@@ -1012,6 +1086,7 @@ def run_set(
     ours = LatesegSystems(enc, keep_tokens=levers or naive_levers)
     systems = ours.run(es.docs)
     systems[SHIPPED] = shipped_search(systems["lateseg late+dynamic (default)"], es)
+    systems[CHUNKS_SHIPPED] = shipped_search(systems["lateseg late+dynamic (default)"], es, False)
     if levers:
         default = systems["lateseg late+dynamic (default)"]
         systems["lever off: code chunks without unit fields"] = without_fields(

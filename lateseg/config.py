@@ -103,7 +103,7 @@ class Setting:
 
 
 def _settings() -> tuple[Setting, ...]:
-    from lateseg.ask.options import ANSWER_MODES, QUERY_MODES
+    from lateseg.ask.options import ANSWER_MODES, PASSAGES, QUERY_MODES
     from lateseg.encode.backends import BACKENDS
 
     serve = ("serve",)
@@ -120,6 +120,14 @@ def _settings() -> tuple[Setting, ...]:
         Setting("generator.context_tokens", "context_tokens", "int", "--context-tokens", low=1),
         Setting("search.mode", "mode", "str", "search/ask/eval --mode", searching, QUERY_MODES),
         Setting("search.k", "k", "int", "search/ask/eval -k", searching, low=1),
+        Setting(
+            "search.passages",
+            "passages",
+            "str",
+            "search/ask --passages",
+            ("search", "ask"),
+            PASSAGES,
+        ),
         Setting("serve.host", "host", "str", "serve --host", serve),
         Setting("serve.port", "port", "int", "serve --port", serve, low=1),
         Setting("serve.token_file", "token_file", "path", "serve --token-file", serve),

@@ -115,12 +115,17 @@ def test_search_options_are_set_in_the_file_for_every_command_that_searches(home
         assert (args.mode, args.k) == ("hybrid", 7), argv
     args = parse(["search", "q", "--index", "i", "--mode", "dense", "-k", "3"])
     assert (args.mode, args.k) == ("dense", 3)
+    project.write_text('[search]\npassages = "chunks"\n')
+    for argv in (["search", "q"], ["ask", "q?"]):
+        assert parse([*argv, "--index", "i"]).passages == "chunks", argv
+    assert parse(["search", "q", "--index", "i", "--passages", "units"]).passages == "units"
 
 
 @pytest.mark.parametrize(
     "text, words",
     [
         ('[search]\nmode = "fuzzy"\n', "choose one of auto, hybrid"),
+        ('[search]\npassages = "lines"\n', "choose one of auto, chunks, units"),
         ("[search]\nk = 0\n", "give at least 1"),
         ("[serve]\nprot = 1\n", "unknown key serve.prot; [serve] takes host, port"),
         ("[sever]\nport = 1\n", "unknown section [sever]"),

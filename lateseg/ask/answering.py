@@ -35,11 +35,19 @@ from lateseg.answer.scope import (
     plain_question,
     profiles,
 )
-from lateseg.ask.code_search import asked_of, cosine_scored, has_code, is_codebase, with_named_code
+from lateseg.ask.code_search import (
+    asked_of,
+    cosine_scored,
+    has_code,
+    is_codebase,
+    unit_hits,
+    with_named_code,
+)
 from lateseg.ask.options import (
     ASK_DEFAULTS,
     DEFAULT_ANSWER,
     REMOTE_CONTEXT_TOKENS,
+    UNIT_CHARS,
     AskOptions,
     SearchOptions,
 )
@@ -57,9 +65,6 @@ __all__ = ["DEFAULT_ANSWER", "Answerer", "Prepared", "copy_answer", "generate_an
 #: Characters a list question's passages grow to with their neighbours: a list often
 #: runs on past the chunk that introduces it.
 LIST_CONTEXT = 6000
-#: The longest function, method or class a code question's hit is widened to: two or
-#: three screens of code (a longer one keeps its hit's chunk).
-UNIT_CHARS = 8000
 
 if TYPE_CHECKING:
     from lateseg.encode.late import LateEncoder
@@ -194,7 +199,7 @@ class Answerer:
         about code reads the units it names first, a default's constants last
         (:func:`~lateseg.ask.code_search.with_named_code`), and without ``context``
         gets the whole function (or class) each code hit lies in, up to
-        :data:`UNIT_CHARS` characters (:meth:`Retriever.units`)."""
+        :data:`~lateseg.ask.options.UNIT_CHARS` characters (:meth:`Retriever.units`)."""
         sources = scope.sources if scope is not None and scope.sources else None
         hits = self.search(
             asked.question, options.search, sources=sources, about_code=asked.code is not None
@@ -236,18 +241,28 @@ class Answerer:
         select = {**options.select(question, code, about_code, codebase)}
         select["sources"] = sources
         k, rerank = options.k, options.rerank
-        try:
-            hits = self.retriever.search(question, max(k, RERANK_TOP) if rerank else k, **select)
-        except IndexStoreError:  # an index made before lexical search: auto stays dense
-            if not (auto and select["mode"] == "hybrid"):
-                raise
-            select["mode"] = "dense"
-            hits = self.retriever.search(question, max(k, RERANK_TOP) if rerank else k, **select)
-        if select["mode"] == "hybrid" and (auto or about_code is not None):  # or an ask's
-            hits = cosine_scored(self.retriever, question, hits, select)
-        if rerank is not None:
-            return by_likelihood(self.local_generator(), question, hits, k)
-        return hits
+
+        def ranked(n: int) -> list[Hit]:
+            try:
+                hits = self.retriever.search(
+                    question, max(n, RERANK_TOP) if rerank else n, **select
+                )
+            except IndexStoreError:  # an index made before lexical search: auto stays dense
+                if not (auto and select["mode"] == "hybrid"):
+                    raise
+                select["mode"] = "dense"
+                hits = self.retriever.search(
+                    question, max(n, RERANK_TOP) if rerank else n, **select
+                )
+            if select["mode"] == "hybrid" and (auto or about_code is not None):  # or an ask's
+                hits = cosine_scored(self.retriever, question, hits, select)
+            if rerank is not None:
+                return by_likelihood(self.local_generator(), question, hits, n)
+            return hits
+
+        if options.units(select["mode"]):
+            return unit_hits(ranked, self.retriever, k)
+        return ranked(k)
 
     def missing(self, question: str, scope: Scope) -> Answer:
         """The answer to a question that names a document the index does not hold and

@@ -11,17 +11,20 @@ search that ``"auto"`` chose.
 * :func:`named_values`: for a question about a default, the chunks that assign the
   constants the hits name as values (``default=defaults.MAX_LINE_LENGTH``).
 * :func:`cosine_scored`: hits that a hybrid search chose, scored by their cosine.
+* :func:`unit_hits`: the best ``k`` units (functions, methods, classes) a search finds,
+  for a search that returns code hits as units (:data:`~lateseg.ask.options.PASSAGES`).
 """
 
 from __future__ import annotations
 
 import builtins
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from lateseg.answer.code import names_asked
 from lateseg.answer.code_facts import assigns, constants_named, facts, hit_value
+from lateseg.ask.options import MAX_SEARCH_K, UNIT_CHARS
 from lateseg.errors import IndexStoreError
 from lateseg.retrieve.fusion import POOL
 from lateseg.retrieve.symbols import named_units
@@ -243,3 +246,24 @@ def cosine_scored(
     cosine = {h.chunk_id: h.score for h in dense}
     floor = min(cosine.values(), default=0.0)
     return [dataclasses.replace(h, score=cosine.get(h.chunk_id, floor)) for h in hits]
+
+
+#: A units search reads this many chunks for each unit it returns (the chunks of one
+#: unit that rank fold into it), and this many times more while too few units came back.
+UNIT_READ = 4
+
+
+def unit_hits(ranked: Callable[[int], list[Hit]], retriever: Retriever, k: int) -> list[Hit]:
+    """The ``k`` best units: ``ranked(n)`` is a search's best ``n`` chunks; each code hit
+    is widened to the function, method or class it lies in (:meth:`Retriever.units
+    <lateseg.retrieve.retriever.Retriever.units>`, up to
+    :data:`~lateseg.ask.options.UNIT_CHARS`), a unit two hits share given once at the
+    better hit's place; other hits as they are. Reads at most
+    :data:`~lateseg.ask.options.MAX_SEARCH_K` chunks."""
+    n = min(k * UNIT_READ, MAX_SEARCH_K)
+    while True:
+        hits = ranked(n)
+        units = retriever.units(hits, UNIT_CHARS)
+        if len(units) >= k or len(hits) < n or n >= MAX_SEARCH_K:
+            return units[:k]
+        n = min(n * UNIT_READ, MAX_SEARCH_K)

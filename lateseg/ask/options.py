@@ -78,6 +78,17 @@ def _positive(name: str, value: Any, optional: bool = False) -> None:
 #: default): dense, but hybrid for a question about code or any question of a codebase
 #: (:func:`search_mode`).
 QUERY_MODES = ("auto", *SEARCH_MODES)
+#: What a search returns: ``"chunks"``, the stored chunks; ``"units"``, each code hit
+#: as the function, method or class it lies in (the innermost of at most
+#: :data:`UNIT_CHARS` characters; a longer one keeps its chunk), a unit two hits share
+#: once, at the better hit's place, so ``k`` hits are ``k`` different units;
+#: ``"auto"`` (the default): units where ``auto`` searches as for code (hybrid: a
+#: question about code, or any question of a codebase), chunks otherwise. Measured on
+#: real repositories in ``bench/results/code.md`` (round 7).
+PASSAGES = ("auto", "chunks", "units")
+#: The longest function, method or class a code hit is widened to: two or three screens
+#: of code.
+UNIT_CHARS = 8000
 
 
 def search_mode(
@@ -109,7 +120,8 @@ class SearchOptions:
     """Which passages: the ``k`` best by ``mode`` (:data:`QUERY_MODES`), of the files
     matching the glob ``source`` and of kind ``kind`` only, tables of contents with
     ``include_toc``, fused with ``weights`` (dense, lexical) in hybrid mode, the best
-    re-ranked by ``rerank`` (:data:`~lateseg.generate.rerank.RERANKERS`)."""
+    re-ranked by ``rerank`` (:data:`~lateseg.generate.rerank.RERANKERS`), returned as
+    ``passages`` say (:data:`PASSAGES`: chunks, or code hits as whole units)."""
 
     k: int = 5
     mode: str = "auto"
@@ -118,9 +130,11 @@ class SearchOptions:
     include_toc: bool = False
     rerank: str | None = None
     weights: tuple[float, float] = (1.0, 1.0)
+    passages: str = "auto"
 
     def __post_init__(self) -> None:
         _positive("k", self.k)
+        check_passages(self.passages)
         if self.k > MAX_SEARCH_K:
             raise ConfigError(f"k={self.k}; a search returns at most {MAX_SEARCH_K} passages")
         if self.mode not in QUERY_MODES:
@@ -163,18 +177,31 @@ class SearchOptions:
             "weights": self.weights,
         }
 
+    def units(self, mode: str) -> bool:
+        """Whether code hits are returned as whole units (:data:`PASSAGES`), ``mode``
+        being the mode :meth:`select` chose: ``auto`` widens where it searches as for
+        code (it chose hybrid)."""
+        if self.passages != "auto":
+            return self.passages == "units"
+        return self.mode == "auto" and mode == "hybrid"
+
+
+def check_passages(passages: Any) -> None:
+    """A :class:`ConfigError` unless ``passages`` is one of :data:`PASSAGES`."""
+    if passages not in PASSAGES:
+        raise ConfigError(f"passages={passages!r}; choose one of {', '.join(PASSAGES)}")
+
 
 @dataclass(frozen=True)
 class AskOptions:
-    """How to answer: from the ``k`` best passages, selected as by :class:`SearchOptions`
-    (``mode``, ``source``, ``kind``, ``include_toc``, ``rerank``) and widened with their
-    neighbours to ``context`` characters; ``answer`` (:data:`ANSWER_MODES`, an alias
-    is read as its mode; default :data:`DEFAULT_ANSWER`, or ``"generate"`` when
-    generator settings are given); the generator's KV cache compressed to ``kv_budget``
-    (tokens, or a share in (0, 1)) by ``kv_method``, its prompt prefilled by
-    ``prefill`` (``"dense"``, ``"sparse"`` or settings); with ``fallback``, a generated
-    answer none of whose sentences is supported is replaced by the quote; a quote rated
-    below ``min_confidence`` (in [0, 1]; default
+    """How to answer: from the ``k`` best passages, selected as by :class:`SearchOptions` (``mode``,
+    ``source``, ``kind``, ``include_toc``, ``rerank``, ``passages``) and widened with their
+    neighbours to ``context`` characters; ``answer`` (:data:`ANSWER_MODES`, an alias is read as its
+    mode; default :data:`DEFAULT_ANSWER`, or ``"generate"`` when generator settings are given); the
+    generator's KV cache compressed to ``kv_budget`` (tokens, or a share in (0, 1)) by
+    ``kv_method``, its prompt prefilled by ``prefill`` (``"dense"``, ``"sparse"`` or settings); with
+    ``fallback``, a generated answer none of whose sentences is supported is replaced by the quote;
+    a quote rated below ``min_confidence`` (in [0, 1]; default
     :data:`~lateseg.answer.confidence.MIN_CONFIDENCE`; 0: never) is unsure.
 
     With ``llm``, that model writes the answer: a model behind a URL
@@ -191,6 +218,7 @@ class AskOptions:
     kind: str | None = None
     include_toc: bool = False
     rerank: str | None = None
+    passages: str = "auto"
     context: int | None = None
     kv_budget: int | float | None = None
     kv_method: str | None = None
@@ -208,8 +236,9 @@ class AskOptions:
         if isinstance(self.k, int) and self.k > MAX_ASK_K:
             raise ConfigError(f"k={self.k}; an answer reads at most {MAX_ASK_K} passages")
         search = SearchOptions(
-            self.k, self.mode, self.source, self.kind, self.include_toc, self.rerank
-        )
+            self.k, self.mode, self.source, self.kind, self.include_toc, self.rerank,
+            passages=self.passages,
+        )  # fmt: skip
         _positive("context", self.context, optional=True)
         kv = KVConfig.from_options(self.kv_budget, self.kv_method)
         sparse = prefill_mode(self.prefill) is not None

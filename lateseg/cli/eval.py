@@ -91,7 +91,7 @@ def add(sub: argparse._SubParsersAction) -> None:
         metavar="KEY=VALUE[,KEY=VALUE]",
         help="also run this variant over the same questions, one row each (repeatable): "
         "keys index (a second index, e.g. one made with --profile fast), k, mode, answer, "
-        "min_confidence, rerank",
+        "min_confidence, rerank, passages",
     )
     sp.add_argument(
         "--corpus",

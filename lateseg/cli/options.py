@@ -8,7 +8,7 @@ import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from lateseg.ask.options import QUERY_MODES
+from lateseg.ask.options import PASSAGES, QUERY_MODES, UNIT_CHARS
 from lateseg.encode.backends import BACKENDS
 from lateseg.encode.profiles import PROFILE_HELP, PROFILES
 from lateseg.errors import LatesegError
@@ -181,6 +181,15 @@ def filters(sp: argparse.ArgumentParser) -> None:
         action="store_true",
         help="also return chunks from tables of contents, lists of figures and indexes "
         "(left out by default: they only point at the text)",
+    )
+    sp.add_argument(
+        "--passages",
+        choices=PASSAGES,
+        default="auto",
+        help="what a hit is: auto (default): for a question about code or of a codebase, "
+        "each code hit is the whole function, method or class it lies in (up to "
+        f"{UNIT_CHARS:,} characters; a longer one keeps its chunk), each unit once; "
+        "otherwise the chunk. chunks: always the stored chunk; units: always the unit",
     )
     sp.add_argument(
         "--rerank",

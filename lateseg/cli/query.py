@@ -290,6 +290,7 @@ def run(args: argparse.Namespace) -> int:
             "kind": args.kind,
             "include_toc": args.include_toc,
             "rerank": args.rerank,
+            "passages": args.passages,
         }
         if args.command == "search":
             return search(pipe, args, select)

@@ -298,7 +298,9 @@ def _ask(pipe: Pipeline, v: Variant, q: Question, where: Located) -> dict[str, A
 
 
 def _search(pipe: Pipeline, v: Variant, q: Question, where: Located) -> dict[str, Any]:
-    hits = pipe.search(q.question, k=max(v.k, metrics.MRR_K), mode=v.mode, rerank=v.rerank)
+    hits = pipe.search(
+        q.question, k=max(v.k, metrics.MRR_K), mode=v.mode, rerank=v.rerank, passages=v.passages
+    )
     ranked = [metrics.Span(h.source, h.start, h.end) for h in hits]
     assert where.spans is not None
     if where.copies:  # one gold in several copies: graded against the copy found best

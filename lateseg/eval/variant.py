@@ -10,7 +10,7 @@ from typing import Any
 from lateseg.errors import ConfigError
 
 #: What a variant may set, and how a ``--compare`` value is read.
-VARIANT_KEYS = ("index", "k", "mode", "answer", "min_confidence", "rerank")
+VARIANT_KEYS = ("index", "k", "mode", "answer", "min_confidence", "rerank", "passages")
 #: ``answer="none"``: retrieval only, no answers asked.
 NO_ANSWER = "none"
 
@@ -20,7 +20,8 @@ class Variant:
     """One way to search and answer: the ``index`` (None: the evaluation's), ``k``
     passages by search ``mode``, answered as ``answer`` (a mode of ``ask``, or
     ``"none"``: retrieval only), a quote rated below ``min_confidence`` unsure (None:
-    ask's default), the best re-ranked by ``rerank``. ``name`` labels its row."""
+    ask's default), the best re-ranked by ``rerank``, code hits returned as ``passages``
+    say (:data:`~lateseg.ask.options.PASSAGES`). ``name`` labels its row."""
 
     name: str = "default"
     index: str | None = None
@@ -29,12 +30,14 @@ class Variant:
     answer: str = "quote"
     min_confidence: float | None = None
     rerank: str | None = None
+    passages: str = "auto"
 
     def __post_init__(self) -> None:
         from lateseg.answer.confidence import check_min_confidence
         from lateseg.ask.options import ANSWER_MODES, SearchOptions
 
-        SearchOptions(k=self.k, mode=self.mode, rerank=self.rerank)  # the same checks
+        # the same checks
+        SearchOptions(k=self.k, mode=self.mode, rerank=self.rerank, passages=self.passages)
         if self.answer not in (*ANSWER_MODES, NO_ANSWER):
             raise ConfigError(
                 f"answer={self.answer!r}; choose one of {', '.join((*ANSWER_MODES, NO_ANSWER))}"
@@ -75,6 +78,8 @@ class Variant:
         """``Pipeline.ask``'s keywords: every quote rated, never doubted (the threshold is
         applied afterwards, so one ask gives the answer as shown and as always given)."""
         out: dict[str, Any] = {"k": self.k, "mode": self.mode, "answer": self.answer}
+        if self.passages != "auto":
+            out["passages"] = self.passages
         if self.rerank:
             out["rerank"] = self.rerank
         if self.answer == "quote":

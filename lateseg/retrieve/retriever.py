@@ -250,8 +250,8 @@ class Retriever:
         innermost of at most ``limit`` characters: a question about code is answered by
         a ``raise`` or a default that another chunk of the function holds); a unit two
         hits share is given once, at the better hit's place. Other hits as they are.
-        Its lines are the unit's (:meth:`widened`); :meth:`narrow` cites a quoted line
-        where it lies."""
+        Its lines are the unit's (:meth:`widened`), its section the unit's qualified
+        name; :meth:`narrow` cites a quoted line where it lies."""
         out: list[Hit] = []
         given: set[tuple[str, int, int]] = set()
         docs: dict[str, Document | None] = {}
@@ -272,7 +272,8 @@ class Retriever:
             if where in given:
                 continue
             given.add(where)
-            out.append(self.widened(h, unit.start, unit.end, doc.text[unit.start : unit.end]))
+            grown = self.widened(h, unit.start, unit.end, doc.text[unit.start : unit.end])
+            out.append(dataclasses.replace(grown, section=unit.label or h.section))
         return out
 
     def whole_sentences(self, hits: Sequence[Hit], reach: int = 400) -> list[Hit]:
