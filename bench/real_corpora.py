@@ -41,6 +41,8 @@ CORPORA: dict[str, tuple[str, str]] = {
     "nox": ("code/nox", "code"),
     "precommit": ("code/precommit", "code"),
     "vulture": ("code/vulture", "code"),
+    "black": ("code/black", "code"),
+    "piptools": ("code/piptools", "code"),
 }
 PREFIX = "real-"
 SET_NAMES = tuple(PREFIX + c for c in CORPORA)

@@ -40,6 +40,8 @@ CORPUS_OF = {  # question file stem -> folder its sources are relative to
     "nox": HERE / "code" / "nox",
     "precommit": HERE / "code" / "precommit",
     "vulture": HERE / "code" / "vulture",
+    "black": HERE / "code" / "black",
+    "piptools": HERE / "code" / "piptools",
 }
 KINDS = {"symbol", "exception", "default", "env", "exit_code", "behaviour"}
 

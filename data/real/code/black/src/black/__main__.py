@@ -1,0 +1,3 @@
+from black import patched_main
+
+patched_main()
