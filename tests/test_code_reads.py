@@ -195,3 +195,42 @@ def test_an_option_or_a_variable_the_question_names_lifts_the_fact_that_states_i
     )
     assert answer is not None and answer.phrase is not None
     assert answer.phrase.text == 'default="gpg"'
+
+
+REAL = Path(__file__).resolve().parent.parent / "data" / "real" / "code"
+
+
+def test_a_member_of_a_class_named_for_exit_statuses_is_an_exit_status():
+    """``class ExitCode(IntEnum): … DeadCode = 3`` (jendrikseipp/vulture): each member is
+    an exit status though its own name says nothing of exits; a number assigned in a
+    function, or at module level, named for a code is none."""
+    values = _values("exit_code", [_whole(REAL / "vulture" / "vulture" / "utils.py")])
+    assert values == [
+        "NoDeadCode = 0",
+        "InvalidInput = 1",
+        "InvalidCmdlineArguments = 2",
+        "DeadCode = 3",
+    ]
+    text = "def parse_code(x):\n    n = 2\n    return n\nn = 3\nclass Point:\n    x = 1\n"
+    assert _values("exit_code", [_whole(Path("/x/m.py"), text)]) == []
+
+
+def test_docs_corroborate_and_code_answers(encoder):
+    """A function defined in a docs example (nox's docs/config.rst: ``def
+    a_very_long_function_name(session):``) is not the library's: where a passage of code
+    states a function, the docs' alone do not answer."""
+    nox = REAL / "nox"
+    docs = (nox / "docs" / "config.rst").read_text("utf-8")
+    doc_hit = Hit(str(nox / "docs" / "config.rst"), 0, len(docs), docs, 0.9, kind="text")
+    code_hit = _whole(nox / "nox" / "sessions.py")
+    question = "Which function makes a long session name into a shorter folder name for it?"
+    assert any(
+        doc_hit.text[f.start : f.end].lstrip().startswith("def ")
+        for f in facts("symbol", [doc_hit])
+    )
+    answer = code_answer(analyse(question), [doc_hit, code_hit], encoder)
+    assert answer is not None and answer.phrase is not None
+    assert answer.phrase.sentence.source.endswith("sessions.py")
+    # the docs alone still answer where no passage of code states a function
+    alone = code_answer(analyse(question), [doc_hit], encoder)
+    assert alone is None or alone.phrase.sentence.source.endswith("config.rst")

@@ -19,10 +19,13 @@ question that asks for a quantity ("how many spaces") is answered only by a valu
 a number in it. A
 default that names a constant (``default=defaults.MAX_LINE_LENGTH``) is answered by the
 constant's own line where a passage assigns it (``MAX_LINE_LENGTH = 79``; the ask reads
-that passage after the others: :func:`~lateseg.ask.code_search.named_values`). An
-environment variable or an exception the docs state is answered by the code that reads
-or raises it, where a passage of code does (:func:`code_twins`; the ask reads such code
-after the others: :func:`~lateseg.ask.code_search.code_stating`). An entry of a mapping
+that passage after the others: :func:`~lateseg.ask.code_search.named_values`). Docs
+corroborate, code answers: a fact the docs state is answered by the code that states it
+(the variable read, the exception raised), where a passage of code does
+(:func:`code_twins`; the ask reads such code after the others:
+:func:`~lateseg.ask.code_search.code_stating`), and where any passage of code states a
+fact of the kind asked, a fact only the docs state does not answer (a function defined in
+a docs example is not the library's). An entry of a mapping
 named for defaults (``DEFAULT_CONFIG = {`` … ``'replay_dir': …``) is a default.
 "Which … variables"
 gives every variable the best fact's lines name. A code question none of whose passages
@@ -182,8 +185,10 @@ def code_answer(asked: Asked, hits: Sequence[Hit], encoder: TextEmbedder) -> Ans
         defined=exception and shape_asked(asked.question) == "class",
     )  # fmt: skip
     found, constant = resolve_constants(hits, found) if asked.code == "default" else (found, {})
-    if asked.code in ("env", "exception"):  # docs may corroborate, code answers
-        constant.update(code_twins(hits, found))
+    twins = code_twins(hits, found)
+    constant.update(twins)  # docs may corroborate, code answers: the code's line
+    if any(hits[f.passage].kind == "code" for f in found):  # and no fact of the docs alone
+        found = [f for f in found if hits[f.passage].kind == "code" or f in twins]
     if asked.quantity:  # "how many spaces", "after how many days": a value with a number
         found = [f for f in found if re.search(r"\d", hit_value(hits, f))]
     wanted = shape_asked(asked.question) if asked.code == "symbol" else None

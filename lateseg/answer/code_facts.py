@@ -9,9 +9,9 @@ facts, each stated by a line of a known form:
   (``DEFAULT_TIMEOUT = 30``, ``HOME = Path("/opt/x")``), "defaults to …" in a docstring;
 * ``env``: ``os.environ.get('NAME')``, ``getenv(NAME)`` of ``NAME = 'VAR'``, a helper
   named for the environment, ``env='NAME'``, and ``$NAME`` in help text and docs;
-* ``exit_code``: ``ERROR_TIMEOUT = 2`` or ``= ExitCode(2)``, ``sys.exit(130)``, ``return
-  1`` in a function named for the exit status (``return ExitCode(1)`` anywhere), "exits
-  with 4 or 5" in the docs;
+* ``exit_code``: ``ERROR_TIMEOUT = 2``, ``= ExitCode(2)``, any member of ``class
+  ExitCode``, ``sys.exit(130)``, ``return 1`` in a function named for the exit status
+  (``return ExitCode(1)`` anywhere), "exits with 4 or 5" in the docs;
 * ``symbol``: ``def name`` and ``class Name`` (not tests), a call in the docs; its
   :func:`shape` is a class or a function.
 
@@ -34,6 +34,7 @@ from lateseg.answer.code_lines import (
     enclosing_def,
     hit_value,
     line_at,
+    member_of,
     signature_end,
 )
 from lateseg.text.words import identifier_words
@@ -392,12 +393,11 @@ def _exit_facts(i: int, text: str, code: bool) -> list[Fact]:
             after = text[m.end() : m.end() + 2].lstrip(" \t")
             words = {w.lower() for w in identifier_words(m.group(1))}
             called = m.group(2)
-            if not _EXIT_WORD.search(m.group(1)) or words & _NOT_EXIT or (
+            said = _EXIT_WORD.search(m.group(1)) or _EXIT_CALLED.search(member_of(text, m))
+            if not said or words & _NOT_EXIT or (
                     after[:1] in (",", ".")) or (called and not _EXIT_CALLED.search(
                     called.rsplit(".", 1)[-1])):  # fmt: skip
-                # a count; a keyword or a parameter (``interrupt_timeout=10.0,``), a float;
-                # a number given to a call that is no exit status (``compute(1)``)
-                continue
+                continue  # a count, a keyword, a float, a call's number (``compute(1)``)
             a, b = line_at(text, m.start(1))
             out.append(Fact(i, "exit_code", a, b, (m.start(1), m.end()), m.group(1),
                             around(text, a, b)))  # fmt: skip

@@ -61,19 +61,28 @@ def around(text: str, start: int, end: int, lines: int = AROUND) -> str:
 
 
 @functools.lru_cache(maxsize=16)
-def _definitions(text: str) -> tuple[list[int], list[str]]:
-    """Where each ``def`` and ``class`` line of ``text`` ends its match, in order, and its
-    name: read once per text, so each fact's enclosing name is a binary search (a text
-    of thousands of facts costs no quadratic rescans)."""
-    found = sorted((m.end(), m.group(1)) for rx in (DEF, CLASS) for m in rx.finditer(text))
-    return [end for end, _ in found], [name for _, name in found]
+def _definitions(text: str) -> tuple[list[int], list[str], list[bool]]:
+    """Where each ``def`` and ``class`` line of ``text`` ends its match, in order, its
+    name and whether it is a class: read once per text, so each fact's enclosing name is
+    a binary search (a text of thousands of facts costs no quadratic rescans)."""
+    found = sorted(
+        (m.end(), m.group(1), rx is CLASS) for rx in (DEF, CLASS) for m in rx.finditer(text)
+    )
+    return [f[0] for f in found], [f[1] for f in found], [f[2] for f in found]
 
 
-def enclosing_def(text: str, at: int) -> str:
-    """The name of the last ``def`` or ``class`` before offset ``at`` ("" for none)."""
-    ends, names = _definitions(text)
+def enclosing_def(text: str, at: int, classes: bool = False) -> str:
+    """The name of the last ``def`` or ``class`` before offset ``at`` ("" for none; with
+    ``classes``, "" unless that last one is a class)."""
+    ends, names, is_class = _definitions(text)
     k = bisect.bisect_right(ends, at) - 1
-    return names[k] if k >= 0 else ""
+    return names[k] if k >= 0 and (is_class[k] or not classes) else ""
+
+
+def member_of(text: str, m: re.Match[str]) -> str:
+    """The class whose body holds the indented name of an assignment matched from its
+    line's start (group 1: the name), "" for none."""
+    return enclosing_def(text, m.start(1), classes=True) if m.start(1) > m.start() else ""
 
 
 def signature_end(text: str, open_paren: int, limit: int = 2000) -> int:
