@@ -627,23 +627,15 @@ def returned(ch: Chunked, order: np.ndarray, i: int) -> list[tuple[int, int, int
 
 
 def spans_recall(spans: Sequence[tuple[int, int, int]], q: Query, budget: int) -> float:
-    """Recall of ranked returned spans (units) within ``budget`` characters; nested or
-    overlapping spans cost their new characters only, as passages given once."""
+    """Recall of ranked returned spans (units) within ``budget`` characters, each span
+    costing its whole length as the search returns it (a method after its class too)."""
     covered = np.zeros(q.end - q.start, dtype=bool)
-    taken: dict[int, list[tuple[int, int]]] = {}
     used = 0
     for d, s, e in spans:
         if used >= budget:
             break
-        for a, b in taken.get(d, []):
-            if a <= s and e <= b:
-                s = e  # inside what was returned already
-                break
-        if s >= e:
-            continue
         e = min(e, s + budget - used)
         used += e - s
-        taken.setdefault(d, []).append((s, e))
         if d == q.doc and e > q.start and s < q.end:
             covered[max(s, q.start) - q.start : min(e, q.end) - q.start] = True
     return float(covered.mean()) if len(covered) else 0.0

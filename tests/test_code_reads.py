@@ -213,6 +213,18 @@ def test_a_member_of_a_class_named_for_exit_statuses_is_an_exit_status():
     ]
     text = "def parse_code(x):\n    n = 2\n    return n\nn = 3\nclass Point:\n    x = 1\n"
     assert _values("exit_code", [_whole(Path("/x/m.py"), text)]) == []
+    # a class whose name only holds "code" or "status" as letters or another sense, and a
+    # name after the exit class's body has ended, are none
+    for text in (
+        "class JSONEncoder:\n    indent = 4\n",
+        "class Barcode:\n    width = 3\n",
+        "class HTTPStatus:\n    NOT_FOUND = 404\n",
+        "class ExitCode:\n    pass\nif WINDOWS:\n    TIMEOUT = 5\n",
+        "class ExitCode:\n    def f(self):\n        n = 3\n",
+    ):
+        assert _values("exit_code", [_whole(Path("/x/m.py"), text)]) == [], text
+    text = "class ReturnCodes(IntEnum):\n    OK = 0\n\n    # usage\n    USAGE = 2\n"
+    assert _values("exit_code", [_whole(Path("/x/m.py"), text)]) == ["OK = 0", "USAGE = 2"]
 
 
 def test_docs_corroborate_and_code_answers(encoder):
@@ -231,6 +243,11 @@ def test_docs_corroborate_and_code_answers(encoder):
     answer = code_answer(analyse(question), [doc_hit, code_hit], encoder)
     assert answer is not None and answer.phrase is not None
     assert answer.phrase.sentence.source.endswith("sessions.py")
-    # the docs alone still answer where no passage of code states a function
-    alone = code_answer(analyse(question), [doc_hit], encoder)
-    assert alone is None or alone.phrase.sentence.source.endswith("config.rst")
+    # the docs alone still state a function where no passage of code states one
+    # (code_answer then leaves a function to the quote of any question: None)
+    assert code_answer(analyse(question), [doc_hit], encoder) is None
+    exception = "Which exception does it raise when the session name is bad?"
+    said = "Raises:\n    ValueError: when the name is bad.\n"
+    doc_only = Hit(str(nox / "docs" / "x.rst"), 0, len(said), said, 0.9, kind="text")
+    answer = code_answer(analyse(exception), [doc_only], encoder)
+    assert answer is not None and answer.phrase.sentence.source.endswith("x.rst")

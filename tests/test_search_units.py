@@ -117,3 +117,42 @@ def test_lateseg_eval_compares_chunks_with_units():
     assert "passages" not in Variant().ask_options()  # the default is ask's own
     with pytest.raises(ConfigError, match="passages='lines'"):
         Variant.parse("passages=lines", Variant())
+
+
+def test_units_fill_k_by_reading_more_chunks_and_stay_whole_when_widened(
+    code_index, monkeypatch
+):
+    from lateseg.ask.code_search import UNIT_READ
+
+    asked: list[int] = []
+    search = code_index.retriever.search
+
+    def counted(question, k=5, **kw):
+        asked.append(k)
+        return search(question, k, **kw)
+
+    monkeypatch.setattr(code_index.retriever, "search", counted)
+    k = 25
+    hits = code_index.search(QUESTION, k=k, passages="units")
+    monkeypatch.undo()
+    assert len({(h.source, h.start, h.end) for h in hits}) == len(hits) == k
+    assert asked[0] == k * UNIT_READ and asked == sorted(asked)
+    stored = len(_stored(code_index))
+    # more chunks were read only while the units were fewer than k and more were left
+    assert len(asked) == 1 or asked[0] < stored
+    # --context grows a unit from the chunks it covers: never back to its chunk
+    grown = code_index.expand(hits[:3], 30_000)
+    for g, h in zip(grown, hits[:3], strict=True):
+        assert g.start <= h.start and h.end <= g.end
+        assert code_index.retriever.document(g.source).text[g.start : g.end] == g.text
+
+
+def test_ask_with_passages_chunks_reads_chunks(code_index):
+    stored = _stored(code_index)
+    question = "What gets raised if I give clamp() a format it cannot use?"
+    answer = code_index.ask(question, passages="chunks", min_confidence=0)
+    assert answer.citations
+    assert all((c.source, c.start, c.end) in stored for c in answer.citations if c.kind == "code")
+    # as asked by default, the clamp() function is read (and cited) whole
+    whole = code_index.ask(question, min_confidence=0)
+    assert any((c.source, c.start, c.end) not in stored for c in whole.citations)

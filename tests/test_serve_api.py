@@ -65,6 +65,12 @@ def test_health_search_and_document(client):
     assert "text" not in doc  # documents are described, not dumped
     code = client.get("/api/search", params={"q": "invoice total", "kind": "code"}).json()
     assert code["hits"] and all(h["kind"] == "code" for h in code["hits"])
+    # a question about code returns each code hit as its whole function; chunks on request
+    asked = {"q": "Which function computes the invoice total?", "kind": "code", "k": 3}
+    units = client.get("/api/search", params=asked).json()["hits"]
+    chunks = client.get("/api/search", params={**asked, "passages": "chunks"}).json()["hits"]
+    assert units and chunks
+    assert sum(len(h["text"]) for h in units) > sum(len(h["text"]) for h in chunks)
 
 
 def test_the_highlight_starts_and_ends_at_the_span_s_characters(client):
@@ -239,6 +245,7 @@ def test_errors_are_json_with_a_status_never_a_trace(client):
     cases = {
         ("GET", "/api/nothing-here"): 404,
         ("GET", "/api/search?q=x&k=0"): 422,
+        ("GET", "/api/search?q=x&passages=lines"): 422,
         ("GET", "/api/search?q=%20"): 400,
         ("GET", "/api/search?q=x&kind=spreadsheet"): 400,
         ("GET", "/api/documents/0123456789abcdef"): 404,

@@ -32,6 +32,7 @@ from lateseg.answer.code_lines import (
     around,
     enclosing_call,
     enclosing_def,
+    exit_class,
     hit_value,
     line_at,
     member_of,
@@ -101,8 +102,7 @@ _EXIT_WORD = re.compile(r"exit|error|success|status|code|fail|abort|interrupt", 
 # a name with one of these words is a count or a size, not an exit status (``MAX_ERRORS``)
 _NOT_EXIT = frozenset(["count", "retries", "limit", "size", "max", "min"])
 _EXIT_CALL = re.compile(r"\b(?:sys\.)?exit\([ \t]*(-?\d{1,6})[ \t]*\)")
-# ``return 1`` in a function whose name says it gives the exit status (``def exit_code``)
-# (or ``return ExitCode(1)``, a call whose name says so, in any function)
+# ``return 1`` in a function named for the exit status, ``return ExitCode(1)`` in any
 _RETURN_NUMBER = re.compile(
     r"^[ \t]*return[ \t]+(?:([A-Za-z_][\w.]{0,40})\([ \t]*)?(-?\d{1,6})[ \t]*(?:\)[ \t]*)?"
     r"(?:#[^\n]*)?$",
@@ -393,7 +393,7 @@ def _exit_facts(i: int, text: str, code: bool) -> list[Fact]:
             after = text[m.end() : m.end() + 2].lstrip(" \t")
             words = {w.lower() for w in identifier_words(m.group(1))}
             called = m.group(2)
-            said = _EXIT_WORD.search(m.group(1)) or _EXIT_CALLED.search(member_of(text, m))
+            said = _EXIT_WORD.search(m.group(1)) or exit_class(member_of(text, m))
             if not said or words & _NOT_EXIT or (
                     after[:1] in (",", ".")) or (called and not _EXIT_CALLED.search(
                     called.rsplit(".", 1)[-1])):  # fmt: skip

@@ -12,6 +12,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from lateseg.text.words import identifier_words
 from lateseg.types import Hit
 
 DEF = re.compile(r"^[ \t]*(?:async[ \t]+)?def[ \t]+(\w{1,120})[ \t]*\(", re.MULTILINE)
@@ -79,10 +80,35 @@ def enclosing_def(text: str, at: int, classes: bool = False) -> str:
     return names[k] if k >= 0 and (is_class[k] or not classes) else ""
 
 
+def exit_class(name: str) -> bool:
+    """Whether a class's name says its members are exit statuses (``ExitCode``,
+    ``ExitStatus``, ``ReturnCode``; not ``JSONEncoder``, ``Barcode``, ``HTTPStatus``)."""
+    words = {w.lower() for w in identifier_words(name)}
+    return "exit" in words or ("return" in words and bool(words & {"code", "codes"}))
+
+
+#: The most characters between a class's line and a member it is asked about.
+MEMBER_REACH = 20_000
+
+
 def member_of(text: str, m: re.Match[str]) -> str:
     """The class whose body holds the indented name of an assignment matched from its
-    line's start (group 1: the name), "" for none."""
-    return enclosing_def(text, m.start(1), classes=True) if m.start(1) > m.start() else ""
+    line's start (group 1: the name): the last ``class`` line above, indented less, with
+    no line between them indented as little (the body has not ended); "" for none (or
+    one more than :data:`MEMBER_REACH` characters above)."""
+    line, at = m.start(), m.start(1)
+    name = enclosing_def(text, at, classes=True)
+    if not name or at == line:
+        return ""
+    ends, _, _ = _definitions(text)
+    head = text.rfind("\n", 0, ends[bisect.bisect_right(ends, at) - 1]) + 1
+    if line - head > MEMBER_REACH:
+        return ""
+    indent = len(text[head:at]) - len(text[head:at].lstrip(" \t"))
+    for row in text[head:line].splitlines()[1:]:
+        if row.strip() and len(row) - len(row.lstrip(" \t")) <= indent:
+            return ""  # the class's body ended before the name
+    return name if at - line > indent else ""
 
 
 def signature_end(text: str, open_paren: int, limit: int = 2000) -> int:

@@ -37,11 +37,11 @@ from lateseg.answer.scope import (
 )
 from lateseg.ask.code_search import (
     asked_of,
-    cosine_scored,
     has_code,
     is_codebase,
-    unit_hits,
+    searched,
     with_named_code,
+    without_nested,
 )
 from lateseg.ask.options import (
     ASK_DEFAULTS,
@@ -51,11 +51,9 @@ from lateseg.ask.options import (
     AskOptions,
     SearchOptions,
 )
-from lateseg.errors import IndexStoreError
 from lateseg.generate.answers import copy_answer, generate_answer
 from lateseg.generate.compose import generated
 from lateseg.generate.remote.config import LLMConfig
-from lateseg.generate.rerank import RERANK_TOP
 from lateseg.generate.rerank import rerank as by_likelihood
 from lateseg.types import NO_PASSAGE, Answer, Hit, Scope, clean_text
 
@@ -214,8 +212,8 @@ class Answerer:
             context = LIST_CONTEXT
         if context is not None and hits:
             hits = self.retriever.expand(hits, context)
-        elif asked.code is not None:  # the passages a reader chose are theirs
-            hits = self.retriever.units(hits, UNIT_CHARS)
+        elif asked.code is not None and options.search.passages != "chunks":
+            hits = self.retriever.units(hits, UNIT_CHARS)  # (the passages a reader chose)
         return self.retriever.whole_sentences(hits)
 
     def search(
@@ -240,29 +238,12 @@ class Answerer:
         codebase = auto and code and is_codebase(self.retriever, options.kind)
         select = {**options.select(question, code, about_code, codebase)}
         select["sources"] = sources
-        k, rerank = options.k, options.rerank
-
-        def ranked(n: int) -> list[Hit]:
-            try:
-                hits = self.retriever.search(
-                    question, max(n, RERANK_TOP) if rerank else n, **select
-                )
-            except IndexStoreError:  # an index made before lexical search: auto stays dense
-                if not (auto and select["mode"] == "hybrid"):
-                    raise
-                select["mode"] = "dense"
-                hits = self.retriever.search(
-                    question, max(n, RERANK_TOP) if rerank else n, **select
-                )
-            if select["mode"] == "hybrid" and (auto or about_code is not None):  # or an ask's
-                hits = cosine_scored(self.retriever, question, hits, select)
-            if rerank is not None:
-                return by_likelihood(self.local_generator(), question, hits, n)
-            return hits
-
-        if options.units(select["mode"]):
-            return unit_hits(ranked, self.retriever, k)
-        return ranked(k)
+        rerank = None
+        if options.rerank is not None:
+            generator = self.local_generator()
+            rerank = lambda hits, n: by_likelihood(generator, question, hits, n)  # noqa: E731
+        scored = auto or about_code is not None  # hybrid hits are scored by cosine
+        return searched(self.retriever, question, options, select, rerank, scored)
 
     def missing(self, question: str, scope: Scope) -> Answer:
         """The answer to a question that names a document the index does not hold and
@@ -450,11 +431,11 @@ class Answerer:
         order, or the union of each question's best passages."""
         if document is not None:
             return self.retriever.document_hits(document)
-        seen: dict[int, Hit] = {}
+        seen: dict[tuple[str, int, int], Hit] = {}  # a unit two questions find: once
         for q in questions:
             for h in self.search(q, options.search):
-                seen.setdefault(h.chunk_id, h)
-        return list(seen.values())
+                seen.setdefault((h.source, h.start, h.end), h)
+        return without_nested(list(seen.values()))
 
     def ask_many(
         self,

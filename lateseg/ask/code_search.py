@@ -11,8 +11,9 @@ search that ``"auto"`` chose.
 * :func:`named_values`: for a question about a default, the chunks that assign the
   constants the hits name as values (``default=defaults.MAX_LINE_LENGTH``).
 * :func:`cosine_scored`: hits that a hybrid search chose, scored by their cosine.
-* :func:`unit_hits`: the best ``k`` units (functions, methods, classes) a search finds,
-  for a search that returns code hits as units (:data:`~lateseg.ask.options.PASSAGES`).
+* :func:`searched`: a search's best passages, code hits as whole units where
+  :data:`~lateseg.ask.options.PASSAGES` says; :func:`without_nested`: passages less
+  those another one holds.
 """
 
 from __future__ import annotations
@@ -26,11 +27,13 @@ from lateseg.answer.code import names_asked
 from lateseg.answer.code_facts import assigns, constants_named, facts, hit_value
 from lateseg.ask.options import MAX_SEARCH_K, UNIT_CHARS
 from lateseg.errors import IndexStoreError
+from lateseg.generate.rerank import RERANK_TOP
 from lateseg.retrieve.fusion import POOL
 from lateseg.retrieve.symbols import named_units
 
 if TYPE_CHECKING:
     from lateseg.answer.question import Asked
+    from lateseg.ask.options import SearchOptions
     from lateseg.retrieve.retriever import Retriever
     from lateseg.types import Hit
 
@@ -253,17 +256,58 @@ def cosine_scored(
 UNIT_READ = 4
 
 
-def unit_hits(ranked: Callable[[int], list[Hit]], retriever: Retriever, k: int) -> list[Hit]:
-    """The ``k`` best units: ``ranked(n)`` is a search's best ``n`` chunks; each code hit
-    is widened to the function, method or class it lies in (:meth:`Retriever.units
+def searched(
+    retriever: Retriever,
+    question: str,
+    options: SearchOptions,
+    select: dict[str, Any],
+    rerank: Callable[[list[Hit], int], list[Hit]] | None = None,
+    scored: bool = True,
+) -> list[Hit]:
+    """The best ``options.k`` passages for ``question``: :meth:`Retriever.search
+    <lateseg.retrieve.retriever.Retriever.search>` with ``select`` (an index made before
+    lexical search searches a hybrid that ``"auto"`` chose dense instead, and ``select``
+    says so), hybrid hits scored by cosine where ``scored`` (:func:`cosine_scored`), the
+    best re-ranked by ``rerank(hits, n)``. Where ``options.units`` says, each code hit is
+    widened to the function, method or class it lies in (:meth:`Retriever.units
     <lateseg.retrieve.retriever.Retriever.units>`, up to
     :data:`~lateseg.ask.options.UNIT_CHARS`), a unit two hits share given once at the
-    better hit's place; other hits as they are. Reads at most
-    :data:`~lateseg.ask.options.MAX_SEARCH_K` chunks."""
+    better hit's place, reading :data:`UNIT_READ` times ``k`` chunks, and that many times
+    more while too few units came back (at most
+    :data:`~lateseg.ask.options.MAX_SEARCH_K`)."""
+    auto = options.mode == "auto"
+
+    def ranked(n: int) -> list[Hit]:
+        want = max(n, RERANK_TOP) if rerank is not None else n
+        try:
+            hits = retriever.search(question, want, **select)
+        except IndexStoreError:
+            if not (auto and select["mode"] == "hybrid"):
+                raise
+            select["mode"] = "dense"
+            hits = retriever.search(question, want, **select)
+        if select["mode"] == "hybrid" and scored:
+            hits = cosine_scored(retriever, question, hits, select)
+        return hits if rerank is None else rerank(hits, n)
+
+    k = options.k
+    if not options.units(select["mode"]):
+        return ranked(k)
     n = min(k * UNIT_READ, MAX_SEARCH_K)
     while True:
         hits = ranked(n)
-        units = retriever.units(hits, UNIT_CHARS)
+        if not options.units(select["mode"]):  # fell back to dense: chunks, as dense gives
+            return hits[:k]
+        units = retriever.units(hits, UNIT_CHARS, most=k)
         if len(units) >= k or len(hits) < n or n >= MAX_SEARCH_K:
             return units[:k]
         n = min(n * UNIT_READ, MAX_SEARCH_K)
+
+
+def without_nested(hits: Sequence[Hit]) -> list[Hit]:
+    """``hits`` less those inside another of them (a method whose class is given too)."""
+    return [
+        h for h in hits
+        if not any(o is not h and o.source == h.source and o.start <= h.start and h.end <= o.end
+                   and (o.start, o.end) != (h.start, h.end) for o in hits)
+    ]  # fmt: skip

@@ -218,7 +218,6 @@ class AskOptions:
     kind: str | None = None
     include_toc: bool = False
     rerank: str | None = None
-    passages: str = "auto"
     context: int | None = None
     kv_budget: int | float | None = None
     kv_method: str | None = None
@@ -227,6 +226,7 @@ class AskOptions:
     min_confidence: float | None = None
     llm: LLMConfig | BaseChatModel | Writer | None = None
     context_tokens: int | None = None
+    passages: str = "auto"
     #: The options that select the passages.
     search: SearchOptions = field(init=False, repr=False, compare=False)
     #: The KV config ``kv_budget`` and ``kv_method`` make (None: no compression).

@@ -182,7 +182,8 @@ class Retriever:
         In rank order, each hit takes the next chunk after it, then the one before, and
         so on, while the total length of all returned passages stays within ``budget``
         and no text is given twice (a neighbour already in a passage is skipped). A hit
-        alone longer than what is left is kept as it is. Returns one passage per hit, in
+        alone longer than what is left is kept as it is; a hit wider than its chunk (a unit
+        of code) grows from the chunks it covers. Returns one passage per hit, in
         the same order: its span, text and lines widened (:meth:`widened`), its pages
         and section still the hit's, where the match is.
         """
@@ -200,6 +201,12 @@ class Retriever:
                 out.append(h)
                 continue
             lo = hi = where[h.chunk_id]
+            # a hit widened past its chunk (a unit of code) grows from the chunks it covers
+            while lo > 0 and chunks[lo - 1][2] > h.start:
+                lo -= 1
+            while hi + 1 < len(chunks) and chunks[hi + 1][1] < h.end:
+                hi += 1
+            taken[h.doc_id].update(chunks[n][0] for n in range(lo, hi + 1))
             grew = True
             while grew:
                 grew = False
@@ -217,7 +224,7 @@ class Retriever:
                     taken[h.doc_id].add(chunks[step][0])
                     lo, hi = min(lo, step), max(hi, step)
                     grew = True
-            start, end = chunks[lo][1], chunks[hi][2]
+            start, end = min(chunks[lo][1], h.start), max(chunks[hi][2], h.end)
             if (start, end) == (h.start, h.end):
                 out.append(h)
                 continue
@@ -245,17 +252,20 @@ class Retriever:
         self._provenance.annotate([row])
         return dataclasses.replace(grown, line=row["line"], line_end=row["line_end"])
 
-    def units(self, hits: Sequence[Hit], limit: int) -> list[Hit]:
+    def units(self, hits: Sequence[Hit], limit: int, most: int | None = None) -> list[Hit]:
         """Code hits widened to the whole function, method or class they lie in (the
         innermost of at most ``limit`` characters: a question about code is answered by
         a ``raise`` or a default that another chunk of the function holds); a unit two
         hits share is given once, at the better hit's place. Other hits as they are.
         Its lines are the unit's (:meth:`widened`), its section the unit's qualified
-        name; :meth:`narrow` cites a quoted line where it lies."""
+        name; :meth:`narrow` cites a quoted line where it lies. At most ``most`` (None:
+        every hit's)."""
         out: list[Hit] = []
         given: set[tuple[str, int, int]] = set()
         docs: dict[str, Document | None] = {}
         for h in hits:
+            if most is not None and len(out) >= most:
+                break
             if h.kind != "code":
                 out.append(h)
                 continue

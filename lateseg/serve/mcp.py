@@ -57,10 +57,16 @@ def build(service: Service, max_k: int = MCP_MAX_K) -> Any:
 
     @server.tool()
     @_told
-    def search(query: str, k: int = 5, kind: str | None = None, source: str | None = None) -> dict:
+    def search(
+        query: str, k: int = 5, kind: str | None = None, source: str | None = None,
+        passages: str = "auto",
+    ) -> dict:  # fmt: skip
         """The k passages of the index that best match the query. kind: one of pdf, code,
-        text, markdown, docx, html; source: a glob over file paths ("*/contracts/*.pdf")."""
-        hits = service.search(query, options=SearchOptions(k_of(k), source=source, kind=kind))
+        text, markdown, docx, html; source: a glob over file paths ("*/contracts/*.pdf");
+        passages: auto (a search about code gives each code hit as its whole function,
+        up to 8,000 characters), chunks (the stored chunks) or units."""
+        options = SearchOptions(k_of(k), source=source, kind=kind, passages=passages)
+        hits = service.search(query, options=options)
         return {"query": query, "hits": [_passage(service.hit_json(h)) for h in hits]}
 
     @server.tool()

@@ -17,7 +17,7 @@ from lateseg.pipeline import Pipeline, SearchOptions
 
 
 class LatesegRetriever(BaseRetriever):
-    """The ``k`` best chunks of a lateseg index for a query.
+    """The ``k`` best passages of a lateseg index for a query.
 
     Build it from a :class:`~lateseg.Pipeline` (``pipeline=``) or an index folder
     (``index=``). ``mode`` is ``auto`` (default: dense, but hybrid for a question about
@@ -25,8 +25,11 @@ class LatesegRetriever(BaseRetriever):
     over file paths) and ``kind`` (``pdf``, ``code``, ``text`` …) filter;
     ``rerank="generator"`` re-ranks the top hits by the local generator's likelihood of
     the query (:mod:`lateseg.generate.rerank`: better on code and manuals, seconds a query;
-    off by default). Each of ``k``, ``mode``, ``source``, ``kind`` and ``rerank`` can also
-    be given per call: ``retriever.invoke(q, k=2, kind="pdf")``.
+    off by default). ``passages``: ``auto`` (default: for a search about code, each code
+    hit is the whole function, method or class it lies in, up to 8,000 characters),
+    ``chunks`` or ``units`` (:data:`~lateseg.ask.options.PASSAGES`). Each of ``k``,
+    ``mode``, ``source``, ``kind``, ``rerank`` and ``passages`` can also be given per
+    call: ``retriever.invoke(q, k=2, kind="pdf")``.
     """
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
@@ -37,6 +40,7 @@ class LatesegRetriever(BaseRetriever):
     source: str | None = None
     kind: str | None = None
     rerank: str | None = None
+    passages: str = "auto"
 
     @model_validator(mode="before")
     @classmethod
@@ -59,6 +63,7 @@ class LatesegRetriever(BaseRetriever):
         source: str | None = None,
         kind: str | None = None,
         rerank: str | None = None,
+        passages: str | None = None,
         **kwargs: Any,
     ) -> list[Document]:
         if kwargs:
@@ -69,6 +74,7 @@ class LatesegRetriever(BaseRetriever):
             source if source is not None else self.source,
             kind if kind is not None else self.kind,
             rerank=rerank if rerank is not None else self.rerank,
+            passages=passages or self.passages,
         )
         hits = self.pipeline.search(query, options=options)
         return [hit_document(h) for h in hits]

@@ -15,7 +15,7 @@ from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from sse_starlette.sse import EventSourceResponse
 
-from lateseg.ask.options import ANSWER_MODES, MODE_ALIASES, AskOptions
+from lateseg.ask.options import ANSWER_MODES, MODE_ALIASES, PASSAGES, AskOptions
 from lateseg.serve.guard import error_body, status_of
 from lateseg.serve.limits import (
     MAX_K,
@@ -127,9 +127,12 @@ def search(
     mode: str = Query("auto", pattern="^(" + "|".join(QUERY_MODES) + ")$"),
     source: str | None = Query(None, max_length=1000),
     kind: str | None = None,
+    passages: str = Query("auto", pattern="^(" + "|".join(PASSAGES) + ")$"),
 ) -> dict[str, Any]:
-    """The ``k`` best passages for ``q``; ``source``: a glob over file paths."""
-    hits = service.search(q, k, mode=mode, source=source, kind=kind)
+    """The ``k`` best passages for ``q``; ``source``: a glob over file paths;
+    ``passages``: ``auto`` (a search about code gives whole functions), ``chunks`` or
+    ``units``."""
+    hits = service.search(q, k, mode=mode, source=source, kind=kind, passages=passages)
     return {"query": q, "hits": [service.hit_json(h) for h in hits]}
 
 
