@@ -73,6 +73,7 @@ ASK_VALUES = {
     "min_confidence": {"min_confidence": 0.9},
     "llm": {"llm": LLM},
     "context_tokens": {"llm": LLM, "context_tokens": 500},
+    "passages": {"passages": "chunks"},
 }
 
 

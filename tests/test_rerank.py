@@ -53,17 +53,18 @@ def test_zmix_standardises_each_list_and_a_flat_list_adds_nothing():
 
 def test_search_reranks_the_dense_top_hits(sample_index, generator):
     """The re-ranked hits are the dense top RERANK_TOP in the order of dense + likelihood,
-    each standardised; a smaller k is a prefix of a larger one."""
+    each standardised; a smaller k is a prefix of a larger one. (Chunks: a units search
+    re-ranks its chunks, then widens them.)"""
     q = "which function converts an amount of money from one currency to another?"
-    dense = sample_index.search(q, k=RERANK_TOP)
-    ranked = sample_index.search(q, k=RERANK_TOP, rerank="generator")
+    dense = sample_index.search(q, k=RERANK_TOP, passages="chunks")
+    ranked = sample_index.search(q, k=RERANK_TOP, rerank="generator", passages="chunks")
     assert {h.chunk_id for h in ranked} == {h.chunk_id for h in dense}
     ql = likelihoods(generator, q, [h.text for h in dense])
     want = zmix(np.array([h.score for h in dense]), ql)
     by_id = dict(zip([h.chunk_id for h in dense], want, strict=True))
     assert [h.score for h in ranked] == pytest.approx(sorted(want, reverse=True), abs=1e-6)
     assert all(by_id[h.chunk_id] == pytest.approx(h.score, abs=1e-6) for h in ranked)
-    top3 = sample_index.search(q, k=3, rerank="generator")
+    top3 = sample_index.search(q, k=3, rerank="generator", passages="chunks")
     assert [h.chunk_id for h in top3] == [h.chunk_id for h in ranked[:3]]
     with pytest.raises(ConfigError, match="rerank"):
         sample_index.search(q, rerank="cross-encoder")

@@ -84,9 +84,7 @@ def test_chunks_are_the_stored_chunks_and_auto_follows_the_search(code_index):
     ]
     # auto: a question of a codebase is searched as code (hybrid), so it returns units
     auto = code_index.search(QUESTION, k=6)
-    assert [(h.source, h.start, h.end) for h in auto] == [
-        (h.source, h.start, h.end) for h in units
-    ]
+    assert [(h.source, h.start, h.end) for h in auto] == [(h.source, h.start, h.end) for h in units]
     # a description (not a question) is searched dense, and returns chunks
     said = "Converts an integer to a string containing commas every three digits."
     assert [(h.source, h.start, h.end) for h in code_index.search(said, k=6)] == [
@@ -119,9 +117,7 @@ def test_lateseg_eval_compares_chunks_with_units():
         Variant.parse("passages=lines", Variant())
 
 
-def test_units_fill_k_by_reading_more_chunks_and_stay_whole_when_widened(
-    code_index, monkeypatch
-):
+def test_units_fill_k_by_reading_more_chunks_and_stay_whole_when_widened(code_index, monkeypatch):
     from lateseg.ask.code_search import UNIT_READ
 
     asked: list[int] = []
