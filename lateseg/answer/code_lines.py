@@ -72,12 +72,11 @@ def _definitions(text: str) -> tuple[list[int], list[str], list[bool]]:
     return [f[0] for f in found], [f[1] for f in found], [f[2] for f in found]
 
 
-def enclosing_def(text: str, at: int, classes: bool = False) -> str:
-    """The name of the last ``def`` or ``class`` before offset ``at`` ("" for none; with
-    ``classes``, "" unless that last one is a class)."""
-    ends, names, is_class = _definitions(text)
+def enclosing_def(text: str, at: int) -> str:
+    """The name of the last ``def`` or ``class`` before offset ``at`` ("" for none)."""
+    ends, names, _ = _definitions(text)
     k = bisect.bisect_right(ends, at) - 1
-    return names[k] if k >= 0 and (is_class[k] or not classes) else ""
+    return names[k] if k >= 0 else ""
 
 
 def exit_class(name: str) -> bool:
@@ -97,18 +96,18 @@ def member_of(text: str, m: re.Match[str]) -> str:
     no line between them indented as little (the body has not ended); "" for none (or
     one more than :data:`MEMBER_REACH` characters above)."""
     line, at = m.start(), m.start(1)
-    name = enclosing_def(text, at, classes=True)
-    if not name or at == line:
+    ends, names, is_class = _definitions(text)
+    k = bisect.bisect_right(ends, at) - 1
+    if k < 0 or not is_class[k] or at == line:
         return ""
-    ends, _, _ = _definitions(text)
-    head = text.rfind("\n", 0, ends[bisect.bisect_right(ends, at) - 1]) + 1
+    head = text.rfind("\n", 0, ends[k]) + 1
     if line - head > MEMBER_REACH:
         return ""
     indent = len(text[head:at]) - len(text[head:at].lstrip(" \t"))
     for row in text[head:line].splitlines()[1:]:
         if row.strip() and len(row) - len(row.lstrip(" \t")) <= indent:
             return ""  # the class's body ended before the name
-    return name if at - line > indent else ""
+    return names[k] if at - line > indent else ""
 
 
 def signature_end(text: str, open_paren: int, limit: int = 2000) -> int:

@@ -282,7 +282,9 @@ class Retriever:
             if where in given:
                 continue
             given.add(where)
-            grown = self.widened(h, unit.start, unit.end, doc.text[unit.start : unit.end])
+            grown = h  # a hit that is its unit already (a search returned units): as it is
+            if (h.start, h.end) != (unit.start, unit.end):
+                grown = self.widened(h, unit.start, unit.end, doc.text[unit.start : unit.end])
             out.append(dataclasses.replace(grown, section=unit.label or h.section))
         return out
 

@@ -74,7 +74,7 @@ class LatesegRetriever(BaseRetriever):
             source if source is not None else self.source,
             kind if kind is not None else self.kind,
             rerank=rerank if rerank is not None else self.rerank,
-            passages=passages or self.passages,
+            passages=passages if passages is not None else self.passages,
         )
         hits = self.pipeline.search(query, options=options)
         return [hit_document(h) for h in hits]
