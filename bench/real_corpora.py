@@ -43,6 +43,8 @@ CORPORA: dict[str, tuple[str, str]] = {
     "vulture": ("code/vulture", "code"),
     "black": ("code/black", "code"),
     "piptools": ("code/piptools", "code"),
+    "build": ("code/build", "code"),
+    "codespell": ("code/codespell", "code"),
 }
 PREFIX = "real-"
 SET_NAMES = tuple(PREFIX + c for c in CORPORA)

@@ -42,6 +42,8 @@ CORPUS_OF = {  # question file stem -> folder its sources are relative to
     "vulture": HERE / "code" / "vulture",
     "black": HERE / "code" / "black",
     "piptools": HERE / "code" / "piptools",
+    "build": HERE / "code" / "build",
+    "codespell": HERE / "code" / "codespell",
 }
 KINDS = {"symbol", "exception", "default", "env", "exit_code", "behaviour"}
 
