@@ -660,9 +660,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--check-only", action="store_true", help="run the check and stop")
     ap.add_argument("--out", type=Path, default=OUT)
     ap.add_argument("--report", type=Path, help="write the Markdown of a run's .json again")
+    ap.add_argument(
+        "--merge", type=Path, nargs="+", metavar="JSON",
+        help="one table (and .json, at --out) of several runs' .json that cover different "
+        "tasks or lengths: a run too long for one sitting, made in parts",
+    )  # fmt: skip
     args = ap.parse_args(argv)
     if args.report is not None:
         args.out.write_text(markdown(json.loads(args.report.read_text())))
+        print(f"wrote {args.out}")
+        return 0
+    if args.merge:
+        report = merged([json.loads(p.read_text()) for p in args.merge], args.merge)
+        args.out.with_suffix(".json").write_text(json.dumps(report, indent=1))
+        args.out.write_text(markdown(report))
         print(f"wrote {args.out}")
         return 0
 
@@ -740,6 +751,39 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.out.write_text(markdown(report))  # partial results as they come
     print(f"wrote {args.out}")
     return 0
+
+
+def merged(reports: Sequence[dict[str, Any]], paths: Sequence[Path]) -> dict[str, Any]:
+    """One report of several runs of this bench that cover different contexts (a task at
+    a length no other run has): their rows together, each run's command, time and check
+    named. Runs that share a context, or differ in ratios or versions, are refused: a
+    table of them would average answers of different runs as one."""
+    seen: dict[str, str] = {}
+    for path, rep in zip(paths, reports, strict=True):
+        for r in rep["rows"]:
+            if seen.setdefault(r["case"], str(path)) != str(path):
+                raise SystemExit(f"{r['case']} is in both {seen[r['case']]} and {path}")
+    for key in ("versions",):
+        if any(rep[key] != reports[0][key] for rep in reports):
+            raise SystemExit(f"the runs differ in {key}: {[rep[key] for rep in reports]}")
+    if any(rep["args"]["ratios"] != reports[0]["args"]["ratios"] for rep in reports):
+        raise SystemExit("the runs differ in ratios")
+    settings = sorted({s for rep in reports for s in rep["args"]["settings"]})
+    parts = "; ".join(
+        f"`{rep['command']}` ({rep['date']}, {rep['minutes']:.0f} min, check: {rep['check']})"
+        for rep in reports
+    )
+    return {
+        "command": "python bench/kvpress_compare.py --merge " + " ".join(str(p) for p in paths),
+        "date": max(rep["date"] for rep in reports),
+        "machine": reports[0]["machine"],
+        "versions": reports[0]["versions"],
+        "args": {**reports[0]["args"], "settings": settings},
+        "check": "; ".join(dict.fromkeys(rep["check"] for rep in reports)),
+        "minutes": sum(rep["minutes"] for rep in reports),
+        "coverage": f"{len(reports)} runs made in parts, one table: {parts}.",
+        "rows": [r for rep in reports for r in rep["rows"]],
+    }
 
 
 def _version(name: str) -> str:

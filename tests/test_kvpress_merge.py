@@ -1,0 +1,48 @@
+"""bench/kvpress_compare.py --merge: one table of runs made in parts (issue 64), from the
+committed runs' own .json; runs that overlap or differ are refused."""
+
+from __future__ import annotations
+
+import copy
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+pytest.importorskip("torch")
+from bench import kvpress_compare as kc
+
+RESULTS = Path(__file__).resolve().parent.parent / "bench" / "results"
+PARTS = [RESULTS / "kvpress_compare.json", RESULTS / "kvpress_compare_qa.json"]
+
+
+def _runs() -> list[dict]:
+    return [json.loads(p.read_text()) for p in PARTS]
+
+
+def test_a_merge_holds_every_run_s_rows_and_names_each_run():
+    runs = _runs()
+    report = kc.merged(runs, PARTS)
+    assert len(report["rows"]) == sum(len(r["rows"]) for r in runs)
+    assert {r["case"] for r in report["rows"]} == {r["case"] for run in runs for r in run["rows"]}
+    assert all(run["command"] in report["coverage"] for run in runs)
+    assert report["minutes"] == pytest.approx(sum(r["minutes"] for r in runs))
+    text = kc.markdown(copy.deepcopy(report))
+    # the QA task of the second run and a contract of the first, in one table
+    assert "### qa at 8192 tokens" in text and "contract QA (whole contract)" in text
+
+
+def test_a_merge_refuses_runs_that_overlap_or_differ(tmp_path):
+    runs = _runs()
+    with pytest.raises(SystemExit, match="is in both"):
+        kc.merged([runs[0], runs[0]], [PARTS[0], tmp_path / "again.json"])
+    other = copy.deepcopy(runs[1])
+    other["versions"]["transformers"] = "9.9.9"
+    with pytest.raises(SystemExit, match="versions"):
+        kc.merged([runs[0], other], PARTS)
+    other = copy.deepcopy(runs[1])
+    other["args"]["ratios"] = [0.5]
+    with pytest.raises(SystemExit, match="ratios"):
+        kc.merged([runs[0], other], PARTS)
