@@ -60,23 +60,6 @@ FLAKE8 = REAL / "flake8" / "src" / "flake8"
         ("What's the name of the enum that lists the wrap modes?", "symbol"),
         ("Which enum lists the wrap modes?", "symbol"),
         ("What happens when a plugin fails to load?", None),
-        # a default asked by what is absent: "with no …", "if neither … nor …", "without
-        # giving a …"; an environment variable left unset asks for a default too
-        ("With no config file and no --url, which server does it talk to?", "default"),
-        ("If neither the config nor the command line picks a backend, which is used?", "default"),
-        ("When I render a date without giving a format, what does it look like?", "default"),
-        ("With the default configuration, is a long line an error or a warning?", "default"),
-        ("If I set neither --jobs nor its environment variable, how many run?", "default"),
-        ("With no environment variables set, where does the cache live?", "default"),
-        # … but "without giving -q" names the option: not read as a default (dotenv)
-        ("When I run `tool set K v` without giving -q, how is the value quoted?", None),
-        # an environment variable asked without the two words side by side
-        ("How do I point the tool at another cache folder through the environment?", "env"),
-        ("I set the index address in the environment. Which variable is it?", "env"),
-        # "virtual environment" asks for no variable
-        ("Which backend creates the virtual environment?", None),
-        ("Is there one exception class I can catch for every error it raises?", "exception"),
-        ("I want to run it from my own script. What do I import and call?", "symbol"),
     ],
 )
 def test_a_question_about_code_says_which_fact_it_asks_for(question, kind):
@@ -499,11 +482,6 @@ def test_a_quantity_is_a_default_of_a_codebase_only(code_index, sample_index):
     assert not weakly_default(plain)
     assert sample_index._answerer.analysed(plain).code == "default"
     assert not weakly_default("Which function parses the date, and how long is it?")
-    # a contract's words too: read as a default only of a codebase
-    for q in ("With no notice given, when does the term end?",
-              "If neither party objects nor renews, what price applies?"):  # fmt: skip
-        assert code_kind(q) == "default" and weakly_default(q)
-        assert sample_index._answerer.analysed(q).code is None
 
 
 def test_auto_fuses_a_plain_question_over_a_codebase_only(code_index, sample_index):

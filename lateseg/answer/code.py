@@ -11,12 +11,12 @@ name: ``ERROR_TIMEOUT = 2``), the quote is that line, and :meth:`Asker.cite_wher
 <lateseg.ask.answering.Asker.cite_where_it_lies>` cites it at its own lines and qualified
 name. A fact is scored as a quote's sentence is (:mod:`lateseg.answer.extractive`): the
 question's similarity to the lines around it (for a ``def``, its signature and
-docstring) and to the fact's own name (:data:`NAME_WEIGHT`), its passage's retrieval
-score, the question's words in those lines, the fact's own name and the passage's
-qualified name, and the bonus for stating what is asked; the confidence rates it with
-the code facts' own weights (:data:`~lateseg.answer.confidence.CODE_COEFFICIENTS`,
-fitted on code facts). A question that asks for a quantity ("how many spaces") is
-answered only by a value with a number in it. A
+docstring), its passage's retrieval score, the question's words in those lines, the
+fact's own name and the passage's qualified name, and the bonus for stating what is
+asked; the confidence rates it with the code facts' own weights
+(:data:`~lateseg.answer.confidence.CODE_COEFFICIENTS`, fitted on code facts). A
+question that asks for a quantity ("how many spaces") is answered only by a value with
+a number in it. A
 default that names a constant (``default=defaults.MAX_LINE_LENGTH``) is answered by the
 constant's own line where a passage assigns it (``MAX_LINE_LENGTH = 79``; the ask reads
 that passage after the others: :func:`~lateseg.ask.code_search.named_values`). Docs
@@ -64,12 +64,6 @@ _PLURAL_ENV = re.compile(r"\bvariables\b|\bvars\b", re.IGNORECASE)
 
 # the most facts one question scores (each is embedded): the best by word overlap
 MOST_FACTS = 64
-#: The weight of the question's similarity to a fact's own name (``ERROR_CTRL_C``,
-#: ``find_uv_binary``), beside its lines': the members of one enum and the constants of
-#: one module are read in the same lines, and only their names tell them apart. Chosen
-#: on eleven repositories' questions (0.25 of 0, 0.25, 0.5, 1: the top fact is right for
-#: 81 of 151 questions against 75), reported on others (bench/results/code/code.md).
-NAME_WEIGHT = 0.25
 # the facts the docs alone may state, in forms prose does not otherwise take ($NAME,
 # "exits with 2", ConfigFileError); a default or a function needs a passage of code
 _DOCS_STATE = frozenset(["env", "exit_code", "exception"])
@@ -101,22 +95,15 @@ def score_facts(
     asked: Asked, hits: Sequence[Hit], found: Sequence[Fact], encoder: TextEmbedder
 ) -> np.ndarray:
     """Each fact's score, on the scale of a quote's candidates (see the module
-    docstring): similarity + :data:`NAME_WEIGHT` × its name's similarity + 0.5 passage +
-    0.5 overlap + 0.5 for stating what is asked, + 0.5 where it states an option or a
-    variable the question names."""
+    docstring): similarity + 0.5 passage + 0.5 overlap + 0.5 for stating what is asked,
+    + 0.5 where it states an option or a variable the question names."""
     q = encoder.embed_queries([asked.question])[0]
     sims = encoder.embed_texts([f.context for f in found]) @ q
-    # the fact's own name: members of one enum, constants of one module share their lines
-    own = [" ".join(identifier_words(f.name.replace(" ", "."))) for f in found]
-    said = [k for k, n in enumerate(own) if n]
-    by_name = np.zeros(len(found))
-    if said:
-        by_name[said] = encoder.embed_texts([own[k] for k in said]) @ q
     overlap = word_overlaps(asked.words, [_named(f, hits[f.passage]) for f in found])
     passage = np.array([hits[f.passage].score for f in found])
     names = names_asked(asked.question)
     named = np.array([_states_named(names, f, hits[f.passage]) for f in found], dtype=float)
-    return sims + NAME_WEIGHT * by_name + 0.5 * passage + 0.5 * overlap + 0.5 + 0.5 * named
+    return sims + 0.5 * passage + 0.5 * overlap + 0.5 + 0.5 * named
 
 
 def _phrase_parts(

@@ -314,11 +314,6 @@ _WEAK_DEFAULT = (
     r"passed|specified|given|chosen)\b|\bthe\s+default\b"
     r"|\bhow\s+(?:many|long|often|old|large|big)\b"
     r"|\b(?:largest|smallest|maximum|minimum|longest|shortest)\b"
-    # "with no .pypirc, no -r …", "if neither the noxfile nor the command line chooses",
-    # "without giving a format", "with the built-in default configuration"
-    r"|(?:^|[,;:]\s*)with\s+no\b|\bif\s+neither\b[^?]{0,80}\bnor\b"
-    r"|\bwithout\s+(?:giving|passing|setting|specifying|choosing)\s+(?:an?|any)\b"
-    r"|\bdefault\s+config(?:uration)?\b"
 )
 
 # (kind, pattern): the first that matches a question decides its code kind ("which
@@ -327,31 +322,15 @@ _CODE_KINDS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (kind, re.compile(p, re.IGNORECASE))
     for kind, p in (
         # "which exception class does pipx raise": an exception, though a class is named
-        # "is there one exception class I can catch": the class, though "is there" asks
-        (
-            "exception",
-            r"\b(?:which|what)\s+(?:[\w-]+\s+){0,2}(?:exception|error)\s+class(?:es)?\b"
-            r"|\bis\s+there\s+(?:one|an?|any|a\s+single)\s+(?:[\w-]+\s+){0,2}"
-            r"(?:exception|error)\s+class\b",
-        ),
+        ("exception", r"\b(?:which|what)\s+(?:[\w-]+\s+){0,2}(?:exception|error)\s+class(?:es)?\b"),
         (
             "symbol",
             r"\b(?:which|what)\s+(?:[\w-]+\s+){0,2}(?:functions?|methods?|class(?:es)?|enums?|"
             r"decorators?|helpers?|callables?)\b"
             r"|\bis\s+there\s+an?\s+(?:[\w-]+\s+){0,2}(?:function|helper|method|class|decorator)\b"
-            r"|\bname\s+of\s+the\s+(?:[\w-]+\s+){0,2}(?:function|method|class|enum|decorator)\b"
-            r"|\bwhat\s+(?:do|should|can|would)\s+(?:I|you|we)\s+(?:import|call)\b",
+            r"|\bname\s+of\s+the\s+(?:[\w-]+\s+){0,2}(?:function|method|class|enum|decorator)\b",
         ),
-        # "with no environment variables pointing elsewhere", "set neither the option nor
-        # its environment variable": what holds without one is a default
-        ("default", r"\b(?:neither|no|without)\b[^?.]{0,60}\benv(?:ironment)?\s+var"),
-        (
-            "env",
-            r"\benv(?:ironment)?\s+var(?:iable)?s?\b|\benv\s+vars?\b"
-            # "through the environment", "which variable … in the environment"
-            r"|\b(?:through|via|from|using)\s+(?:the|my|your)\s+(?:shell'?s?\s+)?environment\b"
-            r"|\bvariables?\b[^?]{0,120}\benvironment\b|\benvironment\b[^?]{0,120}\bvariables?\b",
-        ),
+        ("env", r"\benv(?:ironment)?\s+var(?:iable)?s?\b|\benv\s+vars?\b"),
         ("exit_code", r"\bexit\s+(?:codes?|status(?:es)?|values?)\b|\breturn\s+codes?\b"),
         (
             "exception",
