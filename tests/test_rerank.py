@@ -71,6 +71,34 @@ def test_search_reranks_the_dense_top_hits(sample_index, generator):
     assert rerank(generator, q, dense[:1], 5) == dense[:1]  # one hit: nothing to re-rank
 
 
+def test_a_memo_re_ranks_as_without_one_and_scores_each_passage_once(
+    sample_index, generator, monkeypatch
+):
+    """Re-ranking the same passages again for one question (a units search that reads
+    more chunks) reads their likelihoods from the memo: the same order and scores as a
+    fresh re-rank, and the model runs only for passages it has not scored."""
+    import lateseg.generate.rerank as module
+
+    q = "which function converts an amount of money from one currency to another?"
+    dense = sample_index.search(q, k=RERANK_TOP, passages="chunks")
+    fresh = rerank(generator, q, dense, 10)
+    scored: list[int] = []
+    real = module.likelihoods
+
+    def counted(generator, question, passages, batch=module.BATCH):
+        scored.append(len(passages))
+        return real(generator, question, passages, batch)
+
+    monkeypatch.setattr(module, "likelihoods", counted)
+    memo: dict[str, float] = {}
+    first = rerank(generator, q, dense[:12], 10, memo)
+    again = rerank(generator, q, dense, 10, memo)
+    assert scored == [12, len({h.text for h in dense[12:]})]  # the first 12 once
+    assert [h.chunk_id for h in again] == [h.chunk_id for h in fresh]
+    assert [h.score for h in again] == pytest.approx([h.score for h in fresh], abs=1e-4)
+    assert len(first) == 10
+
+
 def test_code_questions_rank_their_function_no_lower(sample_index, sample_questions):
     """On the sample codebase's questions the re-ranker never ranks the gold function
     lower than dense search, and ranks at least one higher (bench/retrieval.py measures

@@ -152,3 +152,35 @@ def test_ask_with_passages_chunks_reads_chunks(code_index):
     # as asked by default, the clamp() function is read (and cited) whole
     whole = code_index.ask(question, min_confidence=0)
     assert any((c.source, c.start, c.end) not in stored for c in whole.citations)
+
+
+@pytest.mark.slow  # loads the generator
+def test_a_units_search_that_reads_again_scores_each_passage_once(code_index, monkeypatch):
+    """A re-ranked units search that reads more chunks while too few units came back
+    re-ranks the head of each read, and the generator scores each passage once for the
+    question (``rerank``'s memo), not once per read."""
+    import lateseg.ask.code_search as code_search
+    import lateseg.generate.rerank as module
+
+    # two chunks read per unit wanted: this small index's first read holds too few units
+    monkeypatch.setattr(code_search, "UNIT_READ", 2)
+    reads: list[int] = []
+    search = code_index.retriever.search
+
+    def counted_search(question, k=5, **kw):
+        if kw.get("mode") == "hybrid":  # (not the dense read that scores them by cosine)
+            reads.append(k)
+        return search(question, k, **kw)
+
+    scored: list[str] = []
+    real = module.likelihoods
+
+    def counted(generator, question, passages, batch=module.BATCH):
+        scored.extend(passages)
+        return real(generator, question, passages, batch)
+
+    monkeypatch.setattr(code_index.retriever, "search", counted_search)
+    monkeypatch.setattr(module, "likelihoods", counted)
+    hits = code_index.search(QUESTION, k=30, passages="units", rerank="generator")
+    assert len(hits) == 30 and len(reads) >= 2  # it read again
+    assert scored and len(scored) == len(set(scored))  # and scored no passage twice

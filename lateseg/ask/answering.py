@@ -241,7 +241,8 @@ class Answerer:
         rerank = None
         if options.rerank is not None:
             generator = self.local_generator()
-            rerank = lambda hits, n: by_likelihood(generator, question, hits, n)  # noqa: E731
+            memo: dict[str, float] = {}  # (a units search may re-rank its head again)
+            rerank = lambda hits, n: by_likelihood(generator, question, hits, n, memo)  # noqa: E731
         scored = auto or about_code is not None  # hybrid hits are scored by cosine
         return searched(self.retriever, question, options, select, rerank, scored)
 

@@ -103,20 +103,31 @@ def likelihoods(
     return np.asarray(out)
 
 
-def rerank(generator: LocalGenerator, question: str, hits: Sequence[Hit], k: int) -> list[Hit]:
+def rerank(
+    generator: LocalGenerator,
+    question: str,
+    hits: Sequence[Hit],
+    k: int,
+    memo: dict[str, float] | None = None,
+) -> list[Hit]:
     """The ``k`` best of ``hits`` (in retrieval order) by retrieval score plus the
     question's likelihood under ``generator`` (:func:`zmix` of the two over the first
     :data:`RERANK_TOP`); each hit's score becomes that sum. Hits past the first
-    :data:`RERANK_TOP` keep their order after them."""
+    :data:`RERANK_TOP` keep their order after them. ``memo`` keeps each passage's
+    likelihood by its text across calls for one question: a units search that reads more
+    chunks re-ranks the same passages again (a row scores as it would alone, so a
+    remembered likelihood is the one it would get)."""
     if k < 1:
         raise ConfigError(f"k={k} must be at least 1")
     top = list(hits[:RERANK_TOP])
     if len(top) < 2:
         return list(hits[:k])
-    mixed = zmix(
-        np.asarray([h.score for h in top]),
-        likelihoods(generator, question, [h.text for h in top]),
-    )
+    known = {} if memo is None else memo
+    texts = [h.text for h in top]
+    new = [t for t in dict.fromkeys(texts) if t not in known]
+    if new:
+        known.update(zip(new, likelihoods(generator, question, new).tolist(), strict=True))
+    mixed = zmix(np.asarray([h.score for h in top]), np.asarray([known[t] for t in texts]))
     order = np.argsort(-mixed, kind="stable")
     ranked = [dataclasses.replace(top[i], score=float(mixed[i])) for i in order]
     return (ranked + list(hits[RERANK_TOP:]))[:k]
