@@ -80,6 +80,14 @@ def add_search(sub: argparse._SubParsersAction) -> None:
         action="store_true",
         help="attach the definitions of the defined terms each hit uses (contracts)",
     )
+    se.epilog += (
+        "\n\nEach hit prints as `N. [score] where it lies`. The score of a dense search, and "
+        "of the hybrid one that\n--mode auto chooses for code, is the passage's cosine "
+        "similarity to the question (the scale\n`ask` rates its answers on); the hybrid "
+        "ranking weighs the question's words too, so these\nscores need not fall in rank "
+        "order. --mode lexical scores by BM25, --mode hybrid by the fused\nscore, --rerank "
+        "by the standardised sum of the score and the generator's likelihood."
+    )
 
 
 def add_ask(sub: argparse._SubParsersAction) -> None:
