@@ -104,10 +104,15 @@ def test_human_output_and_reingest(license_index):
     again = cli("ingest", str(docs), "--index", str(index))
     assert again.returncode == 0
     assert "0 added, 0 updated, 3 unchanged, 0 skipped, 0 failed" in again.stdout
-    # the help says what the bracketed number is, and that auto's need not fall in order
-    said = " ".join(cli("search", "--help").stdout.split())
+
+
+def test_search_help_says_what_its_score_is():
+    """The bracketed number of a hit is explained, and that auto's need not fall in order."""
+    out = cli("search", "--help")
+    assert out.returncode == 0
+    said = " ".join(out.stdout.split())
     assert "N. [score]" in said and "cosine similarity" in said
-    assert "need not fall in rank order" in said and "BM25" in said
+    assert "need not fall in rank order" in said and "BM25" in said and "the first 30" in said
 
 
 def test_errors_are_one_line_with_exit_codes(tmp_path, capsys):

@@ -28,6 +28,7 @@ def test_a_merge_holds_every_run_s_rows_and_names_each_run():
     assert len(report["rows"]) == sum(len(r["rows"]) for r in runs)
     assert {r["case"] for r in report["rows"]} == {r["case"] for run in runs for r in run["rows"]}
     assert all(run["command"] in report["coverage"] for run in runs)
+    assert all(run.get("coverage", "") in report["coverage"] for run in runs)
     assert report["minutes"] == pytest.approx(sum(r["minutes"] for r in runs))
     text = kc.markdown(copy.deepcopy(report))
     # the QA task of the second run and a contract of the first, in one table
@@ -42,7 +43,25 @@ def test_a_merge_refuses_runs_that_overlap_or_differ(tmp_path):
     other["versions"]["transformers"] = "9.9.9"
     with pytest.raises(SystemExit, match="versions"):
         kc.merged([runs[0], other], PARTS)
-    other = copy.deepcopy(runs[1])
-    other["args"]["ratios"] = [0.5]
-    with pytest.raises(SystemExit, match="ratios"):
-        kc.merged([runs[0], other], PARTS)
+    for key, change in (
+        ("ratios", lambda r: r["args"].update(ratios=[0.5])),
+        ("machine", lambda r: r.update(machine="elsewhere")),
+        ("max_new_tokens", lambda r: r["args"].update(max_new_tokens=99)),
+    ):
+        other = copy.deepcopy(runs[1])
+        change(other)
+        with pytest.raises(SystemExit, match=key):
+            kc.merged([runs[0], other], PARTS)
+
+
+def test_a_merge_never_writes_over_a_run_it_merges(tmp_path, capsys):
+    with pytest.raises(SystemExit):
+        kc.main(["--merge", *map(str, PARTS)])  # the default --out is the first run's
+    assert "--out of its own" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        kc.main(["--merge", *map(str, PARTS), "--out", str(PARTS[0].with_suffix(".md"))])
+    out = tmp_path / "all.md"
+    assert kc.main(["--merge", *map(str, PARTS), "--out", str(out)]) == 0
+    merged = json.loads(out.with_suffix(".json").read_text())
+    assert merged["args"]["lengths"] == [4096, 8192] and "qa" in merged["args"]["tasks"]
+    assert "its own note" in merged["coverage"]  # the first run's caveats carried

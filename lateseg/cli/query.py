@@ -30,6 +30,7 @@ from lateseg.cli.options import (
 )
 from lateseg.errors import LatesegError
 from lateseg.generate.remote.config import KEY_VARS, MODEL_VAR, URL_VAR, LLMConfig
+from lateseg.generate.rerank import RERANK_TOP
 from lateseg.kv.compress import METHODS, parse_budget
 from lateseg.kv.compress import OPERATING_POINT as KV_OPERATING_POINT
 from lateseg.kv.presses import described
@@ -80,13 +81,14 @@ def add_search(sub: argparse._SubParsersAction) -> None:
         action="store_true",
         help="attach the definitions of the defined terms each hit uses (contracts)",
     )
-    se.epilog += (
-        "\n\nEach hit prints as `N. [score] where it lies`. The score of a dense search, and "
-        "of the hybrid one that\n--mode auto chooses for code, is the passage's cosine "
-        "similarity to the question (the scale\n`ask` rates its answers on); the hybrid "
-        "ranking weighs the question's words too, so these\nscores need not fall in rank "
-        "order. --mode lexical scores by BM25, --mode hybrid by the fused\nscore, --rerank "
-        "by the standardised sum of the score and the generator's likelihood."
+    se.epilog = (
+        f"{se.epilog or ''}\n\nEach hit prints as `N. [score] where it lies`. The score of a "
+        "dense search, and of the hybrid one that --mode auto chooses for code, is the "
+        "passage's cosine similarity to the question (the scale `ask` rates its answers on); "
+        "the hybrid ranking weighs the question's words too, so these scores need not fall in "
+        "rank order. --mode lexical scores by BM25, --mode hybrid by the fused score, --rerank "
+        f"by the standardised sum of the score and the generator's likelihood (the first "
+        f"{RERANK_TOP}; the rest keep their score)."
     )
 
 
