@@ -9,7 +9,7 @@ without the question, already at a ratio of 0.25).
         [--methods lateseg keydiff] [--keep 0.75] [--observe end probe]
 
 Per context the full cache answers each question (the generator's own ask prompt, the
-context as one passage, at most 12 new tokens); each method x kept share x observation
+context as one passage, at most 40 new tokens); each method x kept share x observation
 then prefills and compresses the context once and answers every question from it.
 Reported: the score (RULER's share of expected values) and the share of answers identical
 to the full cache's. Writes ``bench/results/kv_agnostic.{md,json}`` after each context.
@@ -55,7 +55,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--methods", nargs="+", default=["lateseg", "keydiff"])
     ap.add_argument("--keep", type=float, nargs="+", default=[0.75])
     ap.add_argument("--observe", nargs="+", default=["end", "probe"], choices=["end", "probe"])
-    ap.add_argument("--max-new-tokens", type=int, default=12)
+    # lateseg's prompt has the model restate the question before the value: 12 tokens
+    # cut every answer before its number
+    ap.add_argument("--max-new-tokens", type=int, default=40)
     ap.add_argument("--out", type=Path, default=OUT)
     args = ap.parse_args(argv)
 
