@@ -364,3 +364,32 @@ def test_hnsw_index_updates_through_tombstones_and_policy_is_kept(tmp_path, corp
     with pytest.raises(ConfigError, match="choose one of"):
         Pipeline.open(tmp_path / "other", vectors="annoy")
     assert not (tmp_path / "other").exists()
+
+
+def test_verify_reads_one_state_while_a_writer_commits_between_its_reads(tmp_path, corpus, encoder):
+    """``index verify`` (``problems``) during an ingest: a writer that commits between
+    two of its reads (here: just before it counts the vectors) must not make the
+    counters and the rows it compares come from two states."""
+    from lateseg.pipeline import encode_document
+
+    folder = tmp_path / "idx"
+    with _open(folder, encoder) as pipe:
+        pipe.ingest([corpus / "BSD.txt"], progress=False)
+    with _open(folder, encoder) as writer, _open(folder, encoder) as reader:
+        doc = load_document(corpus / "MPL-2.0.txt")
+        chunks, vecs = encode_document(encoder, writer.chunker, doc)
+        wrote = []
+
+        def between(statement: str) -> None:
+            if not wrote and "COUNT(*), MAX(chunk_id) FROM vectors" in statement:
+                with writer.index.writer() as w:
+                    w.add(doc, "digest", chunks, vecs)
+                wrote.append(statement)
+
+        reader.index.store.db.set_trace_callback(between)
+        try:
+            assert reader.index.problems() == []
+        finally:
+            reader.index.store.db.set_trace_callback(None)
+        assert wrote  # the writer did commit mid-check
+        assert reader.index.problems() == [] and len(reader.sources()) == 2

@@ -21,7 +21,22 @@ class SqliteIntegrity(SqliteBase):
         also runs FTS5's own token-level check, which SQLite runs as a write statement,
         so only a writable connection with no other writer at work can ask for it.
         """
+        with self.snapshot():  # one committed state, though a writer commits meanwhile
+            out, deep = self._checks(dim)
+        if deep and deep_text_check and not self.readonly:
+            try:  # a write statement: after the read transaction, never inside it
+                self.db.execute(
+                    "INSERT INTO chunks_fts(chunks_fts, rank) VALUES ('integrity-check', 1)"
+                )
+            except sqlite3.DatabaseError as e:
+                out.append(f"text index out of step with chunks: {e}")
+        return out
+
+    def _checks(self, dim: int) -> tuple[list[str], bool]:
+        """Inside a snapshot: the problems found, and whether FTS5's own token-level check
+        can add anything (the text index is there and row for row in step)."""
         out = []
+        deep = False
         check = self.db.execute("PRAGMA integrity_check").fetchall()
         if check != [("ok",)]:
             out.append("sqlite integrity: " + "; ".join(str(r[0]) for r in check[:5]))
@@ -36,13 +51,7 @@ class SqliteIntegrity(SqliteBase):
                     f"text index out of step with chunks: {missing} chunks missing, "
                     f"{stray} entries without a chunk"
                 )
-            elif deep_text_check and not self.readonly:
-                try:
-                    self.db.execute(
-                        "INSERT INTO chunks_fts(chunks_fts, rank) VALUES ('integrity-check', 1)"
-                    )
-                except sqlite3.DatabaseError as e:
-                    out.append(f"text index out of step with chunks: {e}")
+            deep = not (missing or stray)
         bad = span_mismatches(
             (text, self.db.execute('SELECT start, "end", text FROM chunks WHERE doc_id=?', (i,)))
             for i, text in self.db.execute("SELECT id, text FROM documents")
@@ -50,7 +59,7 @@ class SqliteIntegrity(SqliteBase):
         if bad:
             out.append(f"{bad} chunks whose text differs from their document's span")
         if self.legacy:
-            return out
+            return out, deep
         lacking = self.db.execute(
             "SELECT COUNT(*) FROM chunks c LEFT JOIN vectors v ON v.chunk_id=c.id "
             "WHERE v.chunk_id IS NULL"
@@ -68,7 +77,7 @@ class SqliteIntegrity(SqliteBase):
             out.append(f"the vector counter says {c['vectors']}, the docstore holds {n}")
         if top is not None and top >= c["next_chunk_id"]:
             out.append(f"chunk ID {top} is not below the next ID counter {c['next_chunk_id']}")
-        return out
+        return out, deep
 
     def compact(self) -> None:
         self.db.execute("INSERT INTO chunks_fts(chunks_fts) VALUES ('optimize')")

@@ -13,6 +13,8 @@ import logging
 import os
 import sqlite3
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -257,6 +259,15 @@ class SqliteBase:
 
     def _counters(self) -> dict[str, int]:
         return {str(k): int(v) for k, v in self.db.execute("SELECT name, value FROM counters")}
+
+    @contextmanager
+    def snapshot(self) -> Iterator[None]:
+        """Reads inside see one committed state (a read transaction)."""
+        self.db.execute("BEGIN")
+        try:
+            yield
+        finally:
+            self.db.execute("COMMIT")
 
     def _tx(self) -> _Transaction:
         if self.readonly:

@@ -18,7 +18,6 @@ import json
 import logging
 import os
 from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
@@ -72,15 +71,6 @@ class DocStore(SqliteLexical, SqliteIntegrity):
             self.db.execute(
                 "UPDATE counters SET value=MAX(value, ?) WHERE name='log_start'", (upto + 1,)
             )
-
-    @contextmanager
-    def snapshot(self) -> Iterator[None]:
-        """Reads inside see one committed state (a read transaction)."""
-        self.db.execute("BEGIN")
-        try:
-            yield
-        finally:
-            self.db.execute("COMMIT")
 
     def vectors_of(self, ids: Sequence[int], dim: int) -> tuple[np.ndarray, np.ndarray]:
         """``(found_ids, [n, dim] float32)`` of the IDs among ``ids`` that have vectors."""
