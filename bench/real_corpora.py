@@ -45,6 +45,8 @@ CORPORA: dict[str, tuple[str, str]] = {
     "piptools": ("code/piptools", "code"),
     "build": ("code/build", "code"),
     "codespell": ("code/codespell", "code"),
+    "checkmanifest": ("code/checkmanifest", "code"),
+    "bandit": ("code/bandit", "code"),
 }
 PREFIX = "real-"
 SET_NAMES = tuple(PREFIX + c for c in CORPORA)

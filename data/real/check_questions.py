@@ -44,6 +44,8 @@ CORPUS_OF = {  # question file stem -> folder its sources are relative to
     "piptools": HERE / "code" / "piptools",
     "build": HERE / "code" / "build",
     "codespell": HERE / "code" / "codespell",
+    "checkmanifest": HERE / "code" / "checkmanifest",
+    "bandit": HERE / "code" / "bandit",
 }
 KINDS = {"symbol", "exception", "default", "env", "exit_code", "behaviour"}
 
