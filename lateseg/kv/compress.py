@@ -88,14 +88,17 @@ class KVConfig:
     question is known (``ask_many``, a served document): ``"end"``, the context's last
     ``window`` tokens, or ``"probe"``, a request to repeat the passages put where a
     question goes (KVzip's idea at the cost of a few tokens; its slots are dropped
-    after), :data:`OBSERVE`."""
+    after), :data:`OBSERVE`. The probe is the default: it kept as many of the full
+    cache's answers as the end or more on both sets measured (the sample contracts whole,
+    ``bench/results/kv_observe.md``; RULER tasks at 8,192 tokens,
+    ``bench/results/kv_agnostic.md``)."""
 
     press: Press = field(default_factory=LatesegPress)
     budget: int | float = 256
     sinks: int = 4
     window: int = 32
     layer_group: int | None = None
-    observe: str = "end"
+    observe: str = "probe"
 
     def __post_init__(self) -> None:
         if isinstance(self.press, str):
