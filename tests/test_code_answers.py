@@ -628,3 +628,71 @@ def test_an_ask_reads_the_code_that_states_what_its_docs_say(tmp_path, encoder, 
     with Pipeline.open(tmp_path / "index") as pipe:
         pipe.encoder = encoder
         with_named_code(pipe.retriever, analyse("Which function reads the config file?"), [said])
+
+
+
+def _docs(path: Path, start: str = "", end: str = "") -> Hit:
+    """A passage of ``path`` as ingest reads it (a Markdown table as ingest writes it)."""
+    from lateseg.ingest import load_document
+
+    doc = load_document(path)
+    a = doc.text.index(start) if start else 0
+    b = doc.text.index(end, a) if end else len(doc.text)
+    return Hit(str(path), a, b, doc.text[a:b], 1.0, kind=doc.kind)
+
+
+def test_an_exit_status_table_in_the_docs_gives_one_fact_a_row(encoder):
+    """vulture's README (a Markdown table under "Exit codes", as ingest writes a table)
+    and pipx's exit-codes page (a reStructuredText list-table headed "Code"): each row's
+    number, read in its row."""
+    readme = _docs(REAL / "vulture" / "README.md", "Exit codes", "Similar programs")
+    assert _values("exit_code", [readme]) == ["0", "1", "2", "3"]
+    rst = _docs(REAL / "pipx" / "docs" / "reference" / "exit-codes.rst")
+    values = _values("exit_code", [rst])
+    assert values.count("0") >= 2 and values.count("1") >= 8, values
+    for question, status in (
+        ("Which exit code means that dead code was found?", "3"),
+        ("What exit status do I get for invalid command line arguments?", "2"),
+    ):
+        answer = code_answer(analyse(question), [readme], encoder)
+        assert answer is not None and answer.phrase is not None
+        assert answer.phrase.text == status, (question, answer.text)
+        assert answer.citations[0].source == readme.source  # cited at the row
+        assert f"Exit code: {status} · Description" in answer.text
+
+
+def test_a_table_is_read_for_exit_statuses_only_where_it_says_so():
+    """A row whose cells name no exit status is not read; in a list-table "Status" alone
+    counts under words about exiting only; a list-table needs its header row."""
+    plain = "Option | Default\nOption: workers · Default: 4\nOption: retries · Default: 3\n"
+    named = "Exit status | Meaning\nExit status: `2` · Meaning: bad input\n"
+    words = "Return code: 2 · Meaning: bad input\nReturn code: none · Meaning: n/a\n"
+    listed = (
+        "Exit statuses\n\n.. list-table::\n    :header-rows: 1\n\n    - - Status\n"
+        "      - Meaning\n    - - ``4``\n      - the server said no\n"
+    )
+    unheaded = listed.replace(":header-rows: 1", ":widths: 10 90")
+    untitled = listed.replace("Exit statuses", "Statuses")
+    values = {
+        name: _values("exit_code", [Hit("/x/README", 0, len(t), t, 1.0, kind=kind)])
+        for name, t, kind in (
+            ("plain", plain, "markdown"),
+            ("named", named, "markdown"),
+            ("words", words, "html"),
+            ("listed", listed, "text"),
+            ("unheaded", unheaded, "text"),
+            ("untitled", untitled, "text"),
+            ("in code", named, "code"),
+        )
+    }
+    assert values == {
+        "plain": [], "named": ["2"], "words": ["2"], "listed": ["4"], "unheaded": [],
+        "untitled": [], "in code": [],
+    }  # fmt: skip
+    # hostile passages are read in one pass, and only their first MOST_CHARS characters
+    for big in (
+        "Exit code: 1 · x: " + "·" * 50 + "\n" * 1 + ("Exit code: 1 · " * 20 + "\n") * 50_000,
+        ".. list-table::\n" * 100_000,
+        "".join(" " * d + ".. list-table::\n" for d in range(400)),
+    ):
+        _values("exit_code", [Hit("/x/a.rst", 0, len(big), big, 1.0, kind="text")])

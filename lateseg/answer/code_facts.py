@@ -9,13 +9,11 @@ facts, each stated by a line of a known form:
   (``DEFAULT_TIMEOUT = 30``, ``HOME = Path("/opt/x")``), "defaults to …" in a docstring;
 * ``env``: ``os.environ.get('NAME')``, ``getenv(NAME)`` of ``NAME = 'VAR'``, a helper
   named for the environment, ``env='NAME'``, and ``$NAME`` in help text and docs;
-* ``exit_code``: ``ERROR_TIMEOUT = 2``, ``= ExitCode(2)``, any member of ``class
-  ExitCode``, ``sys.exit(130)``, ``return 1`` in a function named for the exit status
-  (``return ExitCode(1)`` anywhere), "exits with 4 or 5" in the docs;
+* ``exit_code``: ``ERROR_TIMEOUT = 2``, ``= ExitCode(2)``, any member of ``class ExitCode``,
+  ``sys.exit(130)``, ``return 1`` in a function named for the exit status (``return
+  ExitCode(1)`` anywhere), "exits with 4 or 5" and tables of them (:mod:`.code_tables`) in docs;
 * ``symbol``: ``def name`` and ``class Name`` (not tests), a call in the docs; its
-  :func:`shape` is a class or a function.
-
-:mod:`lateseg.answer.code` scores them and answers with the best.
+  :func:`shape` is a class or a function. (:mod:`lateseg.answer.code` picks the best.)
 """
 
 from __future__ import annotations
@@ -38,6 +36,7 @@ from lateseg.answer.code_lines import (
     member_of,
     signature_end,
 )
+from lateseg.answer.code_tables import exit_rows
 from lateseg.text.words import identifier_words
 from lateseg.types import Hit
 
@@ -421,7 +420,7 @@ def _exit_facts(i: int, text: str, code: bool) -> list[Fact]:
     for m in _EXIT_WORDS.finditer(text):
         a, b = line_at(text, m.start())
         out.append(Fact(i, "exit_code", a, b, m.span(), "exit", around(text, a, b, 1)))
-    return out
+    return out if code else out + exit_rows(i, text)
 
 
 def facts(
