@@ -58,6 +58,13 @@ def main(argv: list[str] | None = None) -> int:
     # lateseg's prompt has the model restate the question before the value: 12 tokens
     # cut every answer before its number
     ap.add_argument("--max-new-tokens", type=int, default=40)
+    ap.add_argument(
+        "--layer-group",
+        type=int,
+        default=None,
+        help="adjacent layers sharing one choice (default: each press's own; 1 is how a "
+        "press chooses inside kvpress, layer by layer)",
+    )
     ap.add_argument("--out", type=Path, default=OUT)
     args = ap.parse_args(argv)
 
@@ -78,7 +85,11 @@ def main(argv: list[str] | None = None) -> int:
         hit = Hit(case.ident, 0, len(case.context), case.context, 1.0, kind="text")
         room = count(case.context) + 256
         configs: list[tuple[str, KVConfig | None]] = [("full cache", None)] + [
-            (f"{m} keep {k:g} observe {o}", KVConfig.of(m, k, observe=o))
+            (
+                f"{m} keep {k:g} observe {o}"
+                + ("" if args.layer_group is None else f" layer group {args.layer_group}"),
+                KVConfig.of(m, k, observe=o, layer_group=args.layer_group),
+            )
             for m in args.methods
             for k in args.keep
             for o in args.observe
