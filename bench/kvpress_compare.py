@@ -300,8 +300,9 @@ def _bytes(cache: Any) -> int:
 @contextlib.contextmanager
 def all_presses(model: Any, presses: list[tuple[str, Any]], ids: list[int]):
     """One hook per attention layer calling every press's ``compress`` on the layer's
-    full keys and values; yields ``(kept, seconds)``: per press, the layer's kept keys
-    and values, and its compression time."""
+    full keys and values (lateseg's ``cut``, which cuts a group of adjacent layers once
+    its last has run); yields ``(kept, seconds)``: per press, each layer's kept keys and
+    values, and its compression time."""
     base = model.model
     kept: dict[str, dict[int, tuple[Any, Any]]] = {n: {} for n, _ in presses}
     seconds: dict[str, float] = dict.fromkeys(kept, 0.0)
@@ -316,9 +317,12 @@ def all_presses(model: Any, presses: list[tuple[str, Any]], ids: list[int]):
         keys, values = layer.keys, layer.values
         for name, p in presses:
             t0 = time.perf_counter()
-            k, v = p.compress(module, kwargs["hidden_states"], keys, values, output[1], kwargs)
+            if hasattr(p, "cut"):  # lateseg's: a group of adjacent layers chooses at once
+                kept[name].update(p.cut(module, kwargs["hidden_states"], keys, values, kwargs))
+            else:
+                k, v = p.compress(module, kwargs["hidden_states"], keys, values, output[1], kwargs)
+                kept[name][module.layer_idx] = (k, v)
             seconds[name] += time.perf_counter() - t0
-            kept[name][module.layer_idx] = (k, v)
         return output
 
     hooks = []

@@ -123,3 +123,25 @@ def test_settings_are_checked_and_a_press_used_outside_a_prefill_says_so(pipe):
     press = LatesegKVPress(compression_ratio=0.5, tokenizer=pipe.tokenizer)
     with pytest.raises(ConfigError, match="no token ids"):
         press._content_chunks(4, 100)
+
+
+def test_adjacent_layers_share_one_choice_as_in_lateseg(pipe):
+    """The lateseg method chooses once for each group of three adjacent layers, from
+    their mean scores, as lateseg's own press does (chosen layer by layer it lost most
+    answers at 8k without the question: bench/results/kv_agnostic_group1.md)."""
+    from lateseg.integrations.kvpress import LatesegKVPress
+
+    grouped = LatesegKVPress(compression_ratio=0.5)
+    alone = LatesegKVPress(compression_ratio=0.5, layer_group=1)
+    for press in (grouped, alone):
+        pipe(_context(), question="What is the secret access code for the vault?", press=press)
+    layers = pipe.model.config.num_hidden_layers
+    assert grouped.group == 3 and sorted(grouped.kept) == list(range(layers))
+    for g in range(0, layers, 3):
+        members = [grouped.kept[j] for j in range(g, min(g + 3, layers))]
+        assert all((m == members[0]).all() for m in members)
+    assert any((grouped.kept[j] != grouped.kept[j + 3]).any() for j in range(layers - 3))
+    assert any((alone.kept[j] != alone.kept[j + 1]).any() for j in range(layers - 1))
+    assert LatesegKVPress(compression_ratio=0.5, method="snapkv").group == 1
+    with pytest.raises(ConfigError, match="layer_group"):
+        LatesegKVPress(compression_ratio=0.5, layer_group=0)

@@ -27,16 +27,21 @@ method still chooses.
 The chunks need the context's text: the press reads the prefill's ``input_ids`` and
 decodes them token by token with the model's tokenizer (``tokenizer``, or the one saved
 with the model), so a chunk boundary falls on the token that holds a paragraph, sentence,
-clause or line start. Each layer chooses for itself (kvpress compresses layer by layer as
-the prefill runs; lateseg's own ``layer_group`` averaging needs every layer's scores and
-is not available here). One sequence per call (batch size 1), as kvpress's ChunkKVPress.
+clause or line start. Adjacent layers share one choice, as in lateseg's own press
+(``layer_group``; None: the method's own, three layers for ``lateseg``, one for
+``snapkv``): kvpress compresses layer by layer as the prefill runs, so each layer's
+scores wait until the last layer of its group has run, and the group is then cut at
+once. Chosen layer by layer instead, the press lost most answers on RULER tasks at 8,192
+tokens without the question (``bench/results/kv_agnostic_group1.md``: 53 % → 25 % at
+three quarters kept, on lateseg's own path). One sequence per call (batch size 1), as
+kvpress's ChunkKVPress.
 """
 
 from __future__ import annotations
 
 try:  # one clear message when the bench environment is not the one running
     import kvpress  # noqa: F401
-    from kvpress.presses.base_press import BasePress
+    from kvpress.presses.base_press import BasePress, is_prefilling
     from kvpress.utils import compute_n_kept, get_prerope_query_states
 except ImportError as e:  # pragma: no cover - exercised where kvpress is absent
     raise ImportError(
@@ -99,6 +104,7 @@ class LatesegKVPress(BasePress):
     sinks: int = 4
     window: int = 32
     tokenizer: Any = None
+    layer_group: int | None = None
 
     def __post_init__(self) -> None:
         ratio = self.compression_ratio
@@ -108,7 +114,11 @@ class LatesegKVPress(BasePress):
             raise ConfigError(f"compression_ratio={ratio!r}; give a share in [0, 1)")
         at_least(self, "sinks", 0)
         at_least(self, "window", 1)
+        if self.layer_group is not None:
+            at_least(self, "layer_group", 1)
         self.chooser: Press = press(self.method, **self.settings)
+        # a group's scores, keys and values until its last layer has run
+        self._waiting: dict[int, tuple[np.ndarray, torch.Tensor, torch.Tensor]] = {}
         self._ids: list[int] | None = None
         self._chunks: list[tuple[int, int]] | None = None
         #: The last prefill's kept positions per layer, ``[kv_heads, n]`` (what to look at
@@ -122,7 +132,13 @@ class LatesegKVPress(BasePress):
         from the prefill's ``input_ids``)."""
         self._ids = [int(i) for i in ids]
         self._chunks = None
+        self._waiting = {}
         self.kept = {}
+
+    @property
+    def group(self) -> int:
+        """Adjacent layers sharing one choice: ``layer_group``, or the method's own."""
+        return self.chooser.layer_group if self.layer_group is None else self.layer_group
 
     def post_init_from_model(self, model: Any) -> None:
         if self.tokenizer is None and self.chooser.chunk_max_tokens is not None:
@@ -152,6 +168,53 @@ class LatesegKVPress(BasePress):
             hook.remove()
             self._ids = None
             self._chunks = None
+            self._waiting = {}
+
+    def forward_hook(self, module: Any, input: Any, kwargs: dict[str, Any], output: Any) -> Any:
+        """kvpress's hook after each attention layer: the layers :meth:`cut` completes
+        are cut in the cache (a quantized cache: kvpress's own hook, layer by layer)."""
+        from transformers import QuantizedCache
+
+        cache = kwargs["past_key_values"]
+        if isinstance(cache, QuantizedCache):
+            return super().forward_hook(module, input, kwargs, output)
+        hidden = kwargs["hidden_states"]
+        if not is_prefilling(kwargs["cache_position"], hidden.shape[1]):
+            return output
+        held = cache.layers[module.layer_idx]
+        for j, (keys, values) in self.cut(module, hidden, held.keys, held.values, kwargs).items():
+            cache.layers[j].keys, cache.layers[j].values = keys, values
+        return output
+
+    def cut(
+        self,
+        module: Any,
+        hidden_states: torch.Tensor,
+        keys: torch.Tensor,
+        values: torch.Tensor,
+        kwargs: dict[str, Any],
+    ) -> dict[int, tuple[torch.Tensor, torch.Tensor]]:
+        """The layers this layer's prefill completes, each cut: none until the last layer
+        of its group (:attr:`group`) has run, then the whole group, by the mean of its
+        layers' scores (a group of one: this layer at once)."""
+        layer = int(module.layer_idx)
+        plan = self._plan(keys)
+        if plan is None:
+            return {layer: (keys, values)}
+        slots, window = plan
+        scores = self._scores(module, hidden_states, keys, kwargs, window)
+        self._waiting[layer] = (scores, keys, values)
+        size = self.group
+        if layer % size != size - 1 and layer != int(module.config.num_hidden_layers) - 1:
+            return {}
+        members = sorted(j for j in self._waiting if j // size == layer // size)
+        held = [self._waiting.pop(j) for j in members]
+        keep = self._keep(np.mean([h[0] for h in held], axis=0), slots)
+        out = {}
+        for j, (_, k, v) in zip(members, held, strict=True):
+            self.kept[j] = keep
+            out[j] = (_gathered(k, keep), _gathered(v, keep))
+        return out
 
     def compress(
         self,
@@ -162,10 +225,23 @@ class LatesegKVPress(BasePress):
         attentions: torch.Tensor,
         kwargs: dict[str, Any],
     ) -> tuple[torch.Tensor, torch.Tensor]:
+        """One layer cut by its own scores at once (kvpress's contract for a press that
+        cuts layer by layer; :meth:`cut` is the grouped choice that the hooks make)."""
+        plan = self._plan(keys)
+        if plan is None:
+            return keys, values
+        slots, window = plan
+        keep = self._keep(self._scores(module, hidden_states, keys, kwargs, window), slots)
+        self.kept[int(module.layer_idx)] = keep
+        return _gathered(keys, keep), _gathered(values, keep)
+
+    def _plan(self, keys: torch.Tensor) -> tuple[Slots, int] | None:
+        """The slots of a cache of ``keys`` at kvpress's budget and the window that
+        scores them; None when nothing is cut."""
         length = keys.shape[2]
         kept = compute_n_kept(length, self.compression_ratio)
         if self.compression_ratio == 0 or kept >= length:
-            return keys, values
+            return None
         if keys.shape[0] != 1:
             raise ConfigError("LatesegKVPress compresses one sequence at a time")
         if self._ids is not None and len(self._ids) != length:
@@ -181,19 +257,17 @@ class LatesegKVPress(BasePress):
         capacity = kept - sinks - window
         if capacity < 0:  # a budget below the sinks: the most recent slots only
             sinks, win_start, capacity = 0, length - kept, 0
-        slots = Slots(length, sinks, win_start, capacity, keys.shape[1])
-        scores = self._scores(module, hidden_states, keys, kwargs, window)
-        middle = self.chooser.choose(scores, slots, self._content_chunks(sinks, win_start))
-        heads = keys.shape[1]
+        return Slots(length, sinks, win_start, capacity, keys.shape[1]), window
+
+    def _keep(self, scores: np.ndarray, slots: Slots) -> np.ndarray:
+        """``[kv_heads, kept]`` sorted positions: the fixed slots and the method's choice."""
+        middle = self.chooser.choose(
+            scores, slots, self._content_chunks(slots.sinks, slots.win_start)
+        )
+        heads = scores.shape[0]
         if middle.ndim == 1:
-            keep = np.tile(np.sort(np.r_[slots.fixed, middle]), (heads, 1))
-        else:
-            keep = np.sort(np.concatenate([np.tile(slots.fixed, (heads, 1)), middle], axis=1))
-        self.kept[int(module.layer_idx)] = keep
-        idx = torch.from_numpy(keep).to(keys.device)[None, :, :, None]
-        keys = keys.gather(2, idx.expand(-1, -1, -1, keys.shape[-1])).contiguous()
-        values = values.gather(2, idx.expand(-1, -1, -1, values.shape[-1])).contiguous()
-        return keys, values
+            return np.tile(np.sort(np.r_[slots.fixed, middle]), (heads, 1))
+        return np.sort(np.concatenate([np.tile(slots.fixed, (heads, 1)), middle], axis=1))
 
     def _scores(
         self,
@@ -241,3 +315,9 @@ class LatesegKVPress(BasePress):
             self._chunks = content_chunks(text, offsets, begin, end, longest)
             self.chunks = self._chunks
         return self._chunks
+
+
+def _gathered(tensor: torch.Tensor, keep: np.ndarray) -> torch.Tensor:
+    """``tensor`` ``[1, kv_heads, T, D]`` at positions ``keep`` ``[kv_heads, n]``."""
+    idx = torch.from_numpy(keep).to(tensor.device)[None, :, :, None]
+    return tensor.gather(2, idx.expand(-1, -1, -1, tensor.shape[-1])).contiguous()
