@@ -331,6 +331,9 @@ def all_presses(model: Any, presses: list[tuple[str, Any]], ids: list[int]):
             layer.self_attn.rotary_emb = base.rotary_emb
             hooks.append(layer.self_attn.register_forward_hook(hook, with_kwargs=True))
         yield kept, seconds
+        for name, p in presses:  # a group the hooks left open (a layer count unknown)
+            if hasattr(p, "flush"):
+                kept[name].update(p.flush())
     finally:
         for h in hooks:
             h.remove()

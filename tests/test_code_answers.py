@@ -630,7 +630,6 @@ def test_an_ask_reads_the_code_that_states_what_its_docs_say(tmp_path, encoder, 
         with_named_code(pipe.retriever, analyse("Which function reads the config file?"), [said])
 
 
-
 def _docs(path: Path, start: str = "", end: str = "") -> Hit:
     """A passage of ``path`` as ingest reads it (a Markdown table as ingest writes it)."""
     from lateseg.ingest import load_document
@@ -667,6 +666,12 @@ def test_a_table_is_read_for_exit_statuses_only_where_it_says_so():
     plain = "Option | Default\nOption: workers · Default: 4\nOption: retries · Default: 3\n"
     named = "Exit status | Meaning\nExit status: `2` · Meaning: bad input\n"
     words = "Return code: 2 · Meaning: bad input\nReturn code: none · Meaning: n/a\n"
+    api = "Function | Return value\nFunction: close · Return value: 0\n"
+    nested = (
+        "Exit codes\n\n.. list-table::\n    :header-rows: 2\n\n    - - Code\n      - Meaning\n"
+        "    - - (code)\n      - (what it means)\n    - - 3\n      - found:\n\n"
+        "        - 1 dead function\n        - 2 unused imports\n"
+    )
     listed = (
         "Exit statuses\n\n.. list-table::\n    :header-rows: 1\n\n    - - Status\n"
         "      - Meaning\n    - - ``4``\n      - the server said no\n"
@@ -679,6 +684,8 @@ def test_a_table_is_read_for_exit_statuses_only_where_it_says_so():
             ("plain", plain, "markdown"),
             ("named", named, "markdown"),
             ("words", words, "html"),
+            ("api", api, "markdown"),
+            ("nested", nested, "text"),
             ("listed", listed, "text"),
             ("unheaded", unheaded, "text"),
             ("untitled", untitled, "text"),
@@ -686,11 +693,13 @@ def test_a_table_is_read_for_exit_statuses_only_where_it_says_so():
         )
     }
     assert values == {
-        "plain": [], "named": ["2"], "words": ["2"], "listed": ["4"], "unheaded": [],
-        "untitled": [], "in code": [],
+        "plain": [], "named": ["2"], "words": ["2"], "api": [], "nested": ["3"], "listed": ["4"],
+        "unheaded": [], "untitled": [], "in code": [],
     }  # fmt: skip
     # hostile passages are read in one pass, and only their first MOST_CHARS characters
+    # (directives nested in a block, then blank lines: each line is still read once)
     for big in (
+        "".join(" " * d + ".. list-table::\n" for d in range(100)) + "\n" * 19_000,
         "Exit code: 1 · x: " + "·" * 50 + "\n" * 1 + ("Exit code: 1 · " * 20 + "\n") * 50_000,
         ".. list-table::\n" * 100_000,
         "".join(" " * d + ".. list-table::\n" for d in range(400)),

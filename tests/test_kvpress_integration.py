@@ -145,3 +145,23 @@ def test_adjacent_layers_share_one_choice_as_in_lateseg(pipe):
     assert LatesegKVPress(compression_ratio=0.5, method="snapkv").group == 1
     with pytest.raises(ConfigError, match="layer_group"):
         LatesegKVPress(compression_ratio=0.5, layer_group=0)
+
+
+def test_a_group_that_does_not_divide_the_layers_is_cut_whole(pipe):
+    """Groups of four over thirty layers: the last group (two layers) is cut too, and
+    every layer of the cache holds kvpress's budget."""
+    from kvpress.utils import compute_n_kept
+    from transformers import DynamicCache
+
+    from lateseg.integrations.kvpress import LatesegKVPress
+
+    press = LatesegKVPress(compression_ratio=0.5, layer_group=4)
+    cache = DynamicCache()
+    pipe(_context(), question="What is the secret access code for the vault?", press=press,
+         cache=cache, max_new_tokens=4)  # fmt: skip
+    n = compute_n_kept(pipe.preprocess(_context(), [""], "", 10**9)["context_ids"].shape[1], 0.5)
+    layers = pipe.model.config.num_hidden_layers
+    assert sorted(press.kept) == list(range(layers)) and not press._waiting
+    assert all(layer.keys.shape[-2] == n for layer in cache.layers)
+    assert (press.kept[layers - 2] == press.kept[layers - 1]).all()
+    assert (press.kept[0] == press.kept[3]).all() and (press.kept[3] != press.kept[4]).any()

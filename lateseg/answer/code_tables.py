@@ -27,9 +27,9 @@ from lateseg.answer.code_lines import Fact
 from lateseg.text.boundaries import CELL_SEPARATOR
 
 #: A header naming the exit status.
-_HEADER = re.compile(r"\b(?:exit|return)[ \t_-]{0,3}(?:code|status|value)s?\b", re.IGNORECASE)
+_HEADER = re.compile(r"\b(?:exit|return)[ \t_-]{0,3}(?:code|status)(?:es|s)?\b", re.IGNORECASE)
 #: A header that names it only under words about exiting.
-_ALONE = re.compile(r"^(?:code|status|value)s?$", re.IGNORECASE)
+_ALONE = re.compile(r"^(?:code|status)(?:es|s)?$", re.IGNORECASE)
 _EXITING = re.compile(r"\bexit", re.IGNORECASE)
 #: How far before a table its title may stand.
 _BEFORE = 400
@@ -104,14 +104,22 @@ def _facts(i: int, rows: list[list[Cell]], col: int, spans: list[tuple[int, int]
 
 
 def _list_tables(i: int, text: str) -> list[Fact]:
-    """``.. list-table::`` blocks whose ``:header-rows:`` is at least 1."""
+    """``.. list-table::`` blocks whose ``:header-rows:`` is at least 1: a row is a
+    ``- - `` line, its other cells the ``- `` lines two columns deeper (a bullet list
+    inside a cell is no cell); the first row is the header, the other header rows are
+    skipped. A directive inside a block already read is not read again, so each line is
+    read once."""
     out: list[Fact] = []
+    resume = 0
     for d in _LIST_TABLE.finditer(text):
+        if d.start() < resume:
+            continue  # inside the block of the table before
         indent = len(d.group(1))
         rows: list[list[Cell]] = []
         spans: list[tuple[int, int]] = []
-        header_rows = 0
+        header_rows, row_depth = 0, -1
         after = text.find("\n", d.end())
+        resume = len(text)
         for a, b in _lines(text, after + 1) if after >= 0 else []:
             line = text[a:b]
             body = line.lstrip()
@@ -119,20 +127,22 @@ def _list_tables(i: int, text: str) -> list[Fact]:
                 continue
             depth = len(line) - len(body)
             if depth <= indent:
-                break  # the directive's block has ended
+                resume = a  # the directive's block has ended
+                break
             if m := _HEADER_ROWS.match(body):
                 header_rows = int(m.group(1))
             elif body.startswith("- - "):
                 rows.append([_cell(text, a + depth + 4, b)])
                 spans.append((a + depth, b))
-            elif body.startswith("- ") and rows:
+                row_depth = depth
+            elif body.startswith("- ") and rows and depth == row_depth + 2:
                 rows[-1].append(_cell(text, a + depth + 2, b))
                 spans[-1] = (spans[-1][0], b)
-        if header_rows < 1 or len(rows) < 2:
+        if header_rows < 1 or len(rows) <= header_rows:
             continue
         col = _column(rows[0], text, d.start())
         if col is not None:
-            out += _facts(i, rows, col, spans)
+            out += _facts(i, rows[:1] + rows[header_rows:], col, spans[:1] + spans[header_rows:])
     return out
 
 

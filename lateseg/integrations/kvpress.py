@@ -96,7 +96,9 @@ class LatesegKVPress(BasePress):
     context removed; ``method`` a lateseg press name (its ``settings`` go to it);
     ``sinks`` and ``window`` the first and last tokens always kept, the window's queries
     scoring the rest; ``tokenizer`` decodes the context for the chunks (None: the
-    model's own, loaded from where the model was)."""
+    model's own, loaded from where the model was); ``layer_group`` adjacent layers
+    sharing one choice (None: the method's own; inside kvpress's ``ComposedPress``, give
+    1, since a group is cut after the presses that follow it have run)."""
 
     compression_ratio: float = 0.0
     method: str = "lateseg"
@@ -118,7 +120,7 @@ class LatesegKVPress(BasePress):
             at_least(self, "layer_group", 1)
         self.chooser: Press = press(self.method, **self.settings)
         # a group's scores, keys and values until its last layer has run
-        self._waiting: dict[int, tuple[np.ndarray, torch.Tensor, torch.Tensor]] = {}
+        self._waiting: dict[int, tuple[np.ndarray, torch.Tensor, torch.Tensor, Slots]] = {}
         self._ids: list[int] | None = None
         self._chunks: list[tuple[int, int]] | None = None
         #: The last prefill's kept positions per layer, ``[kv_heads, n]`` (what to look at
@@ -160,12 +162,21 @@ class LatesegKVPress(BasePress):
                     raise ConfigError("LatesegKVPress compresses one sequence at a time")
                 self.context(ids[0].tolist())
 
+        def flush(module: Any, args: Any, kwargs: dict[str, Any], output: Any) -> None:
+            cache = getattr(output, "past_key_values", None) or kwargs.get("past_key_values")
+            if cache is None:
+                return
+            for j, (keys, values) in self.flush().items():  # a group the hooks left open
+                cache.layers[j].keys, cache.layers[j].values = keys, values
+
         hook = base.register_forward_pre_hook(read_ids, with_kwargs=True)
+        after = base.register_forward_hook(flush, with_kwargs=True)
         try:
             with super().__call__(model):
                 yield
         finally:
             hook.remove()
+            after.remove()
             self._ids = None
             self._chunks = None
             self._waiting = {}
@@ -203,15 +214,27 @@ class LatesegKVPress(BasePress):
             return {layer: (keys, values)}
         slots, window = plan
         scores = self._scores(module, hidden_states, keys, kwargs, window)
-        self._waiting[layer] = (scores, keys, values)
+        self._waiting[layer] = (scores, keys, values, slots)
         size = self.group
-        if layer % size != size - 1 and layer != int(module.config.num_hidden_layers) - 1:
+        total = getattr(getattr(module, "config", None), "num_hidden_layers", None)
+        if layer % size != size - 1 and layer != (total or 0) - 1:
             return {}
-        members = sorted(j for j in self._waiting if j // size == layer // size)
-        held = [self._waiting.pop(j) for j in members]
-        keep = self._keep(np.mean([h[0] for h in held], axis=0), slots)
+        return self._cut_group([j for j in self._waiting if j // size == layer // size])
+
+    def flush(self) -> dict[int, tuple[torch.Tensor, torch.Tensor]]:
+        """Every group still waiting (its last layer never ran a hook: a model whose last
+        layers kvpress does not hook, or whose layers name no layer count), cut now."""
+        size = self.group
+        out: dict[int, tuple[torch.Tensor, torch.Tensor]] = {}
+        for g in sorted({j // size for j in self._waiting}):
+            out.update(self._cut_group([j for j in self._waiting if j // size == g]))
+        return out
+
+    def _cut_group(self, members: list[int]) -> dict[int, tuple[torch.Tensor, torch.Tensor]]:
+        held = [self._waiting.pop(j) for j in sorted(members)]
+        keep = self._keep(np.mean([h[0] for h in held], axis=0), held[-1][3])
         out = {}
-        for j, (_, k, v) in zip(members, held, strict=True):
+        for j, (_, k, v, _) in zip(sorted(members), held, strict=True):
             self.kept[j] = keep
             out[j] = (_gathered(k, keep), _gathered(v, keep))
         return out
