@@ -1,16 +1,18 @@
 """Question-agnostic compression of a long context through lateseg's own compress-once
 path (``Pipeline.ask_many``'s :class:`~lateseg.generate.local.KVSession`), scored by the
-context's own last tokens (``observe="end"``, the default) or by a request to repeat it
-(``observe="probe"``), on the RULER contexts of ``bench/kvpress_compare.py`` (issue 64:
-there, at 8k tokens, every press scored by attention kept few of the full cache's answers
-without the question, already at a ratio of 0.25).
+context's own last tokens (``observe="end"``) or by a request to repeat it
+(``observe="probe"``, the default since this bench), on the RULER contexts of
+``bench/kvpress_compare.py`` (issue 64: there, at 8k tokens, every press scored by
+attention kept few of the full cache's answers without the question, already at a ratio
+of 0.25).
 
     python bench/kv_agnostic.py [--length 8192] [--tasks niah_single vt …]
-        [--methods lateseg keydiff] [--keep 0.75] [--observe end probe]
+        [--methods lateseg keydiff] [--keep 0.75] [--observe end probe] [--layer-group 1]
 
 Per context the full cache answers each question (the generator's own ask prompt, the
 context as one passage, at most 40 new tokens); each method x kept share x observation
-then prefills and compresses the context once and answers every question from it.
+then prefills and compresses the context once and answers every question from it
+(``--layer-group 1``: each layer choosing for itself, as a press chooses inside kvpress).
 Reported: the score (RULER's share of expected values) and the share of answers identical
 to the full cache's. Writes ``bench/results/kv_agnostic.{md,json}`` after each context.
 """
