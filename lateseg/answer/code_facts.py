@@ -11,7 +11,7 @@ facts, each stated by a line of a known form:
   named for the environment, ``env='NAME'``, and ``$NAME`` in help text and docs;
 * ``exit_code``: ``ERROR_TIMEOUT = 2``, ``= ExitCode(2)``, any member of ``class ExitCode``,
   ``sys.exit(130)``, ``return 1`` in a function named for the exit status (``return
-  ExitCode(1)`` anywhere), "exits with 4 or 5" and tables of them (:mod:`.code_tables`) in docs;
+  ExitCode(1)`` anywhere), "exits with 4 or 5" and tables of them (:func:`exit_rows`) in docs;
 * ``symbol``: ``def name`` and ``class Name`` (not tests), a call in the docs; its
   :func:`shape` is a class or a function. (:mod:`lateseg.answer.code` picks the best.)
 """
@@ -31,12 +31,12 @@ from lateseg.answer.code_lines import (
     enclosing_call,
     enclosing_def,
     exit_class,
+    exit_rows,
     hit_value,
     line_at,
     member_of,
     signature_end,
 )
-from lateseg.answer.code_tables import exit_rows
 from lateseg.text.words import identifier_words
 from lateseg.types import Hit
 
