@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from lateseg.text.boundaries import CELL_SEPARATOR
+from lateseg.answer.cells import row_cells
 from lateseg.text.words import identifier_words
 from lateseg.types import Hit
 
@@ -207,24 +207,20 @@ def exit_rows(i: int, text: str) -> list[Fact]:
 
 
 def _rows(i: int, text: str) -> list[Fact]:
-    """Rows as ingest writes a table: one line a row, each cell ``Header: value``."""
+    """Rows as ingest writes a table (:func:`~lateseg.answer.cells.row_cells`): one line
+    a row, each cell ``Header: value``."""
     out: list[Fact] = []
     for a, b in _lines(text):
-        if CELL_SEPARATOR not in text[a:b]:
-            continue
-        cells: list[Cell] = []
-        at = a
-        for part in text[a:b].split(CELL_SEPARATOR):
-            cells.append(_cell(text, at, at + len(part)))
-            at += len(part) + len(CELL_SEPARATOR)
-        for c, (start, _, words) in enumerate(cells):
-            head, colon, value = words.partition(": ")
+        cells = row_cells(text[a:b], a)
+        said = [f"{head}: {text[start:end].strip()}" for head, start, end in cells]
+        for c, (head, start, end) in enumerate(cells):
+            value = text[start:end]
             m = _NUMBER.fullmatch(value.strip())
-            if colon and m is not None and _HEADER.search(head):
-                v0 = start + len(head) + len(colon) + len(value) - len(value.lstrip())
-                said = " ".join(w for k, (_, _, w) in enumerate(cells) if k != c)
+            if m is not None and _HEADER.search(head):
+                v0 = start + len(value) - len(value.lstrip())
                 span = (v0 + m.start(1), v0 + m.end(1))
-                out.append(Fact(i, "exit_code", a, b, span, "exit", f"{words} {said}"))
+                context = " ".join([said[c], *said[:c], *said[c + 1 :]])
+                out.append(Fact(i, "exit_code", a, b, span, "exit", context))
                 break
     return out
 

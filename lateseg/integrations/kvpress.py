@@ -62,6 +62,7 @@ import torch
 
 from lateseg.errors import ConfigError
 from lateseg.kv.chunks import content_chunks
+from lateseg.kv.compress import at_positions
 from lateseg.kv.presses import Press, Slots, at_least, press
 
 __all__ = ["LatesegKVPress", "token_text"]
@@ -284,13 +285,8 @@ class LatesegKVPress(BasePress):
 
     def _keep(self, scores: np.ndarray, slots: Slots) -> np.ndarray:
         """``[kv_heads, kept]`` sorted positions: the fixed slots and the method's choice."""
-        middle = self.chooser.choose(
-            scores, slots, self._content_chunks(slots.sinks, slots.win_start)
-        )
-        heads = scores.shape[0]
-        if middle.ndim == 1:
-            return np.tile(np.sort(np.r_[slots.fixed, middle]), (heads, 1))
-        return np.sort(np.concatenate([np.tile(slots.fixed, (heads, 1)), middle], axis=1))
+        chunks = self._content_chunks(slots.sinks, slots.win_start)
+        return slots.keep(self.chooser.choose(scores, slots, chunks))
 
     def _scores(
         self,
@@ -341,6 +337,6 @@ class LatesegKVPress(BasePress):
 
 
 def _gathered(tensor: torch.Tensor, keep: np.ndarray) -> torch.Tensor:
-    """``tensor`` ``[1, kv_heads, T, D]`` at positions ``keep`` ``[kv_heads, n]``."""
-    idx = torch.from_numpy(keep).to(tensor.device)[None, :, :, None]
-    return tensor.gather(2, idx.expand(-1, -1, -1, tensor.shape[-1])).contiguous()
+    """``tensor`` ``[1, kv_heads, T, D]`` at positions ``keep`` ``[kv_heads, n]``, laid out
+    anew (kvpress's caches are contiguous)."""
+    return at_positions(tensor, keep).contiguous()

@@ -61,6 +61,7 @@ __all__ = [
     "OPERATING_POINT",
     "KVConfig",
     "ObservationWindow",
+    "at_positions",
     "knapsack",
     "window_scores",
 ]
@@ -256,11 +257,7 @@ def select(
     size = config.group
     for g in range(0, len(scores), size):
         group = np.mean(scores[g : g + size], axis=0)  # [Hkv, T]
-        middle = config.press.choose(group, slots, chunks)
-        if middle.ndim == 1:
-            keep = np.tile(np.sort(np.r_[slots.fixed, middle]), (heads, 1))
-        else:
-            keep = np.sort(np.concatenate([np.tile(slots.fixed, (heads, 1)), middle], axis=1))
+        keep = slots.keep(config.press.choose(group, slots, chunks))
         out += [keep] * len(scores[g : g + size])
     return out
 
@@ -280,7 +277,6 @@ def compress(
     as many as the window kept queries for). ``text`` and ``offsets`` (the prompt and its
     tokens' character spans) are needed by the ``lateseg`` method for its chunks.
     """
-    import torch
 
     t0 = time.perf_counter()
     layers = cache.layers
@@ -305,9 +301,7 @@ def compress(
     for layer, keep in zip(layers, kept, strict=True):
         if keep.shape[1] == length:
             continue
-        idx = torch.from_numpy(keep).to(layer.keys.device)[None, :, :, None]
-        layer.keys = layer.keys.gather(2, idx.expand(-1, -1, -1, layer.keys.shape[-1]))
-        layer.values = layer.values.gather(2, idx.expand(-1, -1, -1, layer.values.shape[-1]))
+        layer.keys, layer.values = at_positions(layer.keys, keep), at_positions(layer.values, keep)
     return Compressed(
         method=config.method,
         length=length,
@@ -318,6 +312,15 @@ def compress(
         budget=min(budget, length),
         chunks=chunks,
     )
+
+
+def at_positions(tensor: Any, keep: np.ndarray) -> Any:
+    """A cache layer's ``tensor`` ``[batch, kv_heads, T, D]`` at the positions ``keep``
+    ``[kv_heads, n]`` of each head (:func:`select`'s)."""
+    import torch
+
+    idx = torch.from_numpy(keep).to(tensor.device)[None, :, :, None]
+    return tensor.gather(2, idx.expand(tensor.shape[0], -1, -1, tensor.shape[-1]))
 
 
 def shallow_copy(cache: Any) -> Any:

@@ -74,6 +74,13 @@ class Slots:
     def fixed(self) -> np.ndarray:
         return np.r_[np.arange(self.sinks), np.arange(self.win_start, self.length)]
 
+    def keep(self, middle: np.ndarray) -> np.ndarray:
+        """``[heads, kept]`` sorted positions: the fixed slots and ``middle``, a press's
+        choice (``[n]`` for every head, or ``[heads, n]``)."""
+        if middle.ndim == 1:
+            return np.tile(np.sort(np.r_[self.fixed, middle]), (self.heads, 1))
+        return np.sort(np.concatenate([np.tile(self.fixed, (self.heads, 1)), middle], axis=1))
+
 
 @dataclass(frozen=True)
 class Press:
