@@ -319,12 +319,14 @@ def run_set(
     served: Any = None,
     keep_checks: Any = None,
     pipe: Any = None,
+    rerank: str | None = None,
 ) -> dict:
     """One set's rows for ``modes``, and with ``served`` (:class:`bench.served.Served`)
     the served model's rows, one per context, from the same retrieved passages; with
     ``keep_checks`` (an open text file) each generated answer's support check inputs are
     written to it (``--keep-checks``). ``pipe``: a Pipeline whose index holds the set's
-    documents already (None: a fresh index is built and the set ingested)."""
+    documents already (None: a fresh index is built and the set ingested). ``rerank``: the
+    asks' re-ranker (``--rerank generator``: it also judges among a code question's facts)."""
     from lateseg.pipeline import Pipeline
 
     paths, records, files = set_inputs(name)
@@ -376,7 +378,8 @@ def run_set(
                 seen.clear()
                 checks.clear()
                 t0 = time.perf_counter()
-                got = answers[mode] = pipe.ask(rec["question"], k=k, **ASK[mode])
+                extra = {} if rerank is None else {"rerank": rerank}
+                got = answers[mode] = pipe.ask(rec["question"], k=k, **ASK[mode], **extra)
                 seconds[mode] = seconds.get(mode, 0.0) + time.perf_counter() - t0
                 if mode == "quote":
                     via, rated = seen[-1] if seen else (None, None)
@@ -587,7 +590,9 @@ def markdown(report: dict[str, Any]) -> str:
         "# Answer accuracy",
         "",
         f"`python bench/answers.py` ({report['when']}; generator `{report['generator']}`, "
-        f"k={report['k']}, CPU; the default answer mode is `{report['default']}`). "
+        f"k={report['k']}"
+        + (f", --rerank {report['rerank']}" if report.get("rerank") else "")
+        + f", CPU; the default answer mode is `{report['default']}`). "
         "Accuracy: the gold value is in the answer's text; phrase: in the answer phrase "
         "shown first; wrong shown: a presented answer (phrase, or generated text) that "
         f"lacks the gold value; unsure: the quote was rated below min_confidence "
@@ -750,6 +755,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=None,
         help="quotes rated below this are unsure (default: ask's, MIN_CONFIDENCE)",
     )
+    ap.add_argument(
+        "--rerank",
+        choices=("generator",),
+        default=None,
+        help="ask with this re-ranker (the generator's likelihood: passages, and a code "
+        "question's facts); default: none, as ask",
+    )
     served = ap.add_argument_group("a model behind an OpenAI-compatible URL (bench/served.py)")
     served.add_argument("--llm", metavar="URL", help="its base URL: served rows are added")
     served.add_argument("--llm-model", help="the name it knows the model by (default: its only)")
@@ -793,6 +805,7 @@ def run(args: argparse.Namespace, url: str | None, model: str | None) -> int:
         "generator": args.generator or DEFAULT_GENERATOR,
         "default": DEFAULT_ANSWER,
         "k": args.k,
+        "rerank": args.rerank,
         "min_confidence": least,
         "sets": {},
     }
@@ -820,8 +833,9 @@ def run(args: argparse.Namespace, url: str | None, model: str | None) -> int:
             kept = stack.enter_context(args.keep_checks.open("w", encoding="utf-8"))
         for name in args.sets:
             report["sets"][name] = run_set(
-                name, modes, args.k, args.generator, args.limit, least, served, kept
-            )
+                name, modes, args.k, args.generator, args.limit, least, served, kept,
+                rerank=args.rerank,
+            )  # fmt: skip
     if args.limit is None:
         carry_over(report, args.out.with_suffix(".json"))
     args.out.parent.mkdir(parents=True, exist_ok=True)

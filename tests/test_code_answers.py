@@ -8,6 +8,7 @@ import os
 import shutil
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from lateseg.answer.code import code_answer
@@ -705,3 +706,69 @@ def test_a_table_is_read_for_exit_statuses_only_where_it_says_so():
         "".join(" " * d + ".. list-table::\n" for d in range(400)),
     ):
         _values("exit_code", [Hit("/x/a.rst", 0, len(big), big, 1.0, kind="text")])
+
+
+def test_a_judge_chooses_among_the_facts_and_the_rating_reads_their_own_scores(encoder):
+    """With a judge (an ask with ``rerank="generator"``), the fact quoted is the best by
+    its score and the judge's word together; the confidence still rates the facts' own
+    scores, so a judge that overrules the score leaves a less sure answer. A flat judge
+    changes nothing; one fact is not judged."""
+    path = FLAKE8 / "style_guide.py"
+    text = path.read_text("utf-8")
+    start = text.index("class DecisionEngine")
+    end = text.index("\nclass ", start)
+    hit = Hit(str(path), start, end, text[start:end], 1.0, kind="code")
+    asked = analyse("Which method decides whether an error code is reported or ignored?")
+    alone = code_answer(asked, [hit], encoder)
+    assert alone is not None and alone.phrase is not None and alone.confidence is not None
+    methods = [hit_name(hit, f) for f in facts("symbol", [hit]) if shape([hit], f) == "def"]
+    # the score's runner-up, which the judge prefers
+    other = next(m for m in methods if f"def {m}(" in alone.alternatives[1].text)
+    assert other != alone.phrase.text
+    calls: list[tuple[str, int]] = []
+
+    def judge(question, texts):  # the other method first, the score's choice second
+        calls.append((question, len(texts)))
+        return np.array(
+            [10.0 if f"def {other}(" in t else 5.0 if f"def {alone.phrase.text}(" in t else 0.0
+             for t in texts]
+        )  # fmt: skip
+
+    judged = code_answer(asked, [hit], encoder, judge)
+    assert judged is not None and judged.phrase is not None and judged.confidence is not None
+    assert judged.phrase.text == other
+    assert calls == [(asked.question, len(methods))]
+    assert judged.confidence < alone.confidence
+    flat = code_answer(asked, [hit], encoder, lambda q, texts: np.ones(len(texts)))
+    assert flat is not None and flat.phrase == alone.phrase and flat.confidence == alone.confidence
+    # one fact of the shape asked: nothing to judge among
+    line = "def decide(code):\n    return code in SELECTED\n"
+    one = Hit(str(path), 0, len(line), line, 1.0, kind="code")
+    calls.clear()
+    single = code_answer(asked, [one], encoder, judge)
+    assert single is not None and single.phrase is not None and single.phrase.text == "decide"
+    assert calls == []
+
+
+def test_an_ask_with_the_generator_re_ranking_lets_it_judge_the_facts(sample_index):
+    """``rerank="generator"`` hands an ask's quote the generator's judge: over flake8's
+    DecisionEngine, "which method works out whether a code was explicitly selected" is
+    answered by the judged choice (``was_selected``), not by the score's alone
+    (``decision_for``, which calls it); without the re-ranker nothing is judged."""
+    from lateseg.ask.options import AskOptions
+    from lateseg.generate.rerank import fact_judge
+
+    path = FLAKE8 / "style_guide.py"
+    text = path.read_text("utf-8")
+    start = text.index("class DecisionEngine")
+    end = text.index("\nclass ", start)
+    hit = Hit(str(path), start, end, text[start:end], 1.0, kind="code")
+    asked = analyse("Which method works out whether a code was explicitly selected?")
+    answerer = sample_index.answerer
+    plain = answerer.answer_from(asked, [hit], AskOptions())
+    answer = answerer.answer_from(asked, [hit], AskOptions(rerank="generator"))
+    judge = fact_judge(answerer.local_generator())
+    judged = code_answer(asked, [hit], answerer.encoder(), judge)
+    assert plain.phrase is not None and answer.phrase is not None and judged is not None
+    assert (plain.phrase.text, answer.phrase.text) == ("decision_for", "was_selected")
+    assert answer.confidence == judged.confidence

@@ -29,20 +29,25 @@ a docs example is not the library's). An entry of a mapping
 named for defaults (``DEFAULT_CONFIG = {`` … ``'replay_dir': …``) is a default.
 "Which … variables"
 gives every variable the best fact's lines name. A code question none of whose passages
-states such a fact is answered as any other question is.
+states such a fact is answered as any other question is. Given a ``judge`` (an ask with
+``rerank="generator"``: :func:`~lateseg.generate.rerank.fact_judge`), the facts are
+chosen by their score and the judge's likelihood of the question after each fact's lines,
+each standardised over the facts and summed (:func:`~lateseg.answer.confidence.zmix`); the
+rating still reads their own scores, so a judge that overrules the score lowers the
+margin it is rated by.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 import numpy as np
 
 from lateseg.answer.code_facts import Fact, constants_named, facts, hit_value, shape
 from lateseg.answer.compose import make_phrase, quoted
-from lateseg.answer.confidence import CODE_COEFFICIENTS, confidence, signals
+from lateseg.answer.confidence import CODE_COEFFICIENTS, confidence, signals, zmix
 from lateseg.answer.question import Asked, word_overlaps
 from lateseg.text.words import identifier_words
 from lateseg.types import Answer, Hit, TextEmbedder
@@ -61,6 +66,9 @@ _NAMES_ASKED = re.compile(
 )
 # "which … variables": every one the lines name
 _PLURAL_ENV = re.compile(r"\bvariables\b|\bvars\b", re.IGNORECASE)
+
+#: A judge among facts: the question's likelihood after each of the texts, higher better.
+Judge = Callable[[str, Sequence[str]], np.ndarray]
 
 # the most facts one question scores (each is embedded): the best by word overlap
 MOST_FACTS = 64
@@ -170,11 +178,13 @@ def code_twins(hits: Sequence[Hit], found: Sequence[Fact]) -> dict[Fact, Fact]:
     }
 
 
-def code_answer(asked: Asked, hits: Sequence[Hit], encoder: TextEmbedder) -> Answer | None:
+def code_answer(
+    asked: Asked, hits: Sequence[Hit], encoder: TextEmbedder, judge: Judge | None = None
+) -> Answer | None:
     """The answer to a code question (``asked.code``): its best fact quoted at its line
     with its phrase, rated as a quote is; None when no passage states a fact of the kind
     asked, or for a default or a function, when no passage is code (the caller quotes as
-    for any question)."""
+    for any question). ``judge``: see the module docstring."""
     if asked.code is None:
         return None
     if asked.code not in _DOCS_STATE and not any(h.kind == "code" for h in hits):
@@ -201,7 +211,10 @@ def code_answer(asked: Asked, hits: Sequence[Hit], encoder: TextEmbedder) -> Ans
         kept = sorted(np.argsort(-near, kind="stable")[:MOST_FACTS])
         found = [found[int(k)] for k in kept]
     score = score_facts(asked, hits, found, encoder)
-    order = [int(k) for k in np.argsort(-score, kind="stable")]
+    chosen = score
+    if judge is not None and len(found) > 1:
+        chosen = zmix(score, judge(asked.question, [f.context for f in found]))
+    order = [int(k) for k in np.argsort(-chosen, kind="stable")]
     # a constant named answers in its naming line's place: the two are one candidate
     ranked: list[tuple[float, Fact]] = []
     for k in order:

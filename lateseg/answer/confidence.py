@@ -29,6 +29,8 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
 from lateseg.errors import ConfigError
 from lateseg.types import Answer, Hit
 
@@ -106,6 +108,18 @@ def confidence(s: Signals, coefficients: Sequence[float] = COEFFICIENTS) -> floa
     """The calibrated probability that an answer with signals ``s`` is right."""
     z = coefficients[0] + sum(w * x for w, x in zip(coefficients[1:], s.vector(), strict=True))
     return 1.0 / (1.0 + math.exp(-z))
+
+
+def zmix(*scores: Sequence[float] | np.ndarray) -> np.ndarray:
+    """The sum of each score list standardised over its items (mean 0, deviation 1); a
+    list whose items are all equal adds nothing. How two scorers of one set of
+    candidates are combined (a re-ranked search, a judged code fact) when neither
+    scale is the other's."""
+    total = np.zeros(len(scores[0]))
+    for s in scores:
+        a = np.asarray(s, dtype=np.float64)
+        total += (a - a.mean()) / (a.std() + 1e-9)
+    return total
 
 
 def check_min_confidence(value: float | None) -> float:

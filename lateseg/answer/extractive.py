@@ -32,7 +32,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from lateseg.answer.cells import names_a_cell
-from lateseg.answer.code import code_answer
+from lateseg.answer.code import Judge, code_answer
 from lateseg.answer.compose import make_phrase, quoted, value_phrase
 from lateseg.answer.conditions import condition_agreement, in_exception
 from lateseg.answer.confidence import confidence, signals
@@ -321,6 +321,7 @@ def extractive_answer(
     encoder: TextEmbedder,
     max_sentences: int = 1,
     weights: Weights = Weights(),
+    judge: Judge | None = None,
 ) -> Answer:
     """:func:`quote_answer` for a caller outside an ask, who may give the question's text:
     it is analysed here, once (an ask analyses its question when it prepares it and
@@ -335,6 +336,7 @@ def quote_answer(
     encoder: TextEmbedder,
     max_sentences: int = 1,
     weights: Weights = Weights(),
+    judge: Judge | None = None,
 ) -> Answer:
     """Answer with the best candidate from ``hits`` (see the module docstring), quoted
     with the number of its passage and its answer phrase; with ``max_sentences`` > 1 the
@@ -342,8 +344,8 @@ def quote_answer(
     question asks for a value that no candidate states, there is no phrase and the text
     says so before quoting the closest sentence. ``asked``: the analysed question. A
     question about code is answered with the fact it asks for where a passage states one
-    (:func:`~lateseg.answer.code.code_answer`)."""
-    coded = code_answer(asked, hits, encoder)
+    (:func:`~lateseg.answer.code.code_answer`, judged among its facts by ``judge``)."""
+    coded = code_answer(asked, hits, encoder, judge)
     if coded is not None:
         return coded
     cands = candidates(hits, lists=asked.kind == "list")

@@ -54,6 +54,7 @@ from lateseg.ask.options import (
 from lateseg.generate.answers import copy_answer, generate_answer
 from lateseg.generate.compose import generated
 from lateseg.generate.remote.config import LLMConfig
+from lateseg.generate.rerank import fact_judge
 from lateseg.generate.rerank import rerank as by_likelihood
 from lateseg.types import NO_PASSAGE, Answer, Hit, Scope, clean_text
 
@@ -397,8 +398,9 @@ class Answerer:
             writer = RemoteGenerator(self.writer(options.llm), context_tokens=budget)
             done = remote_answer(writer, asked, hits, self.encoder(), stream)
             return self.supported_or_quoted(asked, done, hits) if options.fallback else done
-        if options.answer == "quote":
-            return quote_answer(asked, hits, self.encoder())
+        if options.answer == "quote":  # the generator judges code facts where it re-ranks
+            judge = None if options.rerank is None else fact_judge(self.local_generator())
+            return quote_answer(asked, hits, self.encoder(), judge=judge)
         gen = self.local_generator().with_prefill(options.prefill)
         kv = options.kv
         if options.answer == "copy":

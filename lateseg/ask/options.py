@@ -202,7 +202,9 @@ class AskOptions:
     ``kv_method``, its prompt prefilled by ``prefill`` (``"dense"``, ``"sparse"`` or settings); with
     ``fallback``, a generated answer none of whose sentences is supported is replaced by the quote;
     a quote rated below ``min_confidence`` (in [0, 1]; default
-    :data:`~lateseg.answer.confidence.MIN_CONFIDENCE`; 0: never) is unsure.
+    :data:`~lateseg.answer.confidence.MIN_CONFIDENCE`; 0: never) is unsure. A quote's
+    ``rerank`` also judges among the facts a code question's passages state
+    (:func:`~lateseg.generate.rerank.fact_judge`).
 
     With ``llm``, that model writes the answer: a model behind a URL
     (:class:`~lateseg.generate.remote.config.LLMConfig`), any LangChain chat model

@@ -197,7 +197,8 @@ def filters(sp: argparse.ArgumentParser) -> None:
         default=None,
         help=f"re-rank the top {RERANK_TOP} by the local generator's likelihood of the "
         "question: better on code and manuals, worse on paraphrased contract questions, and "
-        "seconds a question on CPU (bench/results/retrieval_ql.md); default: off",
+        "seconds a question on CPU (bench/results/retrieval_ql.md); an ask quoting code also "
+        "lets it choose among the facts found (bench/results/code.md); default: off",
     )
     sp.add_argument(
         "--context",
