@@ -340,6 +340,7 @@ def run_set(
     seconds: dict[str, float] = {}
     seen = recording_signals()
     checks = recording_checks()
+    extra = {} if rerank is None else {"rerank": rerank}
     with contextlib.ExitStack() as stack:
         if pipe is None:
             tmp = stack.enter_context(tempfile.TemporaryDirectory())
@@ -378,7 +379,6 @@ def run_set(
                 seen.clear()
                 checks.clear()
                 t0 = time.perf_counter()
-                extra = {} if rerank is None else {"rerank": rerank}
                 got = answers[mode] = pipe.ask(rec["question"], k=k, **ASK[mode], **extra)
                 seconds[mode] = seconds.get(mode, 0.0) + time.perf_counter() - t0
                 if mode == "quote":
@@ -399,7 +399,9 @@ def run_set(
                 row["checked"] = {**(row["generate"] if ok else row["quote"]), "replaced": not ok}
             shown = [m for m in modes if m in row]
             if served is not None:
-                shown += served_rows(pipe, served, rec, row, source, span, seconds, k, answers)
+                shown += served_rows(
+                    pipe, served, rec, row, source, span, seconds, k, answers, rerank
+                )
             rows.append(row)
             print(
                 f"[{name} {n}/{len(records)}] {rec['id']}: "
@@ -426,6 +428,7 @@ def served_rows(
     seconds: dict[str, float],
     k: int,
     answers: dict[str, Any],
+    rerank: str | None = None,
 ) -> list[str]:
     """``row`` given the served model's answers to ``rec``, one per context of
     ``served`` (keyed by their labels), each from the passages ``ask`` retrieves for a
@@ -434,7 +437,8 @@ def served_rows(
     tokens too. The labels."""
     from lateseg.ask.options import AskOptions
 
-    prepared = pipe.answerer.prepare(rec["question"], AskOptions(k=k, answer="generate"))
+    options = AskOptions(k=k, answer="generate", rerank=rerank)
+    prepared = pipe.answerer.prepare(rec["question"], options)
     question = prepared.asked.question
     local = pipe.generator
     if "generate" in answers:
@@ -707,11 +711,14 @@ def real_table(report: dict[str, Any], mode: str = "quote") -> list[str]:
 def carry_over(report: dict[str, Any], previous: Path) -> None:
     """Keep the rows of sets and modes this run left out from the report at ``previous``
     (each summary marked with the date it was measured), so ``--modes quote`` updates
-    the quote rows without dropping the slower modes' figures."""
+    the quote rows without dropping the slower modes' figures; not from a report asked
+    with another re-ranker (``--rerank``)."""
     try:
         old = json.loads(previous.read_text(encoding="utf-8"))
         old_sets = old["sets"]
     except (OSError, ValueError, KeyError, TypeError):
+        return
+    if old.get("rerank") != report.get("rerank"):
         return
     for name, res in old_sets.items():
         if "skipped" in res:
@@ -742,7 +749,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--generator", help="causal LM name or folder (default: the library's)")
     ap.add_argument("--k", type=int, default=5, help="passages per answer (default 5: ask's)")
     ap.add_argument("--limit", type=int, default=None, help="first N questions of each set")
-    ap.add_argument("--out", type=Path, default=OUT)
+    ap.add_argument(
+        "--out", type=Path, default=None, help=f"default {OUT} (answers_rerank.md with --rerank)"
+    )
     ap.add_argument(
         "--keep-checks",
         type=Path,
@@ -780,6 +789,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "in-process generator's prompt and passages, the parity check",
     )
     args = ap.parse_args(argv)
+    if args.out is None:  # a re-ranked run keeps its own report
+        args.out = OUT.with_name("answers_rerank.md") if args.rerank else OUT
     if args.serve_local:
         if args.llm:
             ap.error("--serve-local starts its own server: leave out --llm")

@@ -73,6 +73,7 @@ os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
 import numpy as np
 
+from lateseg.answer.confidence import zmix
 from lateseg.ask.code_search import CODEBASE_SHARE
 from lateseg.ask.options import UNIT_CHARS, search_mode
 from lateseg.encode.config import EncoderConfig
@@ -81,7 +82,7 @@ from lateseg.encode.late import LateEncoder, TokenEmbeddings
 from lateseg.encode.profiles import PROFILES, apply_profile, with_profile_windows
 from lateseg.eval import metrics
 from lateseg.eval.run import find_words
-from lateseg.generate.rerank import RERANK_TOP, likelihoods, zmix
+from lateseg.generate.rerank import RERANK_TOP, likelihoods
 from lateseg.index.sqlite.lexical import fts_query
 from lateseg.ingest import load_document
 from lateseg.retrieve.fusion import POOL, fuse

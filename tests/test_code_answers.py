@@ -13,6 +13,7 @@ import pytest
 
 from lateseg.answer.code import code_answer
 from lateseg.answer.code_facts import facts, shape
+from lateseg.answer.extractive import extractive_answer
 from lateseg.answer.question import analyse, code_kind
 from lateseg.types import Hit
 
@@ -727,20 +728,23 @@ def test_a_judge_chooses_among_the_facts_and_the_rating_reads_their_own_scores(e
     assert other != alone.phrase.text
     calls: list[tuple[str, int]] = []
 
-    def judge(question, texts):  # the other method first, the score's choice second
+    def judge(question, texts):  # the other method first; the rest alike, so by score
         calls.append((question, len(texts)))
-        return np.array(
-            [10.0 if f"def {other}(" in t else 5.0 if f"def {alone.phrase.text}(" in t else 0.0
-             for t in texts]
-        )  # fmt: skip
+        return np.array([10.0 if f"def {other}(" in t else 0.0 for t in texts])
 
     judged = code_answer(asked, [hit], encoder, judge)
     assert judged is not None and judged.phrase is not None and judged.confidence is not None
     assert judged.phrase.text == other
     assert calls == [(asked.question, len(methods))]
     assert judged.confidence < alone.confidence
+    assert extractive_answer(asked, [hit], encoder, judge=judge).phrase == judged.phrase
     flat = code_answer(asked, [hit], encoder, lambda q, texts: np.ones(len(texts)))
     assert flat is not None and flat.phrase == alone.phrase and flat.confidence == alone.confidence
+    # a judge that says nothing finite is not heard; one that miscounts is an error
+    lost = code_answer(asked, [hit], encoder, lambda q, texts: np.full(len(texts), np.nan))
+    assert lost is not None and lost.phrase == alone.phrase and lost.confidence == alone.confidence
+    with pytest.raises(ValueError, match="likelihoods for"):
+        code_answer(asked, [hit], encoder, lambda q, texts: np.ones(len(texts) + 1))
     # one fact of the shape asked: nothing to judge among
     line = "def decide(code):\n    return code in SELECTED\n"
     one = Hit(str(path), 0, len(line), line, 1.0, kind="code")
@@ -750,6 +754,7 @@ def test_a_judge_chooses_among_the_facts_and_the_rating_reads_their_own_scores(e
     assert calls == []
 
 
+@pytest.mark.slow  # loads the generator
 def test_an_ask_with_the_generator_re_ranking_lets_it_judge_the_facts(sample_index):
     """``rerank="generator"`` hands an ask's quote the generator's judge: over flake8's
     DecisionEngine, "which method works out whether a code was explicitly selected" is

@@ -11,8 +11,9 @@ import numpy as np
 import pytest
 from conftest import squash
 
+from lateseg.answer.confidence import zmix
 from lateseg.errors import ConfigError
-from lateseg.generate.rerank import RERANK_TOP, likelihoods, rerank, zmix
+from lateseg.generate.rerank import RERANK_TOP, likelihoods, rerank
 
 pytestmark = pytest.mark.slow  # loads the generator
 

@@ -31,14 +31,18 @@ named for defaults (``DEFAULT_CONFIG = {`` … ``'replay_dir': …``) is a defau
 gives every variable the best fact's lines name. A code question none of whose passages
 states such a fact is answered as any other question is. Given a ``judge`` (an ask with
 ``rerank="generator"``: :func:`~lateseg.generate.rerank.fact_judge`), the facts are
-chosen by their score and the judge's likelihood of the question after each fact's lines,
-each standardised over the facts and summed (:func:`~lateseg.answer.confidence.zmix`); the
-rating still reads their own scores, so a judge that overrules the score lowers the
-margin it is rated by.
+chosen by their score and the judge's likelihood of the question after each fact's lines
+(each distinct text judged once), each standardised over the facts and summed
+(:func:`~lateseg.answer.confidence.zmix`; with two facts that disagree, the one of the
+two scorers that separates them more in its own units decides). The rating reads the
+facts' own scores in the judged order: it was fitted on unjudged answers, and a judge
+that overrules the score usually lowers its margin. A judge that gives no finite
+likelihood for a text is not heard.
 """
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -51,6 +55,8 @@ from lateseg.answer.confidence import CODE_COEFFICIENTS, confidence, signals, zm
 from lateseg.answer.question import Asked, word_overlaps
 from lateseg.text.words import identifier_words
 from lateseg.types import Answer, Hit, TextEmbedder
+
+log = logging.getLogger(__name__)
 
 # "what does the error say", "what error text": the message, not the class
 _MESSAGE = re.compile(r"\b(?:say|says|text|message|wording|reads?)\b", re.IGNORECASE)
@@ -211,9 +217,7 @@ def code_answer(
         kept = sorted(np.argsort(-near, kind="stable")[:MOST_FACTS])
         found = [found[int(k)] for k in kept]
     score = score_facts(asked, hits, found, encoder)
-    chosen = score
-    if judge is not None and len(found) > 1:
-        chosen = zmix(score, judge(asked.question, [f.context for f in found]))
+    chosen = score if judge is None or len(found) < 2 else _judged(asked, found, score, judge)
     order = [int(k) for k in np.argsort(-chosen, kind="stable")]
     # a constant named answers in its naming line's place: the two are one candidate
     ranked: list[tuple[float, Fact]] = []
@@ -236,6 +240,21 @@ def code_answer(
     alts = tuple(hits[f.passage].part(f.start, f.end) for _, f in top)
     answer = quoted(asked, hits, [(best.passage, start, end)], phrase)
     return replace(answer, confidence=confidence(rated, CODE_COEFFICIENTS), alternatives=alts)
+
+
+def _judged(asked: Asked, found: Sequence[Fact], score: np.ndarray, judge: Judge) -> np.ndarray:
+    """``score`` and ``judge``'s likelihood of the question after each fact's lines (each
+    distinct text once), standardised and summed; ``score`` alone where the judge gives a
+    likelihood that is not finite."""
+    texts = list(dict.fromkeys(f.context for f in found))
+    said = np.asarray(judge(asked.question, texts), dtype=np.float64)
+    if said.shape != (len(texts),):
+        raise ValueError(f"the judge gave {said.shape} likelihoods for {len(texts)} texts")
+    if not np.isfinite(said).all():
+        log.warning("the judge gave a likelihood that is not finite: the facts' scores choose")
+        return score
+    of = dict(zip(texts, said.tolist(), strict=True))
+    return zmix(score, [of[f.context] for f in found])
 
 
 def _same(a: str, b: str) -> bool:

@@ -327,7 +327,7 @@ def extractive_answer(
     it is analysed here, once (an ask analyses its question when it prepares it and
     calls :func:`quote_answer` with the :class:`~lateseg.answer.question.Asked`)."""
     asked = analyse(question) if isinstance(question, str) else question
-    return quote_answer(asked, hits, encoder, max_sentences, weights)
+    return quote_answer(asked, hits, encoder, max_sentences, weights, judge)
 
 
 def quote_answer(

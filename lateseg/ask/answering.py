@@ -23,6 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from lateseg.answer.code import Judge
 from lateseg.answer.confidence import doubted
 from lateseg.answer.extractive import quote_answer
 from lateseg.answer.question import Asked, analyse
@@ -391,30 +392,32 @@ class Answerer:
         this is a public entry point (:attr:`Pipeline.answerer <lateseg.Pipeline.answerer>`)."""
         if isinstance(asked, str):
             asked = analyse(asked)
+        judge = None if options.rerank is None else fact_judge(self.local_generator())
         if options.llm is not None:
             from lateseg.generate.remote.generator import RemoteGenerator, remote_answer
 
             budget = options.context_tokens or REMOTE_CONTEXT_TOKENS
             writer = RemoteGenerator(self.writer(options.llm), context_tokens=budget)
             done = remote_answer(writer, asked, hits, self.encoder(), stream)
-            return self.supported_or_quoted(asked, done, hits) if options.fallback else done
+            return self.supported_or_quoted(asked, done, hits, judge) if options.fallback else done
         if options.answer == "quote":  # the generator judges code facts where it re-ranks
-            judge = None if options.rerank is None else fact_judge(self.local_generator())
             return quote_answer(asked, hits, self.encoder(), judge=judge)
         gen = self.local_generator().with_prefill(options.prefill)
         kv = options.kv
         if options.answer == "copy":
             return copy_answer(gen, asked, hits, self.encoder(), kv=kv, stream=stream)
         done = generate_answer(gen, asked, hits, self.encoder(), kv=kv, stream=stream)
-        return self.supported_or_quoted(asked, done, hits) if options.fallback else done
+        return self.supported_or_quoted(asked, done, hits, judge) if options.fallback else done
 
-    def supported_or_quoted(self, asked: Asked, answer: Answer, passages: Sequence[Hit]) -> Answer:
+    def supported_or_quoted(
+        self, asked: Asked, answer: Answer, passages: Sequence[Hit], judge: Judge | None = None
+    ) -> Answer:
         """``answer`` when some sentence of it is supported; else the extractive answer
-        from ``passages``, carrying the model's as ``generated`` and naming the model it
-        was asked of (``Answer.model``: never None where a model was asked)."""
+        from ``passages`` (code facts judged by ``judge``), carrying the model's as
+        ``generated`` and naming the model it was asked of (``Answer.model``)."""
         if answer.supported or not passages:
             return answer
-        quoted = quote_answer(asked, passages, self.encoder())
+        quoted = quote_answer(asked, passages, self.encoder(), judge=judge)
         # kv_stats stays: it describes the generation this ask ran
         return dataclasses.replace(
             quoted,
