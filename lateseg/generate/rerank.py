@@ -19,10 +19,10 @@ An ask with it also judges among the facts a code question's passages state
 question's likelihood after the fact's lines, standardised and summed, choose the one
 quoted. Chosen on the eleven seen code repositories (the right fact first for 53 of the
 78 questions with two facts or more and a right one among them, against 47 for the
-score alone) and reported on the seven held out: there 32 against 29 of 45 (four gained,
-one lost), and of their 168 answerable questions, right 21 either way, wrong shown 14 →
-13, right if always answered 48 → 50 (``bench/results/code.md``, round 10). A small gain,
-at a few seconds a code question.
+score alone) and reported on the seven held out (``python bench/code_judge.py``,
+``bench/results/code/judge_round10.md``): there 33 against 30 of 46 (four gained, one
+lost), and of their 168 answerable questions, right 21 either way, wrong shown 14 → 13,
+right if always answered 48 → 50. A small gain, at a few seconds a code question.
 """
 
 from __future__ import annotations
