@@ -1,7 +1,7 @@
 """Answer accuracy, side by side: quoting, copying and generating, on four sets.
 
     python bench/answers.py [--sets contracts scoped licenses manuals] [--modes ...]
-                            [--generator NAME] [--k 5] [--limit N]
+                            [--generator NAME] [--k 5] [--limit N] [--rerank generator]
                             [--llm URL [--llm-model NAME] | --serve-local]
                             [--context-tokens N] [--context chunks topk fixed local]
 
@@ -750,7 +750,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--k", type=int, default=5, help="passages per answer (default 5: ask's)")
     ap.add_argument("--limit", type=int, default=None, help="first N questions of each set")
     ap.add_argument(
-        "--out", type=Path, default=None, help=f"default {OUT} (answers_rerank.md with --rerank)"
+        "--out",
+        type=Path,
+        default=None,
+        help=f"default {OUT.relative_to(ROOT)} (answers_rerank.md with --rerank)",
     )
     ap.add_argument(
         "--keep-checks",

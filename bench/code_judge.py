@@ -63,13 +63,16 @@ class Recorder:
 
     def __init__(self) -> None:
         self.calls: list[dict[str, Any]] = []
+        self._by: dict[Any, Any] = {}  # the constant or code line each fact answers by
         self._score, self._judged = code.score_facts, code._judged
         self._constants, self._twins = code.resolve_constants, code.code_twins
 
     def install(self) -> None:
         def score_facts(asked: Asked, hits: Any, found: Any, encoder: Any) -> np.ndarray:
             score = self._score(asked, hits, found, encoder)
-            self.calls.append({"hits": hits, "found": list(found), "score": score, "by": {}})
+            call = {"hits": hits, "found": list(found), "score": score, "by": dict(self._by)}
+            self.calls.append(call)
+            self._by = {}
             return score
 
         def resolve_constants(hits: Any, found: Any) -> Any:
@@ -79,7 +82,7 @@ class Recorder:
 
         def code_twins(hits: Any, found: Any) -> Any:
             twins = self._twins(hits, found)
-            self._by = {**getattr(self, "_by", {}), **twins}
+            self._by = {**self._by, **twins}
             return twins
 
         def judged(asked: Asked, found: Any, score: np.ndarray, judge: Any) -> np.ndarray:
@@ -88,7 +91,9 @@ class Recorder:
                 self.calls[-1]["said"] = dict(zip(texts, said.tolist(), strict=True))
                 return said
 
-            return self._judged(asked, found, score, heard)
+            chosen = self._judged(asked, found, score, heard)
+            self.calls[-1]["chosen"] = chosen
+            return chosen
 
         code.score_facts, code.resolve_constants = score_facts, resolve_constants
         code.code_twins, code._judged = code_twins, judged
@@ -103,12 +108,18 @@ class Recorder:
         if len(self.calls) < 2 or "said" not in self.calls[1]:
             return None
         plain, judged = self.calls[0], self.calls[1]
-        hits, found, by = plain["hits"], plain["found"], self._by
+        hits, found, by = plain["hits"], plain["found"], plain["by"]
         holds = [
             bool(metrics.holds_answer(code.hit_value(hits, by.get(f, f)), golds)) for f in found
         ]
         said = [judged["said"][f.context] for f in found]
-        return {"n": len(found), "holds": holds, "score": plain["score"].tolist(), "said": said}
+        return {
+            "n": len(found),
+            "holds": holds,
+            "score": plain["score"].tolist(),
+            "said": said,
+            "chosen": np.asarray(judged["chosen"]).tolist(),  # the library's own order
+        }
 
 
 def run_set(name: str, recorder: Recorder, indexes: Path | None) -> list[dict[str, Any]]:
@@ -162,9 +173,15 @@ def run_set(name: str, recorder: Recorder, indexes: Path | None) -> list[dict[st
 
 
 def first_right(facts: dict[str, Any], judged: bool) -> bool:
-    score = np.asarray(facts["score"])
-    mixed = zmix(score, facts["said"]) if judged else score
-    return bool(facts["holds"][int(np.argmax(mixed))])
+    """Whether the fact put first holds the gold: by the score, or by the order the
+    library chose with the judge (``chosen``; runs before it kept ``said`` only)."""
+    if not judged:
+        order = np.asarray(facts["score"])
+    elif "chosen" in facts:
+        order = np.asarray(facts["chosen"])
+    else:
+        order = zmix(np.asarray(facts["score"]), facts["said"])
+    return bool(facts["holds"][int(np.argmax(order))])
 
 
 def markdown(report: dict[str, Any]) -> str:
@@ -235,7 +252,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     report: dict[str, Any] = {
         "command": "python bench/code_judge.py " + " ".join(sys.argv[1:] if argv is None else argv),
         "date": time.strftime("%Y-%m-%d"),
-        "machine": f"{cpu()}, {os.cpu_count()} CPUs",
+        "machine": cpu(),
         "sets": {},
     }
     for name in args.sets:
