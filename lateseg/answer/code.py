@@ -247,6 +247,8 @@ def _judged(asked: Asked, found: Sequence[Fact], score: np.ndarray, judge: Judge
     distinct text once), standardised and summed; ``score`` alone where the judge gives a
     likelihood that is not finite."""
     texts = list(dict.fromkeys(f.context for f in found))
+    if len(texts) < 2:  # one text: the judge's word would be the same for every fact
+        return score
     said = np.asarray(judge(asked.question, texts), dtype=np.float64)
     if said.shape != (len(texts),):
         raise ValueError(f"the judge gave {said.shape} likelihoods for {len(texts)} texts")

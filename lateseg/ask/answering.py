@@ -398,7 +398,7 @@ class Answerer:
 
             budget = options.context_tokens or REMOTE_CONTEXT_TOKENS
             writer = RemoteGenerator(self.writer(options.llm), context_tokens=budget)
-            done = remote_answer(writer, asked, hits, self.encoder(), stream)
+            done = remote_answer(writer, asked, hits, self.encoder(), stream, judge)
             return self.supported_or_quoted(asked, done, hits, judge) if options.fallback else done
         if options.answer == "quote":  # the generator judges code facts where it re-ranks
             return quote_answer(asked, hits, self.encoder(), judge=judge)
@@ -406,7 +406,7 @@ class Answerer:
         kv = options.kv
         if options.answer == "copy":
             return copy_answer(gen, asked, hits, self.encoder(), kv=kv, stream=stream)
-        done = generate_answer(gen, asked, hits, self.encoder(), kv=kv, stream=stream)
+        done = generate_answer(gen, asked, hits, self.encoder(), kv=kv, stream=stream, judge=judge)
         return self.supported_or_quoted(asked, done, hits, judge) if options.fallback else done
 
     def supported_or_quoted(

@@ -17,6 +17,7 @@ from lateseg.generate.prompts import ANSWER_STOPS
 from lateseg.types import NO_PASSAGE, Answer, Hit
 
 if TYPE_CHECKING:
+    from lateseg.answer.code import Judge
     from lateseg.answer.question import Asked
     from lateseg.encode.late import LateEncoder
     from lateseg.generate.local import LocalGenerator
@@ -70,6 +71,7 @@ def generate_answer(
     *,
     kv: KVConfig | None = None,
     stream: Callable[[str], None] | None = None,
+    judge: Judge | None = None,
 ) -> Answer:
     """The generator's own answer to ``asked`` from the ``passages`` that fit its budget
     (KV cache compressed by ``kv``), each sentence checked against the passage that
@@ -82,5 +84,5 @@ def generate_answer(
     done = gen.complete(gen.prompt(asked.question, shown), kv=kv, stream=stream, stop=ANSWER_STOPS)
     return generated(
         done.text, asked, shown, encoder, done.kv_stats, dropped, done.finish_reason,
-        gen.model_name, quote_answer(asked, shown, encoder),
+        gen.model_name, quote_answer(asked, shown, encoder, judge=judge),
     )  # fmt: skip

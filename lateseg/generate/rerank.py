@@ -29,7 +29,6 @@ Copied answers and ``ask_many``'s quotes are not judged.
 from __future__ import annotations
 
 import dataclasses
-import functools
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -111,8 +110,19 @@ def likelihoods(
 def fact_judge(generator: LocalGenerator) -> Judge:
     """What judges among a code question's facts under ``rerank="generator"``
     (:func:`~lateseg.answer.code.code_answer`): the question's likelihood after each
-    fact's lines (:func:`likelihoods`)."""
-    return functools.partial(likelihoods, generator)
+    fact's lines (:func:`likelihoods`). Each text's likelihood is remembered for the
+    judge's life, one ask: its quote and the quote a generated answer is checked against
+    (and replaced by, where unsupported) cost one pass."""
+    memo: dict[tuple[str, str], float] = {}
+
+    def judge(question: str, texts: Sequence[str]) -> np.ndarray:
+        new = [t for t in dict.fromkeys(texts) if (question, t) not in memo]
+        if new:
+            said = likelihoods(generator, question, new).tolist()
+            memo.update(((question, t), x) for t, x in zip(new, said, strict=True))
+        return np.asarray([memo[question, t] for t in texts])
+
+    return judge
 
 
 def rerank(

@@ -26,6 +26,7 @@ from lateseg.generate.writer import StreamingWriter, Writer
 from lateseg.types import NO_PASSAGE, Answer, Hit
 
 if TYPE_CHECKING:
+    from lateseg.answer.code import Judge
     from lateseg.answer.question import Asked
     from lateseg.encode.late import LateEncoder
 
@@ -128,6 +129,7 @@ def remote_answer(
     hits: Sequence[Hit],
     encoder: LateEncoder,
     stream: Callable[[str], None] | None = None,
+    judge: Judge | None = None,
 ) -> Answer:
     """The answer ``gen``'s model writes to ``asked`` over the ``hits`` that fit its
     budget (streamed to ``stream`` as written), made an answer as the local generator's
@@ -158,5 +160,5 @@ def remote_answer(
     }
     return generated(
         draft.text, asked, fit.passages, encoder, stats, fit.dropped, draft.finish_reason,
-        draft.model, quote_answer(asked, fit.passages, encoder),
+        draft.model, quote_answer(asked, fit.passages, encoder, judge=judge),
     )  # fmt: skip
