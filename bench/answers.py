@@ -181,6 +181,31 @@ def _stored(pipe: Any, path: Path) -> Any:
         return None
 
 
+def stored_texts(pipe: Any, files: dict[str, list[Path]]) -> dict[str, list[Any]]:
+    """Each record source's documents as the index stores them (those it holds)."""
+    return {
+        src: [d for d in (_stored(pipe, f) for f in fs) if d is not None]
+        for src, fs in files.items()
+    }
+
+
+def gold_of(
+    rec: dict[str, Any], texts: dict[str, list[Any]]
+) -> tuple[dict[str, Any], str | None, tuple[int, int] | None]:
+    """``rec`` with ``_golds`` (every copy of its document that holds the gold), the gold
+    document's source (the first copy that holds it) and the gold's span there."""
+    docs = texts.get(rec.get("source") or "", [])
+    held = [
+        (d, found)
+        for d in docs
+        if rec.get("gold") and (found := find_squashed(d.text, rec["gold"])) is not None
+    ]
+    doc, span = held[0] if held else (docs[-1] if docs else None, None)
+    if held:
+        rec = {**rec, "_golds": [(d.source, found) for d, found in held]}
+    return rec, (doc.source if doc is not None else None), span
+
+
 def forms(answer: str | list[str] | None) -> list[str]:
     if answer is None:
         return []
@@ -346,22 +371,9 @@ def run_set(
             tmp = stack.enter_context(tempfile.TemporaryDirectory())
             pipe = stack.enter_context(Pipeline.open(Path(tmp) / "index", generator=generator))
             pipe.ingest(paths, progress=False)
-        texts = {
-            src: [d for d in (_stored(pipe, f) for f in fs) if d is not None]
-            for src, fs in files.items()
-        }
+        texts = stored_texts(pipe, files)
         for n, rec in enumerate(records, 1):
-            docs = texts.get(rec.get("source") or "", [])
-            # every copy of the document that holds the gold; the first is "the" gold
-            held = [
-                (d, found)
-                for d in docs
-                if rec.get("gold") and (found := find_squashed(d.text, rec["gold"])) is not None
-            ]
-            doc, span = held[0] if held else (docs[-1] if docs else None, None)
-            if held:
-                rec = {**rec, "_golds": [(d.source, found) for d, found in held]}
-            source = doc.source if doc is not None else None
+            rec, source, span = gold_of(rec, texts)
             row: dict[str, Any] = {
                 "id": rec["id"],
                 "answer": rec.get("answer"),

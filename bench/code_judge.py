@@ -42,9 +42,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench import real_corpora  # noqa: E402
-from bench.answers import _stored, forms, judge_quote, set_inputs  # noqa: E402
+from bench.answers import forms, gold_of, judge_quote, set_inputs, stored_texts  # noqa: E402
 from bench.cold_start import cpu  # noqa: E402
-from bench.retrieval import find_squashed  # noqa: E402
 from lateseg.answer import code  # noqa: E402
 from lateseg.answer.confidence import MIN_CONFIDENCE, zmix  # noqa: E402
 from lateseg.answer.question import Asked  # noqa: E402
@@ -137,18 +136,9 @@ def run_set(name: str, recorder: Recorder, indexes: Path | None) -> list[dict[st
         if fresh:
             pipe.ingest(paths, progress=False)
         answerer = pipe.answerer
-        texts = {s: [d for d in (_stored(pipe, f) for f in fs) if d] for s, fs in files.items()}
+        texts = stored_texts(pipe, files)
         for rec in records:
-            docs = texts.get(rec.get("source") or "", [])
-            held = [
-                (d, found)
-                for d in docs
-                if rec.get("gold") and (found := find_squashed(d.text, rec["gold"])) is not None
-            ]
-            doc, span = held[0] if held else (docs[-1] if docs else None, None)
-            if held:
-                rec = {**rec, "_golds": [(d.source, found) for d, found in held]}
-            source = doc.source if doc is not None else None
+            rec, source, span = gold_of(rec, texts)
             prepared = answerer.prepare(rec["question"], PLAIN)
             recorder.start()
             row: dict[str, Any] = {"id": rec["id"], "unanswerable": bool(rec.get("unanswerable"))}

@@ -294,15 +294,21 @@ def _whole(path: Path) -> Hit:
     return Hit(str(path), 0, len(text), text, 1.0, kind="code")
 
 
-def test_a_class_asked_is_answered_by_a_class_and_a_function_by_a_function(encoder):
-    """flake8's DecisionEngine (a passage of style_guide.py from its ``class`` line to
-    the next class): its methods decide, but "which class" names the class; "which
-    method" names one of its methods."""
+def _decision_engine() -> Hit:
+    """flake8's DecisionEngine, a passage of style_guide.py from its ``class`` line to the
+    next class."""
     path = FLAKE8 / "style_guide.py"
     text = path.read_text("utf-8")
     start = text.index("class DecisionEngine")
     end = text.index("\nclass ", start)
-    hit = Hit(str(path), start, end, text[start:end], 1.0, kind="code")
+    return Hit(str(path), start, end, text[start:end], 1.0, kind="code")
+
+
+def test_a_class_asked_is_answered_by_a_class_and_a_function_by_a_function(encoder):
+    """flake8's DecisionEngine (a passage of style_guide.py from its ``class`` line to
+    the next class): its methods decide, but "which class" names the class; "which
+    method" names one of its methods."""
+    hit = _decision_engine()
     assert {"class", "def"} <= {shape([hit], f) for f in facts("symbol", [hit])}
     asked = analyse("Which class decides whether an error code is reported or ignored?")
     answer = code_answer(asked, [hit], encoder)
@@ -714,11 +720,7 @@ def test_a_judge_chooses_among_the_facts_and_the_rating_reads_their_own_scores(e
     its score and the judge's word together; the confidence still rates the facts' own
     scores, so a judge that overrules the score leaves a less sure answer. A flat judge
     changes nothing; one fact is not judged."""
-    path = FLAKE8 / "style_guide.py"
-    text = path.read_text("utf-8")
-    start = text.index("class DecisionEngine")
-    end = text.index("\nclass ", start)
-    hit = Hit(str(path), start, end, text[start:end], 1.0, kind="code")
+    hit = _decision_engine()
     asked = analyse("Which method decides whether an error code is reported or ignored?")
     alone = code_answer(asked, [hit], encoder)
     assert alone is not None and alone.phrase is not None and alone.confidence is not None
@@ -747,7 +749,7 @@ def test_a_judge_chooses_among_the_facts_and_the_rating_reads_their_own_scores(e
         code_answer(asked, [hit], encoder, lambda q, texts: np.ones(len(texts) + 1))
     # one fact of the shape asked: nothing to judge among
     line = "def decide(code):\n    return code in SELECTED\n"
-    one = Hit(str(path), 0, len(line), line, 1.0, kind="code")
+    one = Hit(hit.source, 0, len(line), line, 1.0, kind="code")
     calls.clear()
     single = code_answer(asked, [one], encoder, judge)
     assert single is not None and single.phrase is not None and single.phrase.text == "decide"
@@ -763,11 +765,7 @@ def test_an_ask_with_the_generator_re_ranking_lets_it_judge_the_facts(sample_ind
     from lateseg.ask.options import AskOptions
     from lateseg.generate.rerank import fact_judge
 
-    path = FLAKE8 / "style_guide.py"
-    text = path.read_text("utf-8")
-    start = text.index("class DecisionEngine")
-    end = text.index("\nclass ", start)
-    hit = Hit(str(path), start, end, text[start:end], 1.0, kind="code")
+    hit = _decision_engine()
     asked = analyse("Which method works out whether a code was explicitly selected?")
     answerer = sample_index.answerer
     plain = answerer.answer_from(asked, [hit], AskOptions())

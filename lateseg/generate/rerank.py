@@ -113,16 +113,24 @@ def fact_judge(generator: LocalGenerator) -> Judge:
     fact's lines (:func:`likelihoods`). Each text's likelihood is remembered for the
     judge's life, one ask: its quote and the quote a generated answer is checked against
     (and replaced by, where unsupported) cost one pass."""
-    memo: dict[tuple[str, str], float] = {}
+    memos: dict[str, dict[str, float]] = {}
 
     def judge(question: str, texts: Sequence[str]) -> np.ndarray:
-        new = [t for t in dict.fromkeys(texts) if (question, t) not in memo]
-        if new:
-            said = likelihoods(generator, question, new).tolist()
-            memo.update(((question, t), x) for t, x in zip(new, said, strict=True))
-        return np.asarray([memo[question, t] for t in texts])
+        return remembered(generator, question, texts, memos.setdefault(question, {}))
 
     return judge
+
+
+def remembered(
+    generator: LocalGenerator, question: str, texts: Sequence[str], memo: dict[str, float]
+) -> np.ndarray:
+    """:func:`likelihoods` of ``texts``, each distinct text scored once and kept in
+    ``memo`` (one question's likelihoods by text: a row scores as it would alone, so a
+    remembered one is the one it would get)."""
+    new = [t for t in dict.fromkeys(texts) if t not in memo]
+    if new:
+        memo.update(zip(new, likelihoods(generator, question, new).tolist(), strict=True))
+    return np.asarray([memo[t] for t in texts])
 
 
 def rerank(
@@ -144,12 +152,8 @@ def rerank(
     top = list(hits[:RERANK_TOP])
     if len(top) < 2:
         return list(hits[:k])
-    known = {} if memo is None else memo
-    texts = [h.text for h in top]
-    new = [t for t in dict.fromkeys(texts) if t not in known]
-    if new:
-        known.update(zip(new, likelihoods(generator, question, new).tolist(), strict=True))
-    mixed = zmix(np.asarray([h.score for h in top]), np.asarray([known[t] for t in texts]))
+    said = remembered(generator, question, [h.text for h in top], {} if memo is None else memo)
+    mixed = zmix(np.asarray([h.score for h in top]), said)
     order = np.argsort(-mixed, kind="stable")
     ranked = [dataclasses.replace(top[i], score=float(mixed[i])) for i in order]
     return (ranked + list(hits[RERANK_TOP:]))[:k]
