@@ -279,15 +279,23 @@ def kvpress_press(name: str, ratio: float) -> Any:
     return made(compression_ratio=ratio)
 
 
-def configs(ratios: Sequence[float], tokenizer: Any) -> list[tuple[str, float, Any]]:
+PRESSES = tuple(f"kvpress:{n}" for n in KVPRESS) + tuple(f"lateseg:{n}" for n in LATESEG)
+
+
+def configs(
+    ratios: Sequence[float], tokenizer: Any, only: Sequence[str] = PRESSES
+) -> list[tuple[str, float, Any]]:
+    """Every press of ``only`` (``kvpress:NAME`` or ``lateseg:NAME``) at every ratio."""
     from lateseg.integrations.kvpress import LatesegKVPress
 
     out: list[tuple[str, float, Any]] = []
     for r in ratios:
         for name in KVPRESS:
-            out.append((f"kvpress {name}", r, kvpress_press(name, r)))
+            if f"kvpress:{name}" in only:
+                out.append((f"kvpress {name}", r, kvpress_press(name, r)))
         for name in LATESEG:
-            out.append((f"lateseg {name}", r, LatesegKVPress(r, name, tokenizer=tokenizer)))
+            if f"lateseg:{name}" in only:
+                out.append((f"lateseg {name}", r, LatesegKVPress(r, name, tokenizer=tokenizer)))
     return out
 
 
@@ -663,6 +671,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--aware-questions", type=int, default=4, help="per contract, aware")
     ap.add_argument("--no-contracts", action="store_true")
     ap.add_argument("--max-new-tokens", type=int, default=16)
+    ap.add_argument(
+        "--presses", nargs="+", default=list(PRESSES), choices=PRESSES, metavar="PRESS",
+        help="the presses to run (default: all; the full cache always runs): "
+        + ", ".join(PRESSES),
+    )  # fmt: skip
     ap.add_argument("--no-check", action="store_true")
     ap.add_argument("--check-only", action="store_true", help="run the check and stop")
     ap.add_argument("--out", type=Path, default=OUT)
@@ -672,17 +685,27 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="one table (and .json, at --out) of several runs' .json that cover different "
         "tasks or lengths: a run too long for one sitting, made in parts",
     )  # fmt: skip
+    ap.add_argument(
+        "--replace", type=Path, nargs="+", metavar="JSON", default=[],
+        help="with --merge: runs of some presses (--presses) whose rows replace those "
+        "presses' rows at the contexts they ran, once their full cache answered every "
+        "question exactly as the merged runs' did",
+    )  # fmt: skip
     args = ap.parse_args(argv)
     if args.report is not None:
         args.out.write_text(markdown(json.loads(args.report.read_text())))
         print(f"wrote {args.out}")
         return 0
+    if args.replace and not args.merge:
+        ap.error("--replace goes with --merge")
     if args.merge:
         inputs = {p.resolve() for p in args.merge}
         if "--out" not in (sys.argv if argv is None else argv) or (
                 args.out.with_suffix(".json").resolve() in inputs):  # fmt: skip
             ap.error("--merge needs an --out of its own (not one of the runs it merges)")
         report = merged([json.loads(p.read_text()) for p in args.merge], args.merge)
+        for path in args.replace:
+            report = replaced(report, json.loads(path.read_text()), path)
         args.out.with_suffix(".json").write_text(json.dumps(report, indent=1))
         args.out.write_text(markdown(report))
         print(f"wrote {args.out}")
@@ -727,7 +750,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         for t in args.tasks
         for s in range(args.contexts)
     ]
-    presses = configs(args.ratios, tok)
+    presses = configs(args.ratios, tok, args.presses)
     rows: list[dict[str, Any]] = []
     for case in cases:
         for setting in args.settings:
@@ -764,6 +787,73 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
+SAME: dict[str, Callable[[dict[str, Any]], Any]] = {
+    "machine": lambda rep: rep["machine"],
+    "versions": lambda rep: rep["versions"],
+    "ratios": lambda rep: rep["args"]["ratios"],
+    "max_new_tokens": lambda rep: rep["args"]["max_new_tokens"],
+}
+
+
+def _answers(rows: list[dict[str, Any]], press: str) -> dict[tuple, str]:
+    return {
+        (r["setting"], r["case"], r["question"], r["ratio"]): r["answer"].strip()
+        for r in rows
+        if r["press"] == press
+    }
+
+
+def replaced(report: dict[str, Any], new: dict[str, Any], path: Path) -> dict[str, Any]:
+    """``report`` with the rows of the presses ``new`` ran (not its full cache), at the
+    contexts and settings it ran, taken from ``new``: a later run of a few presses after
+    a fix to them, without running the presses that did not change again. Refused unless
+    the runs agree in machine, versions, ratios and answer length, ``new``'s full cache
+    gave every question exactly the answer the report's did (the same prompts, model and
+    decoding: a control), and each replaced press answered the same questions. The
+    coverage note says how many answers of each press changed."""
+    for key, of in SAME.items():
+        if of(new) != of(report):
+            raise SystemExit(f"{path} differs from the merged runs in {key}")
+    mine, theirs = _answers(report["rows"], "full cache"), _answers(new["rows"], "full cache")
+    for q, answer in theirs.items():
+        if q not in mine:
+            raise SystemExit(f"{path}: {q[:3]} is not in the merged runs")
+        if mine[q] != answer:
+            raise SystemExit(
+                f"{path}: the full cache answered {q[:3]} {answer!r}, the merged runs "
+                f"{mine[q]!r}: not the same prompts, model or decoding"
+            )
+    where = {(r["setting"], r["case"]) for r in new["rows"]}
+    presses = sorted({r["press"] for r in new["rows"]} - {"full cache"})
+    changed = []
+    for press in presses:
+        old = {q: a for q, a in _answers(report["rows"], press).items() if q[:2] in where}
+        fresh = _answers(new["rows"], press)
+        if old.keys() != fresh.keys():
+            raise SystemExit(f"{path}: {press} answered other questions than the merged runs")
+        changed.append(f"{press}: {sum(old[q] != fresh[q] for q in old)} of {len(old)}")
+    rows = [
+        r
+        for r in report["rows"]
+        if not (r["press"] in presses and (r["setting"], r["case"]) in where)
+    ] + [r for r in new["rows"] if r["press"] in presses]
+    note = (
+        f"The rows of {', '.join(presses)} at the {len(where)} contexts and settings it ran "
+        f"come from `{new['command']}` ({new['date']}, {new['minutes']:.0f} min, check: "
+        f"{new['check']}), which replaced the rows of those presses above; its full cache "
+        f"gave every one of its {len(theirs)} answers exactly as the runs above (checked). "
+        f"Answers that changed: {'; '.join(changed)}."
+    )
+    return {
+        **report,
+        "command": report["command"] + f" --replace {path}",
+        "date": max(report["date"], new["date"]),
+        "minutes": report["minutes"] + new["minutes"],
+        "coverage": " ".join(x for x in (report.get("coverage"), note) if x),
+        "rows": rows,
+    }
+
+
 def merged(reports: Sequence[dict[str, Any]], paths: Sequence[Path]) -> dict[str, Any]:
     """One report of several runs of this bench that cover different contexts (a task at
     a length no other run has): their rows together, each run's command, time, check and
@@ -777,13 +867,7 @@ def merged(reports: Sequence[dict[str, Any]], paths: Sequence[Path]) -> dict[str
             if seen.setdefault(r["case"], str(path)) != str(path):
                 raise SystemExit(f"{r['case']} is in both {seen[r['case']]} and {path}")
     first = reports[0]
-    same = {
-        "machine": lambda rep: rep["machine"],
-        "versions": lambda rep: rep["versions"],
-        "ratios": lambda rep: rep["args"]["ratios"],
-        "max_new_tokens": lambda rep: rep["args"]["max_new_tokens"],
-    }
-    for key, of in same.items():
+    for key, of in SAME.items():
         if any(of(rep) != of(first) for rep in reports):
             raise SystemExit(f"the runs differ in {key}: {[of(rep) for rep in reports]}")
     settings = sorted({s for rep in reports for s in rep["args"]["settings"]})

@@ -775,3 +775,34 @@ def test_an_ask_with_the_generator_re_ranking_lets_it_judge_the_facts(sample_ind
     assert plain.phrase is not None and answer.phrase is not None and judged is not None
     assert (plain.phrase.text, answer.phrase.text) == ("decision_for", "was_selected")
     assert answer.confidence == judged.confidence
+
+
+@pytest.mark.slow  # loads the generator
+def test_ask_many_with_the_generator_re_ranking_judges_the_facts_it_quotes(
+    sample_index, monkeypatch
+):
+    """``ask_many`` with ``rerank="generator"`` hands the quotes it makes (the one each
+    generated answer is checked against, and the fallback) the judge ``ask`` uses: over
+    DecisionEngine they quote the judged choice (``was_selected``); without the
+    re-ranker none is judged (``decision_for``). The real quote runs; it is only watched."""
+    from lateseg.ask import answering
+    from lateseg.ask.options import AskOptions
+
+    real, seen = answering.quote_answer, []
+
+    def watched(asked, hits, encoder, judge=None):
+        made = real(asked, hits, encoder, judge=judge)
+        seen.append((judge is not None, made.phrase.text if made.phrase else None))
+        return made
+
+    monkeypatch.setattr(answering, "quote_answer", watched)
+    question = "Which method works out whether a code was explicitly selected?"
+    hit, answerer = _decision_engine(), sample_index.answerer
+    for rerank, judged, phrase in (
+        (None, False, "decision_for"),
+        ("generator", True, "was_selected"),
+    ):
+        seen.clear()
+        (answer,) = answerer.ask_many([question], AskOptions(rerank=rerank), passages=[hit])
+        assert answer.text
+        assert seen and set(seen) == {(judged, phrase)}

@@ -458,9 +458,9 @@ class Answerer:
         the union of each question's ``options.k`` best chunks as ``options`` select them
         (:meth:`search`). The KV cache is compressed (``kv_budget``, ``kv_method``)
         without knowing the questions (scored as ``KVConfig.observe`` says) and
-        truncated back after each answer; ``prefill`` and ``fallback`` as in :meth:`ask`.
-        Options one shared context cannot apply are refused
-        (:meth:`AskOptions.for_one_context`).
+        truncated back after each answer; ``prefill``, ``fallback`` and ``rerank`` (whose
+        generator also judges the code facts quoted) as in :meth:`ask`. Options one shared
+        context cannot apply are refused (:meth:`AskOptions.for_one_context`).
         ``stream(i, text)`` receives question ``i``'s answer as it is made; ``passages``:
         the context already found (:meth:`shared_context`; a server finds it under its
         index lock).
@@ -475,17 +475,18 @@ class Answerer:
         gen = self.local_generator().with_prefill(options.prefill)
         budget = None if document is None else gen.window_budget()
         session = gen.session(passages, options.kv, budget)
-        out = []
+        out: list[Answer] = []
+        judge = None if options.rerank is None else fact_judge(self.local_generator())
         for i, q in enumerate(questions):
             asked = analyse(q)
             done = session.complete(q, None if stream is None else functools.partial(stream, i))
             made = generated(
                 done.text, asked, session.passages, self.encoder(), done.kv_stats,
                 session.dropped, done.finish_reason,
-                quote=quote_answer(asked, session.passages, self.encoder()),
+                quote=quote_answer(asked, session.passages, self.encoder(), judge=judge),
             )  # fmt: skip
             if options.fallback:
-                made = self.supported_or_quoted(asked, made, session.passages)
+                made = self.supported_or_quoted(asked, made, session.passages, judge)
             out.append(made)
         return out
 
