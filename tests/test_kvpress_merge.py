@@ -65,3 +65,60 @@ def test_a_merge_never_writes_over_a_run_it_merges(tmp_path, capsys):
     merged = json.loads(out.with_suffix(".json").read_text())
     assert merged["args"]["lengths"] == [4096, 8192] and "qa" in merged["args"]["tasks"]
     assert "its own note" in merged["coverage"]  # the first run's caveats carried
+
+
+GROUPED = RESULTS / "kvpress_compare_contracts_grouped.json"
+
+
+def test_a_later_run_of_some_presses_replaces_their_rows_where_it_ran():
+    """The contracts again after the grouping fix: lateseg's rows there come from the
+    later run, every other row (and every row elsewhere) stays, and the note counts the
+    answers that changed (only lateseg's press's: the others ran the same code)."""
+    base = kc.merged(_runs(), PARTS)
+    later = json.loads(GROUPED.read_text())
+    later["rows"] = [r for r in later["rows"] if r["press"] in ("full cache", "lateseg lateseg")]
+    report = kc.replaced(copy.deepcopy(base), later, GROUPED)
+    assert len(report["rows"]) == len(base["rows"])
+    contracts = {r["case"] for r in later["rows"]}
+    mine = [r for r in report["rows"] if r["press"] == "lateseg lateseg" and r["case"] in contracts]
+    fresh = [r for r in later["rows"] if r["press"] == "lateseg lateseg"]
+    assert sorted(map(json.dumps, mine)) == sorted(map(json.dumps, fresh))
+    kept = [
+        r
+        for r in report["rows"]
+        if not (r["press"] == "lateseg lateseg" and r["case"] in contracts)
+    ]
+    rest = [
+        r for r in base["rows"] if not (r["press"] == "lateseg lateseg" and r["case"] in contracts)
+    ]
+    assert kept == rest
+    changed = sum(
+        a["answer"].strip() != b["answer"].strip()
+        for a in fresh
+        for b in base["rows"]
+        if b["press"] == a["press"]
+        and (b["setting"], b["case"], b["question"], b["ratio"])
+        == (a["setting"], a["case"], a["question"], a["ratio"])
+    )
+    assert changed > 0 and f"lateseg lateseg: {changed} of {len(fresh)}" in report["coverage"]
+    assert later["command"] in report["coverage"] and "--replace" in report["command"]
+
+
+def test_a_replacement_is_refused_when_its_full_cache_answers_otherwise(tmp_path):
+    base = kc.merged(_runs(), PARTS)
+    later = json.loads(GROUPED.read_text())
+    other = copy.deepcopy(later)
+    next(r for r in other["rows"] if r["press"] == "full cache")["answer"] = " something else"
+    with pytest.raises(SystemExit, match="not the same prompts"):
+        kc.replaced(copy.deepcopy(base), other, GROUPED)
+    other = copy.deepcopy(later)
+    other["args"]["ratios"] = [0.5]
+    with pytest.raises(SystemExit, match="ratios"):
+        kc.replaced(copy.deepcopy(base), other, GROUPED)
+    other = copy.deepcopy(later)  # a press that answered fewer questions than it replaces
+    drop = next(r for r in other["rows"] if r["press"] == "lateseg lateseg")
+    other["rows"].remove(drop)
+    with pytest.raises(SystemExit, match="other questions"):
+        kc.replaced(copy.deepcopy(base), other, GROUPED)
+    with pytest.raises(SystemExit):
+        kc.main(["--replace", str(GROUPED), "--out", str(tmp_path / "x.md")])  # no --merge
