@@ -18,8 +18,10 @@ Two tables:
 * **answers**: right, wrong shown, right if always answered (answerable questions) and
   "not sure" (unanswerable ones), graded as ``bench/answers.py`` grades its quote rows.
 
-``--indexes DIR`` keeps each corpus's index in ``DIR/<corpus>`` (made on first use) so a
-rerun does not ingest again; without it each set is ingested into a temporary folder.
+``--indexes DIR`` keeps each corpus's index in ``DIR/<corpus>`` (made on first use, brought
+up to date on each run: unchanged files are skipped, so a rerun does not encode again and an
+index an interrupted run left half-built is finished); without it each set is ingested into
+a temporary folder.
 """
 
 from __future__ import annotations
@@ -131,10 +133,10 @@ def run_set(name: str, recorder: Recorder, indexes: Path | None) -> list[dict[st
             folder = indexes / name.removeprefix("real-")
         else:
             folder = Path(stack.enter_context(tempfile.TemporaryDirectory())) / "index"
-        fresh = not folder.exists()
         pipe = stack.enter_context(Pipeline.open(folder))
-        if fresh:
-            pipe.ingest(paths, progress=False)
+        # a kept index is brought up to date (its unchanged files are skipped), so one
+        # an interrupted run left half-built is finished, not read as it is
+        pipe.ingest(paths, progress=False)
         answerer = pipe.answerer
         texts = stored_texts(pipe, files)
         for rec in records:
