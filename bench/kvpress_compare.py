@@ -585,6 +585,75 @@ def overview(
     return out
 
 
+def sign_p(wins: int, losses: int) -> float:
+    """Two-sided exact sign test: the chance of a split at least this uneven between
+    ``wins`` and ``losses`` if either press were as likely to be the one that wins."""
+    n, k = wins + losses, min(wins, losses)
+    if n == 0:
+        return 1.0
+    return min(1.0, 2 * sum(math.comb(n, i) for i in range(k + 1)) / 2**n)
+
+
+def paired(
+    rows: list[dict[str, Any]], mine: str, theirs: str, ratios: list[float], settings: list[str]
+) -> list[str]:
+    """``mine`` against ``theirs`` question by question (the same question, setting and
+    ratio): how often only one of them kept the full cache's answer, how often only one
+    scored higher, and the sign test of each split, for contract QA and for every task."""
+    full = {
+        (r["setting"], r["case"], r["question"]): r["answer"].strip()
+        for r in rows
+        if r["press"] == "full cache"
+    }
+    by = {
+        (r["press"], r["setting"], r["case"], r["question"], r["ratio"]): r
+        for r in rows
+        if r["press"] in (mine, theirs)
+    }
+    out = [
+        f"## {mine} against {theirs}, question by question",
+        "",
+        f"Per setting and ratio: questions where only {mine} / only {theirs} kept the full "
+        "cache's answer exactly, and where each scored higher than the other; p: the two-sided "
+        "exact sign test of each split (a small p: one press wins more often than chance "
+        "would make it).",
+        "",
+        f"| setting | tasks | ratio | identical: only {mine} / only {theirs} (p) | "
+        f"scored higher: {mine} / {theirs} (p) |",
+        "| --- | --- | ---: | ---: | ---: |",
+    ]
+    tasks = {(r["task"] == "contract") for r in rows}
+    parts = [("contract QA", lambda t: t == "contract")] if True in tasks else []
+    if False in tasks:  # the RULER tasks too: every task together
+        parts.append(("every task", lambda t: True))
+    for setting in settings:
+        for label, keep in parts:
+            for x in ratios:
+                pairs = [
+                    (r, by.get((theirs, setting, r["case"], r["question"], x)))
+                    for (p, st, _, _, ratio), r in by.items()
+                    if p == mine and st == setting and ratio == x and keep(r["task"])
+                ]
+                pairs = [(a, b) for a, b in pairs if b is not None]
+                if not pairs:
+                    continue
+                same = [
+                    tuple(r["answer"].strip() == full[(setting, r["case"], r["question"])]
+                          for r in pair)
+                    for pair in pairs
+                ]  # fmt: skip
+                only = (sum(a and not b for a, b in same), sum(b and not a for a, b in same))
+                higher = (
+                    sum(a["score"] > b["score"] for a, b in pairs),
+                    sum(b["score"] > a["score"] for a, b in pairs),
+                )
+                out.append(
+                    f"| {setting} | {label} ({len(pairs)}) | {x:g} | {only[0]} / {only[1]} "
+                    f"({sign_p(*only):.2f}) | {higher[0]} / {higher[1]} ({sign_p(*higher):.2f}) |"
+                )
+    return [*out, ""]
+
+
 def markdown(report: dict[str, Any]) -> str:
     rows = report["rows"]
     kvzip_net(rows)
@@ -609,6 +678,7 @@ def markdown(report: dict[str, Any]) -> str:
     if report.get("coverage"):
         lines += [f"**What this run covers:** {report['coverage']}", ""]
     lines += overview(rows, ratios, labels, report["args"]["settings"])
+    lines += paired(rows, "lateseg lateseg", "kvpress ChunkKV", ratios, report["args"]["settings"])
     for setting in report["args"]["settings"]:
         tasks = sorted({(r["task"], r["length"]) for r in rows if r["setting"] == setting},
                        key=lambda t: (t[0] != "contract", t[1], t[0]))  # fmt: skip

@@ -122,3 +122,32 @@ def test_a_replacement_is_refused_when_its_full_cache_answers_otherwise(tmp_path
         kc.replaced(copy.deepcopy(base), other, GROUPED)
     with pytest.raises(SystemExit):
         kc.main(["--replace", str(GROUPED), "--out", str(tmp_path / "x.md")])  # no --merge
+
+
+def test_the_presses_are_compared_question_by_question_with_a_sign_test():
+    assert kc.sign_p(0, 0) == 1.0 and kc.sign_p(3, 3) == 1.0
+    assert kc.sign_p(6, 2) == pytest.approx(2 * (1 + 8 + 28) / 256)
+    assert kc.sign_p(10, 0) == kc.sign_p(0, 10) == pytest.approx(2 / 1024)
+    rows = json.loads(GROUPED.read_text())["rows"]
+    lines = kc.paired(rows, "lateseg lateseg", "kvpress ChunkKV", [0.9], ["agnostic"])
+    (row,) = [x for x in lines if x.startswith("| agnostic |")]  # contracts only: no 'every task'
+    full = {
+        (r["case"], r["question"]): r["answer"]
+        for r in rows
+        if r["press"] == "full cache" and r["setting"] == "agnostic"
+    }
+
+    def same(press):
+        return {
+            (r["case"], r["question"]): r["answer"].strip()
+            == full[(r["case"], r["question"])].strip()
+            for r in rows
+            if r["press"] == press and r["ratio"] == 0.9 and r["setting"] == "agnostic"
+        }
+
+    mine, theirs = same("lateseg lateseg"), same("kvpress ChunkKV")
+    only = (
+        sum(mine[k] and not theirs[k] for k in mine),
+        sum(theirs[k] and not mine[k] for k in mine),
+    )
+    assert f"| {only[0]} / {only[1]} ({kc.sign_p(*only):.2f}) |" in row and sum(only) > 0
