@@ -111,6 +111,12 @@ def test_a_replacement_is_refused_when_its_full_cache_answers_otherwise(tmp_path
     next(r for r in other["rows"] if r["press"] == "full cache")["answer"] = " something else"
     with pytest.raises(SystemExit, match="not the same prompts"):
         kc.replaced(copy.deepcopy(base), other, GROUPED)
+    other = copy.deepcopy(later)  # another machine, the same answers: taken, and said
+    other["machine"] = "elsewhere"
+    assert (
+        "another machine (elsewhere)"
+        in kc.replaced(copy.deepcopy(base), other, GROUPED)["coverage"]
+    )
     other = copy.deepcopy(later)
     other["args"]["ratios"] = [0.5]
     with pytest.raises(SystemExit, match="ratios"):
