@@ -627,6 +627,7 @@ def paired(
         f"scored higher: {mine} / {theirs} (p) |",
         "| --- | --- | ---: | ---: | ---: |",
     ]
+    header = len(out)
     tasks = {(r["task"] == "contract") for r in rows}
     parts = [("contract QA", lambda t: t == "contract")] if True in tasks else []
     if False in tasks:  # the RULER tasks too: every task together
@@ -656,7 +657,7 @@ def paired(
                     f"| {setting} | {label} ({len(pairs)}) | {x:g} | {only[0]} / {only[1]} "
                     f"({sign_p(*only):.2f}) | {higher[0]} / {higher[1]} ({sign_p(*higher):.2f}) |"
                 )
-    return [*out, ""]
+    return [*out, ""] if len(out) > header else []  # nothing to pair: no section
 
 
 def markdown(report: dict[str, Any]) -> str:
@@ -887,6 +888,10 @@ def replaced(report: dict[str, Any], new: dict[str, Any], path: Path) -> dict[st
     decoding: a control), and each replaced press answered the same questions. Another
     machine is allowed, as that control holds (the note names it: its milliseconds are
     that machine's). The coverage note says how many answers of each press changed."""
+    # KVzip's milliseconds net of the other presses' time in its own run, while those
+    # rows are still the ones its run recorded
+    kvzip_net(report["rows"])
+    kvzip_net(new["rows"])
     for key, of in SAME.items():
         if key != "machine" and of(new) != of(report):
             raise SystemExit(f"{path} differs from the merged runs in {key}")

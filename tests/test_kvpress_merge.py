@@ -75,6 +75,7 @@ def test_a_later_run_of_some_presses_replaces_their_rows_where_it_ran():
     later run, every other row (and every row elsewhere) stays, and the note counts the
     answers that changed (only lateseg's press's: the others ran the same code)."""
     base = kc.merged(_runs(), PARTS)
+    kc.kvzip_net(base["rows"])  # as replaced() leaves them: KVzip net of its own run's presses
     later = json.loads(GROUPED.read_text())
     later["rows"] = [r for r in later["rows"] if r["press"] in ("full cache", "lateseg lateseg")]
     report = kc.replaced(copy.deepcopy(base), later, GROUPED)
@@ -103,8 +104,15 @@ def test_a_later_run_of_some_presses_replaces_their_rows_where_it_ran():
     assert changed > 0 and f"lateseg lateseg: {changed} of {len(fresh)}" in report["coverage"]
     assert later["command"] in report["coverage"] and "--replace" in report["command"]
 
+    # KVzip's time stays net of the other presses' time in its own run, not the later run's
+    unnetted = kc.merged(_runs(), PARTS)
+    again = kc.replaced(copy.deepcopy(unnetted), later, GROUPED)
+    kc.kvzip_net(again["rows"])
+    kvzip = [r["compress_ms"] for r in again["rows"] if r["press"] == "kvpress KVzip"]
+    assert kvzip == [r["compress_ms"] for r in base["rows"] if r["press"] == "kvpress KVzip"]
 
-def test_a_replacement_is_refused_when_its_full_cache_answers_otherwise(tmp_path):
+
+def test_a_replacement_is_refused_when_its_full_cache_answers_otherwise(tmp_path, capsys):
     base = kc.merged(_runs(), PARTS)
     later = json.loads(GROUPED.read_text())
     other = copy.deepcopy(later)
@@ -128,6 +136,7 @@ def test_a_replacement_is_refused_when_its_full_cache_answers_otherwise(tmp_path
         kc.replaced(copy.deepcopy(base), other, GROUPED)
     with pytest.raises(SystemExit):
         kc.main(["--replace", str(GROUPED), "--out", str(tmp_path / "x.md")])  # no --merge
+    assert "--replace goes with --merge" in capsys.readouterr().err
 
 
 def test_the_presses_are_compared_question_by_question_with_a_sign_test():
@@ -135,6 +144,7 @@ def test_the_presses_are_compared_question_by_question_with_a_sign_test():
     assert kc.sign_p(6, 2) == pytest.approx(2 * (1 + 8 + 28) / 256)
     assert kc.sign_p(10, 0) == kc.sign_p(0, 10) == pytest.approx(2 / 1024)
     rows = json.loads(GROUPED.read_text())["rows"]
+    assert kc.paired(rows, "lateseg lateseg", "kvpress nothing", [0.9], ["agnostic"]) == []
     lines = kc.paired(rows, "lateseg lateseg", "kvpress ChunkKV", [0.9], ["agnostic"])
     (row,) = [x for x in lines if x.startswith("| agnostic |")]  # contracts only: no 'every task'
     full = {
