@@ -782,9 +782,11 @@ def test_ask_many_with_the_generator_re_ranking_judges_the_facts_it_quotes(
     sample_index, monkeypatch
 ):
     """``ask_many`` with ``rerank="generator"`` hands the quotes it makes (the one each
-    generated answer is checked against, and the fallback) the judge ``ask`` uses: over
-    DecisionEngine they quote the judged choice (``was_selected``); without the
-    re-ranker none is judged (``decision_for``). The real quote runs; it is only watched."""
+    generated answer is checked against, and the fallback's when the generated answer is
+    not supported: whether one is made depends on what the model says) the judge ``ask``
+    uses: over DecisionEngine they quote the judged choice (``was_selected``); without
+    the re-ranker none is judged (``decision_for``). The real quote runs; it is only
+    watched."""
     from lateseg.ask import answering
     from lateseg.ask.options import AskOptions
 
