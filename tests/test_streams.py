@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
+import signal
 import threading
 import time
 
@@ -91,6 +93,68 @@ def test_batches_side_by_side_come_back_in_order_with_at_most_n_in_flight():
     assert running[0] == 0
     assert len(list(given)) == 12 - 2  # the two read before the first came back: no more
     streams.close()
+
+
+def _in_a_forked_child(work, seconds: float = 120.0) -> int:
+    """``work()`` (True: right) in a child forked from this process, which has threads
+    running; the child's exit status: 0 right, 1 wrong, 2 an error, or -SIGALRM when
+    it hung past ``seconds`` (then killed, so a hang fails the test, never the suite)."""
+    pid = os.fork()
+    if pid == 0:  # the child: never returns into pytest
+        code = 2
+        try:
+            signal.alarm(int(seconds))
+            code = 0 if work() else 1
+        finally:
+            os._exit(code)
+    deadline = time.monotonic() + seconds + 30
+    while time.monotonic() < deadline:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            return os.waitstatus_to_exitcode(status)
+        time.sleep(0.05)
+    os.kill(pid, signal.SIGKILL)
+    return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+
+
+def test_streams_run_in_a_process_forked_after_their_threads_started():
+    """A child forked after the pool's threads started has none of them: it gets a pool
+    of its own instead of waiting forever for threads that are not there (a process
+    that forks workers after ingesting once, as a pre-forking server does)."""
+    streams = Streams(lambda ids, mask: ids.astype(np.float32) * 2, 2)
+    pairs = [(np.full((1, 3), i), np.ones((1, 3), np.int64)) for i in range(6)]
+    assert [int(o[0, 0]) for o in streams.run(pairs)] == [0, 2, 4, 6, 8, 10]  # threads up
+    status = _in_a_forked_child(
+        lambda: [int(o[0, 0]) for o in streams.run(pairs)] == [0, 2, 4, 6, 8, 10], 20
+    )
+    assert status == 0, status
+    assert [int(o[0, 0]) for o in streams.run(pairs)] == [0, 2, 4, 6, 8, 10]  # parent's too
+    streams.close()
+
+
+def test_a_model_reading_side_by_side_reads_one_at_a_time_in_a_forked_child(encoder, monkeypatch):
+    """A process forked after the model ran its batches side by side (OpenVINO's
+    stream threads stay in the parent, and a child that used them waited forever) reads
+    one batch at a time with the one-stream graph, and gets what that graph gives."""
+    model = encoder.embedder
+    if not model.backend.startswith("openvino"):
+        pytest.skip(f"{model.backend} has no streams")
+    two = _fresh(model, monkeypatch, 2)
+    rng = np.random.default_rng(2)
+    pairs = [(rng.integers(1000, 20000, (4, 40)).astype(np.int64), np.ones((4, 40), np.int64))
+             for _ in range(4)]  # fmt: skip
+    list(two.forward_many(pairs))  # the stream graph compiled, its threads started
+    assert two.streams() is not None and two.streams().n == 2
+    alone = [two.forward(ids, mask) for ids, mask in pairs]
+
+    def same() -> bool:
+        there = list(two.forward_many(pairs))
+        return two.streams() is None and all(
+            np.allclose(a, b, atol=1e-6) for a, b in zip(alone, there, strict=True)
+        )
+
+    assert _in_a_forked_child(same) == 0
+    assert two.streams() is not None  # the parent keeps its streams
 
 
 def _fresh(embedder, monkeypatch, streams):

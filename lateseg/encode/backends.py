@@ -142,6 +142,7 @@ class Embedder:
     _streams: Streams | None = field(default=None, init=False, repr=False)
     _streams_looked: bool = field(default=False, init=False, repr=False)
     _streams_lock: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False)
+    _pid: int = field(default_factory=os.getpid, init=False, repr=False)  # where loaded
 
     def forward_many(self, pairs: Iterable[tuple[np.ndarray, np.ndarray]]) -> Iterator[np.ndarray]:
         """:attr:`forward` of each ``(ids, mask)``, in order: several batches side by side
@@ -155,7 +156,12 @@ class Embedder:
 
     def streams(self) -> Streams | None:
         """The graph compiled for several streams, where measured faster here (once per
-        machine, :func:`lateseg.encode.streams.streams_for`); else None."""
+        machine, :func:`lateseg.encode.streams.streams_for`); else None. Always None in a
+        process forked from the one that loaded the model: OpenVINO's stream threads
+        stay in the parent (a child that used them waited forever), so a child reads one
+        batch at a time with the one-stream graph, which runs there."""
+        if os.getpid() != self._pid:
+            return None
         with self._streams_lock:
             if self._streams_looked:
                 return self._streams

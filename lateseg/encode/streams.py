@@ -51,21 +51,35 @@ CACHE_BYTES = 1 << 20  # a calibration file larger than this is not read
 
 class Streams:
     """``forward`` (a graph compiled for ``n`` streams, run from any thread) over many
-    batches, ``n`` of them in flight at a time, the results in order."""
+    batches, ``n`` of them in flight at a time, the results in order.
+
+    Safe across ``fork``: a child process has none of its parent's threads, so a pool
+    the parent had started would take batches and never run them (the child waited
+    forever); the first run in a new process starts a pool of its own."""
 
     def __init__(self, forward: Forward, n: int) -> None:
         self.forward = forward
         self.n = n
+        self._pid = os.getpid()
         self._pool = ThreadPoolExecutor(n, thread_name_prefix="lateseg-stream")
 
     def close(self) -> None:
-        self._pool.shutdown(wait=False, cancel_futures=True)
+        if self._pid == os.getpid():  # a forked child's copy has no threads to stop
+            self._pool.shutdown(wait=False, cancel_futures=True)
+
+    def _threads(self) -> ThreadPoolExecutor:
+        """This process's pool: a new one in a child forked after the pool started."""
+        if self._pid != os.getpid():
+            self._pid = os.getpid()
+            self._pool = ThreadPoolExecutor(self.n, thread_name_prefix="lateseg-stream")
+        return self._pool
 
     def run(self, pairs: Iterable[Pair]) -> Iterator[np.ndarray]:
         pending: collections.deque[Future[np.ndarray]] = collections.deque()
+        pool = self._threads()
         try:
             for ids, mask in pairs:
-                pending.append(self._pool.submit(self.forward, ids, mask))
+                pending.append(pool.submit(self.forward, ids, mask))
                 if len(pending) >= self.n:
                     yield pending.popleft().result()
             while pending:
