@@ -13,7 +13,7 @@ import time
 import numpy as np
 import pytest
 
-from lateseg.encode.streams import GAIN, Streams, streams_for
+from lateseg.encode.streams import GAIN, Streams, forked, streams_for
 
 
 @pytest.fixture
@@ -115,6 +115,11 @@ def _in_a_forked_child(work, seconds: float = 120.0) -> int:
         time.sleep(0.05)
     os.kill(pid, signal.SIGKILL)
     return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+
+
+def test_a_forked_process_knows_it_is_one():
+    assert not forked()
+    assert _in_a_forked_child(forked, 20) == 0
 
 
 def test_streams_run_in_a_process_forked_after_their_threads_started():

@@ -54,7 +54,7 @@ from lateseg.encode.runtime import (
     streams_key,
 )
 from lateseg.encode.runtime import need as _need
-from lateseg.encode.streams import Streams, streams_for, timed_ratio
+from lateseg.encode.streams import Streams, forked, streams_for, timed_ratio
 from lateseg.errors import ConfigError, ModelError
 
 log = logging.getLogger(__name__)
@@ -142,7 +142,6 @@ class Embedder:
     _streams: Streams | None = field(default=None, init=False, repr=False)
     _streams_looked: bool = field(default=False, init=False, repr=False)
     _streams_lock: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False)
-    _pid: int = field(default_factory=os.getpid, init=False, repr=False)  # where loaded
 
     def forward_many(self, pairs: Iterable[tuple[np.ndarray, np.ndarray]]) -> Iterator[np.ndarray]:
         """:attr:`forward` of each ``(ids, mask)``, in order: several batches side by side
@@ -157,10 +156,11 @@ class Embedder:
     def streams(self) -> Streams | None:
         """The graph compiled for several streams, where measured faster here (once per
         machine, :func:`lateseg.encode.streams.streams_for`); else None. Always None in a
-        process forked from the one that loaded the model: OpenVINO's stream threads
-        stay in the parent (a child that used them waited forever), so a child reads one
+        process forked after lateseg's encoder was imported
+        (:func:`lateseg.encode.streams.forked`): OpenVINO's threads stay in the parent,
+        and a child that ran batches side by side waited forever, so a child reads one
         batch at a time with the one-stream graph, which runs there."""
-        if os.getpid() != self._pid:
+        if forked():
             return None
         with self._streams_lock:
             if self._streams_looked:

@@ -49,6 +49,27 @@ MOST_STREAMS = 64
 CACHE_BYTES = 1 << 20  # a calibration file larger than this is not read
 
 
+#: Whether this process was forked from one that had imported this module. OpenVINO's
+#: runtime may have started threads there that a child lacks: a forked ingest that ran
+#: batches side by side waited forever, with the stream graph compiled in the child as
+#: well as in the parent. Such a process reads one batch at a time.
+_forked = False
+
+
+def _in_the_child() -> None:
+    global _forked
+    _forked = True
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_in_the_child)
+
+
+def forked() -> bool:
+    """Whether this process was forked after lateseg's encoder was imported."""
+    return _forked
+
+
 class Streams:
     """``forward`` (a graph compiled for ``n`` streams, run from any thread) over many
     batches, ``n`` of them in flight at a time, the results in order.
