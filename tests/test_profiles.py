@@ -39,17 +39,25 @@ def test_accurate_is_todays_default_and_fast_changes_only_profile_fields():
 
 
 @pytest.mark.parametrize(
-    ("backend", "windows"),
+    ("backend", "bf16", "windows"),
     [
-        ("openvino", "onnx-int8"),
-        ("onnx", "onnx-int8"),
-        ("openvino-bf16", None),
-        ("onnx-int8", None),
+        ("openvino", True, "onnx-int8"),
+        ("onnx", True, "onnx-int8"),
+        ("openvino-bf16", True, None),
+        ("openvino-bf16", False, "onnx-int8"),  # a CPU without bf16 runs it at fp32
+        ("onnx-int8", True, None),
+        ("onnx-int8", False, None),
     ],
 )
-def test_fast_reads_windows_in_int8_only_where_the_run_reads_fp32_on_the_cpu(backend, windows):
+def test_fast_reads_windows_in_int8_only_where_the_run_reads_fp32_on_the_cpu(
+    backend, bf16, windows, monkeypatch
+):
     """bf16 reads windows faster than int8 (profile_fast.md); int8 runs need nothing; the
-    caller's own window backend is kept; accurate names none."""
+    caller's own window backend is kept; accurate names none. Whether the CPU has bf16
+    is set here, so the answer does not depend on the machine the test runs on."""
+    import lateseg.encode.backends as backends
+
+    monkeypatch.setattr(backends, "cpu_has_bf16", lambda: bf16)
     fast = with_profile_windows(apply_profile(EncoderConfig(backend=backend), "fast"), "fast")
     assert fast.window_backend == windows and fast.backend == backend
     accurate = apply_profile(EncoderConfig(backend=backend), "accurate")

@@ -73,7 +73,9 @@ PROFILE_HELP = (
     "0.526/0.435. Ingest speed against that peer at fp32 (AMD EPYC Zen 5, AVX-512 with "
     "bf16 off): fast 1.08x on licences and 1.80x on code, accurate 0.98x and 1.06x; with "
     "bf16 (the same CPU): fast 1.51x and 3.03x, accurate 1.63x and 1.65x; "
-    "bench/results/profile_fast.md"
+    "bench/results/profile_fast.md. On an Intel Xeon without bf16 (family 6 model 207), "
+    "where that pipeline's torch forward is nearly as fast: fast 0.57x and 0.66x, "
+    "accurate 0.49x and 0.56x (bench/results/throughput_intel_fp32.md)"
 )
 #: The line ``lateseg ingest`` shows once on a CPU without bf16.
 FAST_NOTICE = (
@@ -81,7 +83,9 @@ FAST_NOTICE = (
     "`--profile fast` on a new index reads the late windows with the int8 model and code "
     "1.2 times: measured at fp32 on an AVX-512 CPU (not yet on an AVX2-only one) at "
     "1.08x a plain chunk-and-embed pipeline's speed on "
-    "licences and 1.80x on code (accurate: 0.98x, 1.06x), recall@2000 0.754 and 0.583 "
+    "licences and 1.80x on code (accurate: 0.98x, 1.06x), but on an Intel Xeon without "
+    "bf16 at 0.57x and 0.66x (accurate: 0.49x, 0.56x; bench/results/throughput_intel_fp32.md); "
+    "recall@2000 0.754 and 0.583 "
     "instead of 0.760 and 0.628 (the pipeline's: 0.596, 0.526) "
     "(bench/results/profile_fast.md)"
 )
