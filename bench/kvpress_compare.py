@@ -543,17 +543,23 @@ def _cell(s: dict[str, Any] | None) -> str:
     return f"{100 * s['score']:.0f} ({100 * lo:.0f}–{100 * hi:.0f})"
 
 
+def full_answers(rows: list[dict[str, Any]]) -> dict[tuple[str, str, str], str]:
+    """The full cache's answer to each question, by setting, context and question: what
+    a compressed cache's answer is compared with."""
+    return {
+        (r["setting"], r["case"], r["question"]): r["answer"].strip()
+        for r in rows
+        if r["press"] == "full cache"
+    }
+
+
 def overview(
     rows: list[dict[str, Any]], ratios: list[float], labels: list[str], settings: list[str]
 ) -> list[str]:
     """Per setting, press and ratio: the mean score over every question of every task,
     and the share of answers identical to the full cache's (the same question, the same
     setting), which a model too small to answer most questions still measures."""
-    full = {
-        (r["setting"], r["case"], r["question"]): r["answer"].strip()
-        for r in rows
-        if r["press"] == "full cache"
-    }
+    full = full_answers(rows)
     out = []
     for setting in settings:
         mine = [r for r in rows if r["setting"] == setting]
@@ -605,11 +611,7 @@ def paired(
     """``mine`` against ``theirs`` question by question (the same question, setting and
     ratio): how often only one of them kept the full cache's answer, how often only one
     scored higher, and the sign test of each split, for contract QA and for every task."""
-    full = {
-        (r["setting"], r["case"], r["question"]): r["answer"].strip()
-        for r in rows
-        if r["press"] == "full cache"
-    }
+    full = full_answers(rows)
     by = {
         (r["press"], r["setting"], r["case"], r["question"], r["ratio"]): r
         for r in rows

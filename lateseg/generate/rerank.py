@@ -23,7 +23,7 @@ score alone) and reported on the seven held out (``python bench/code_judge.py``,
 ``bench/results/code/judge_round10.md``): there 33 against 30 of 46 (four gained, one
 lost), and of their 168 answerable questions, right 21 either way, wrong shown 14 → 13,
 right if always answered 48 → 50. A small gain, for a pass of the generator over the facts.
-Copied answers and ``ask_many``'s quotes are not judged.
+Copied answers, which quote no fact, are not judged.
 """
 
 from __future__ import annotations
