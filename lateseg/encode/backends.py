@@ -12,6 +12,9 @@ prompts and normalisation; a backend runs the transformer's forward pass.
   runs at fp32.
 * ``onnx``: the fp32 export run by ONNX Runtime (CPU).
 * ``onnx-int8``: the export with dynamic int8 weights, run by ONNX Runtime.
+* ``openvino-int8``: the export with static int8 scales (calibrated once on a text shipped
+  with lateseg, :mod:`lateseg.encode.quantize`), run by OpenVINO: a window's states do not
+  depend on its batch, so documents share batches.
 
 Exports are cached under ``lateseg_home()/onnx``, keyed by a digest of the model's
 weights and configuration, written to a temporary folder and renamed (an interrupted
@@ -59,7 +62,9 @@ from lateseg.errors import ConfigError, ModelError
 
 log = logging.getLogger(__name__)
 
-BACKENDS = ("torch", "openvino", "openvino-bf16", "onnx", "onnx-int8")
+BACKENDS = ("torch", "openvino", "openvino-bf16", "onnx", "onnx-int8", "openvino-int8")
+#: Backends whose vectors are int8 (:data:`PRECISIONS`).
+INT8_BACKENDS = ("onnx-int8", "openvino-int8")
 _POOLING_MODULES = {"Pooling", "Normalize"}
 _OPSET = 17
 
@@ -110,7 +115,7 @@ def vector_precision(backend: str | None, device: str | None = None) -> str:
     ``device`` (None: CUDA where it may be available, else the CPU), told without loading
     a model or importing torch."""
     backend = run_backend(backend, device)
-    if backend == "onnx-int8":
+    if backend in INT8_BACKENDS:
         return "int8"
     if backend == "torch":
         return "bf16" if _on_gpu(device) else "fp32"  # the torch forward runs bf16 on CUDA
@@ -304,6 +309,8 @@ def load_embedder(
         if backend.startswith("openvino"):
             _need("openvino", backend)  # before the export, to fail fast
         graph = exported(net, model, int8=backend == "onnx-int8")
+        if backend == "openvino-int8":
+            graph = static_int8(graph, tok)
         forward = compile_graph(graph, backend)
         _leave_kit(where, st, graph.parent)
     return Embedder(st, backend, device, forward, whole, None if backend == "torch" else graph)
@@ -397,6 +404,24 @@ def exported(net: Any, model: str, *, int8: bool = False) -> Path:
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return folder / name
+
+
+def static_int8(fp32: Path, tokenizer: Any) -> Path:
+    """The static int8 graph beside the fp32 export ``fp32`` (:mod:`lateseg.encode.quantize`),
+    made on first use in a temporary file and renamed."""
+    from lateseg.encode.quantize import GRAPH, quantize_static_graph
+
+    path = fp32.with_name(GRAPH)
+    if path.is_file():
+        return path
+    log.info("calibrating a static int8 graph of %s (once)", fp32.parent.name)
+    tmp = Path(tempfile.mkdtemp(prefix=".int8-", dir=fp32.parent))
+    try:
+        quantize_static_graph(fp32, tmp / GRAPH, tokenizer)
+        os.replace(tmp / GRAPH, path)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return path
 
 
 def _export_onnx(net: Any, path: Path) -> None:

@@ -42,7 +42,8 @@ class EncoderConfig:
     ``backend`` runs the transformer (:mod:`lateseg.encode.backends`): None picks
     ``torch`` on a GPU and, on a CPU, ``openvino-bf16`` where the CPU has bf16, else
     ``openvino`` (fp32, the same vectors, faster than torch); ``openvino`` (exact fp32
-    anywhere), ``onnx`` and ``onnx-int8`` (int8 weights: fastest, lower recall) are
+    anywhere), ``onnx``, ``onnx-int8`` (int8 weights: fast, lower recall) and
+    ``openvino-int8`` (int8 with static scales, :mod:`lateseg.encode.quantize`) are
     opt-in. Like ``device`` it is the caller's per run, not the index's, with one
     exception: left as None, it is ``openvino`` for an index whose vectors are fp32 on a
     CPU whose default is bf16 (:mod:`lateseg.open_index`).

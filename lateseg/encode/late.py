@@ -22,7 +22,7 @@ from lateseg.encode.quick import QuickEmbedder
 from lateseg.encode.reuse import DOCUMENT_BYTES, TEXT_BYTES, Reuse, digest, each_once
 from lateseg.encode.reuse import nbytes as _nbytes
 from lateseg.encode.shared import embedder_version, shared_embedder, shared_quick
-from lateseg.encode.windows import Plan
+from lateseg.encode.windows import Plan, batch_groups
 from lateseg.errors import ConfigError, ModelError, OffsetError
 from lateseg.types import clean_text
 
@@ -79,10 +79,6 @@ def _normalise(x: np.ndarray) -> np.ndarray:
 # low; a GPU needs large batches to be busy.
 CPU_BATCH_TOKENS = 4096
 GPU_BATCH_TOKENS = 65536
-#: Backends whose forward scales a batch's activations as a whole (dynamic int8: ONNX
-#: Runtime's DynamicQuantizeLinear takes one scale per tensor), so that a sequence's
-#: output depends on its batch-mates.
-BATCH_SCALED = ("onnx-int8",)
 
 QUICK_BATCH = 64
 # A rewritten embedder folder may go on serving only when its vectors are the old ones:
@@ -275,10 +271,12 @@ class LateEncoder:
         shape: up to ~4 steps of 2**-8 of a token's largest component measured, on AMD
         AVX-512 bf16 and Intel AMX alike; tests/test_segment_properties.py).
 
-        An int8 graph (:data:`BATCH_SCALED`) scales each batch's activations as a whole,
-        so a window's embeddings would depend on the other windows of its batch: there
-        each document's windows are batched apart, and a document gets exactly what it
-        gets alone whatever is ingested with it.
+        An int8 graph (:data:`~lateseg.encode.windows.BATCH_SCALED`) scales each batch's
+        activations as a whole, so a window's embeddings would depend on the other windows
+        of its batch: there each document's windows are batched apart, and a document
+        gets exactly what it gets alone whatever is ingested with it. A static int8 graph
+        (:data:`~lateseg.encode.windows.SAME_WIDTH`) batches windows of one width together,
+        from any documents: the same exactness with full batches.
 
         A text met before (here, or in an earlier call: :mod:`lateseg.encode.reuse`) is
         read once and gets the same, read-only, embeddings."""
@@ -291,20 +289,23 @@ class LateEncoder:
         plans = [self._plan(*items[i]) for i in todo]
         seqs: list[list[int]] = []
         where: list[tuple[Plan, int]] = []
-        groups: list[list[int]] = []  # the sequences that may share a batch
         for plan in plans:
-            if not groups or windows.backend in BATCH_SCALED:
-                groups.append([])
             for w, (s, e) in enumerate(plan.windows):
-                groups[-1].append(len(seqs))
                 seqs.append(prefix + plan.ids[s:e])
                 where.append((plan, w))
+        groups, widths = batch_groups(
+            [len(seq) for seq in seqs], [id(plan) for plan, _ in where], windows.backend
+        )
         batches = [
             [group[i] for i in batch]
             for group in groups
-            for batch in self._batches([len(seqs[i]) for i in group])
+            for batch in self._batches([widths[i] for i in group])
         ]
-        ran = self._forward([[seqs[i] for i in batch] for batch in batches], windows)
+        ran = self._forward(
+            [[seqs[i] for i in batch] for batch in batches],
+            windows,
+            [max(widths[i] for i in batch) for batch in batches],
+        )
         for batch, outs in zip(batches, ran, strict=True):
             for out, i in zip(outs, batch, strict=True):
                 plan, w = where[i]
@@ -342,17 +343,22 @@ class LateEncoder:
         return out
 
     def _forward(
-        self, batches: Sequence[list[list[int]]], model: Embedder
+        self,
+        batches: Sequence[list[list[int]]],
+        model: Embedder,
+        widths: Sequence[int] | None = None,
     ) -> Iterator[list[np.ndarray]]:
         """Token embeddings ``[len(seq), d]`` per sequence of each batch by ``model``,
-        special tokens stripped; batches side by side where faster (``forward_many``)."""
+        special tokens stripped; batches side by side where faster (``forward_many``).
+        ``widths``: each batch padded to at least that many tokens of sequence (special
+        tokens apart)."""
         tok = self._tokenizer
         cls_id, sep_id = tok.cls_token_id, tok.sep_token_id
         pad_id = tok.pad_token_id if tok.pad_token_id is not None else 0
         lead = 1 if cls_id is not None else 0
 
-        def padded(seqs: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
-            width = max(len(s) for s in seqs) + lead + (1 if sep_id is not None else 0)
+        def padded(seqs: list[list[int]], least: int) -> tuple[np.ndarray, np.ndarray]:
+            width = max(max(len(s) for s in seqs), least) + lead + (sep_id is not None)
             ids = np.full((len(seqs), width), pad_id, dtype=np.int64)
             mask = np.zeros((len(seqs), width), dtype=np.int64)
             for i, s in enumerate(seqs):
@@ -362,7 +368,8 @@ class LateEncoder:
                 mask[i, : len(row)] = 1
             return ids, mask
 
-        outs = model.forward_many(padded(seqs) for seqs in batches)
+        least = widths if widths is not None else [0] * len(batches)
+        outs = model.forward_many(padded(seqs, n) for seqs, n in zip(batches, least, strict=True))
         for seqs, out in zip(batches, outs, strict=True):
             yield [out[i, lead : lead + len(s)] for i, s in enumerate(seqs)]
 

@@ -287,7 +287,8 @@ def quick_embedder(source: str, backend: str) -> QuickEmbedder | None:
     kit = load_kit(source)
     if kit is None:
         return None
-    graph = kit.graph("model-int8.onnx" if backend == "onnx-int8" else "model.onnx")
+    names = {"onnx-int8": "model-int8.onnx", "openvino-int8": "model-int8-static.onnx"}
+    graph = kit.graph(names.get(backend, "model.onnx"))
     if graph is None:
         return None
     try:

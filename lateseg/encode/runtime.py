@@ -94,6 +94,8 @@ def streams_key(onnx_path: Path, backend: str) -> str:
     ov = need("openvino", backend)
     cpu = cpu_identity() or ov.Core().get_property("CPU", "FULL_DEVICE_NAME")
     precision = "bf16" if backend == "openvino-bf16" and cpu_has_bf16() else "f32"
+    if backend == "openvino-int8":
+        precision = "int8"  # its own graph, beside the fp32 one in the same folder
     return f"{cpu}|{cores()} cpus|openvino {ov.__version__}|{precision}|{onnx_path.parent.name}"
 
 

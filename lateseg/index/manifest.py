@@ -57,7 +57,7 @@ TOP_FIELDS = (
 )  # fmt: skip
 #: What a manifest's ``windows`` may name: the backends a profile reads late windows with
 #: apart from the vectors' own (lateseg.encode.profiles).
-WINDOW_BACKENDS = ("onnx-int8",)
+WINDOW_BACKENDS = ("onnx-int8", "openvino-int8")
 MAX_DIM = 65536
 MAX_SEGMENTER = 1_000_000
 

@@ -1,0 +1,123 @@
+"""Static int8 (``openvino-int8``, :mod:`lateseg.encode.quantize`): which products run at
+int8, the calibration windows, the graph's self-check, and what static scales buy: a
+document's vectors that do not depend on its batch-mates while documents share batches."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from conftest import license_file
+
+from lateseg.encode.config import EncoderConfig
+from lateseg.encode.late import LateEncoder
+from lateseg.errors import ModelError
+
+
+@pytest.fixture(scope="module")
+def int8_encoder():
+    enc = LateEncoder(EncoderConfig(backend="openvino-int8"))
+    enc.dim  # noqa: B018 - load (export and calibrate once)
+    return enc
+
+
+def test_the_products_at_int8_are_the_widening_ones_with_a_weight(int8_encoder):
+    import onnx
+
+    from lateseg.encode.quantize import int8_matmuls
+
+    graph = int8_encoder.embedder.graph
+    assert graph is not None and graph.name == "model-int8-static.onnx"
+    chosen = int8_matmuls(onnx.load(str(graph.with_name("model.onnx"))))
+    # all-MiniLM-L6-v2: six layers of query, key, value, attention output, first FFN
+    assert len(chosen) == 30
+    assert not any(n.endswith("/output/dense/MatMul") and "attention" not in n for n in chosen)
+    assert not any(n.endswith("self/MatMul") or n.endswith("self/MatMul_1") for n in chosen)
+    assert sum("intermediate" in n for n in chosen) == 6
+
+
+def test_calibration_windows_are_fixed_and_framed_by_the_special_tokens(int8_encoder):
+    from lateseg.encode.quantize import CALIBRATION_WINDOW, MAX_WINDOWS, calibration_windows
+
+    tok = int8_encoder.tokenizer
+    windows = calibration_windows(tok)
+    assert 10 <= len(windows) <= MAX_WINDOWS
+    assert all(len(w) <= CALIBRATION_WINDOW for w in windows)
+    assert all(w[0] == tok.cls_token_id and w[-1] == tok.sep_token_id for w in windows)
+    assert calibration_windows(tok) == windows
+
+
+def test_a_graph_too_far_from_fp32_is_refused_and_not_left_behind(
+    int8_encoder, tmp_path, monkeypatch
+):
+    from lateseg.encode import quantize
+
+    fp32 = int8_encoder.embedder.graph.with_name("model.onnx")
+    out = tmp_path / "model-int8-static.onnx"
+    monkeypatch.setattr(quantize, "MAX_WINDOWS", 8)  # a short calibration: the same path
+    cosine = quantize.quantize_static_graph(fp32, out, int8_encoder.tokenizer)
+    assert out.is_file() and quantize.MIN_COSINE <= cosine < 1.0
+    out.unlink()
+    monkeypatch.setattr(quantize, "MIN_COSINE", 1.01)
+    with pytest.raises(ModelError, match="token cosine"):
+        quantize.quantize_static_graph(fp32, out, int8_encoder.tokenizer)
+    assert not out.exists()
+
+
+def test_int8_vectors_stay_close_to_fp32(int8_encoder, fp32_encoder):
+    text = license_file("Apache-2.0").read_text("utf-8")
+    a = fp32_encoder.encode_document(text).vectors
+    b = int8_encoder.encode_document(text).vectors
+    cos = (a * b).sum(1) / (np.linalg.norm(a, axis=1) * np.linalg.norm(b, axis=1))
+    assert cos.mean() > 0.97, cos.mean()
+    assert not np.allclose(a, b, atol=1e-3)  # int8 indeed
+
+
+@pytest.mark.parametrize("name", ["MPL-2.0", "GPL-3"])
+def test_a_documents_int8_vectors_do_not_depend_on_its_batch_mates(int8_encoder, name):
+    """Windows of several documents share batches; each gets exactly what it gets alone
+    (padded to a width of its own length: padded to a batch's longest, MPL-2.0 moved)."""
+    text = license_file(name).read_text("utf-8")
+    others = [(license_file(n).read_text("utf-8"), False) for n in ("Apache-2.0", "BSD")]
+    alone = LateEncoder(EncoderConfig(backend="openvino-int8", batch_size=1))
+    together = int8_encoder.encode_documents([*others, (text[7:] + " ", False), (text, False)])
+    single = alone.encode_document(text).vectors
+    assert np.array_equal(together[-1].vectors, single)
+
+
+def test_windows_of_several_documents_share_batches(int8_encoder, monkeypatch):
+    emb = int8_encoder.window_embedder
+    shapes: list[tuple[int, int]] = []
+    inner = emb.forward
+
+    def counting(ids, mask):
+        shapes.append(ids.shape)
+        return inner(ids, mask)
+
+    monkeypatch.setattr(emb, "forward", counting)
+    monkeypatch.setattr(emb, "_streams_looked", True)  # one batch at a time: counted
+    texts = [license_file(n).read_text("utf-8") for n in ("MPL-2.0", "Apache-2.0", "GPL-2")]
+    fresh = LateEncoder(EncoderConfig(backend="openvino-int8"))
+    fresh.encode_documents([(t + " (copy)", False) for t in texts])
+    assert any(b > 1 for b, _ in shapes)
+    windows = sum(b for b, _ in shapes)
+    assert len(shapes) < windows // 4, shapes  # full batches, not one document's each
+    assert all(w % 32 == 2 for _, w in shapes), shapes  # widths of 32 + CLS and SEP
+
+
+def test_the_window_backend_is_recorded_and_followed(tmp_path, int8_encoder):
+    from lateseg.pipeline import Pipeline
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "a.txt").write_text(license_file("MPL-2.0").read_text("utf-8"), "utf-8")
+    config = EncoderConfig(backend="openvino", window_backend="openvino-int8")
+    with Pipeline.open(tmp_path / "idx", embedder=config, profile="fast") as pipe:
+        pipe.ingest([docs], progress=False)
+    with Pipeline.open(tmp_path / "idx", readonly=True) as pipe:
+        assert pipe.encoder.window_embedder.backend == "openvino-int8"
+        assert pipe.search("termination of the licence", k=1)
+    manifest = (tmp_path / "idx" / "manifest.json").read_text("utf-8")
+    assert '"windows": "openvino-int8"' in manifest
+    assert Path(int8_encoder.embedder.graph).is_file()
