@@ -74,16 +74,49 @@ def test_int8_vectors_stay_close_to_fp32(int8_encoder, fp32_encoder):
     assert not np.allclose(a, b, atol=1e-3)  # int8 indeed
 
 
+def test_windows_share_batches_by_a_width_of_their_own_length():
+    """Static int8: a window's padding is set by its own length (never by its batch-mates),
+    and windows of one width share batches across documents; dynamic int8 batches each
+    document apart; a float graph batches everything together."""
+    from lateseg.encode.windows import WIDTH_STEP, batch_groups
+
+    lengths = [128, 40, 128, 70, 128, 33, 64]
+    docs = [0, 0, 1, 1, 2, 2, 3]
+    groups, widths = batch_groups(lengths, docs, "openvino-int8")
+    assert widths == [128, 64, 128, 96, 128, 64, 64]
+    assert all(w % WIDTH_STEP == 0 and w >= n for w, n in zip(widths, lengths, strict=True))
+    assert sorted(map(sorted, groups)) == [[0, 2, 4], [1, 5, 6], [3]]
+    assert batch_groups([40], [0], "openvino-int8")[1] == [64]  # the same width alone
+    groups, widths = batch_groups(lengths, docs, "onnx-int8")
+    assert groups == [[0, 1], [2, 3], [4, 5], [6]] and widths == lengths
+    groups, widths = batch_groups(lengths, docs, "openvino")
+    assert groups == [list(range(7))] and widths == lengths
+
+
 @pytest.mark.parametrize("name", ["MPL-2.0", "GPL-3"])
-def test_a_documents_int8_vectors_do_not_depend_on_its_batch_mates(int8_encoder, name):
-    """Windows of several documents share batches; each gets exactly what it gets alone
-    (padded to a width of its own length: padded to a batch's longest, MPL-2.0 moved)."""
+def test_a_documents_int8_vectors_do_not_depend_on_its_batch_mates(
+    int8_encoder, fp32_encoder, name
+):
+    """The same document alone (batches of one window) and among others: its chunks'
+    vectors agree far closer than int8 agrees with fp32. Measured on an Intel Xeon without
+    bf16: bit-identical; a CPU whose float kernels round with the batch's shape may move
+    an activation across an int8 step (as bf16 moves by its steps,
+    test_segment_properties)."""
     text = license_file(name).read_text("utf-8")
     others = [(license_file(n).read_text("utf-8"), False) for n in ("Apache-2.0", "BSD")]
     alone = LateEncoder(EncoderConfig(backend="openvino-int8", batch_size=1))
     together = int8_encoder.encode_documents([*others, (text[7:] + " ", False), (text, False)])
     single = alone.encode_document(text).vectors
-    assert np.array_equal(together[-1].vectors, single)
+    exact = fp32_encoder.encode_document(text).vectors
+
+    def spans(x: np.ndarray) -> np.ndarray:
+        n = len(x) // 32 * 32
+        p = x[:n].reshape(-1, 32, x.shape[1]).mean(1)
+        return p / np.linalg.norm(p, axis=1, keepdims=True)
+
+    batching = 1 - (spans(together[-1].vectors) * spans(single)).sum(1)
+    quantising = 1 - (spans(exact) * spans(single)).sum(1)
+    assert batching.max() <= quantising.mean() / 16, (batching.max(), quantising.mean())
 
 
 def test_windows_of_several_documents_share_batches(int8_encoder, monkeypatch):
