@@ -148,7 +148,7 @@ def patched(clock: Clock) -> list[tuple[Any, str, Any]]:
 
 
 def account(
-    folder: Path, backend: str, work: Path, profile: str
+    folder: Path, backend: str, work: Path, profile: str, windows: str | None = None
 ) -> tuple[dict[str, Any], list[Any]]:
     """One ingest of ``folder`` clocked by stage, and the models that ran it (the late
     windows' first)."""
@@ -157,8 +157,11 @@ def account(
     from lateseg.pipeline import Pipeline
 
     clock = Clock()
-    index = work / f"index-{backend}-{profile}"
-    with Pipeline.open(index, backend=backend, profile=profile) as pipe:
+    from lateseg.encode.config import EncoderConfig
+
+    index = work / f"index-{backend}-{profile}-{windows}"
+    config = EncoderConfig(backend=backend, window_backend=windows)
+    with Pipeline.open(index, embedder=config, profile=profile) as pipe:
         pipe.encoder.embed_queries(["warm up"])  # load (and export) outside the timing
 
         def forward(role: str) -> Callable[[Any], Any]:
@@ -231,12 +234,14 @@ def bare_forward(
     return rates
 
 
-def run(name: str, files: int, backend: str, profile: str, work: Path) -> dict[str, Any]:
+def run(
+    name: str, files: int, backend: str, profile: str, work: Path, windows: str | None = None
+) -> dict[str, Any]:
     from lateseg.encode.late import LateEncoder
 
     paths = corpus(name, files, work / "corpus")
     tokens = sum(len(LateEncoder().tokenize(p.read_text("utf-8", errors="replace"))) for p in paths)
-    row, models = account(work / "corpus", backend, work, profile)
+    row, models = account(work / "corpus", backend, work, profile, windows)
     grid = [(b, n) for b in BATCHES for n in LENGTHS if b * n <= 16384]
     print(f"[{name} {backend} {profile}] bare forward over {len(grid)} shapes", flush=True)
     rates = bare_forward(models[0], grid)
@@ -351,6 +356,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--files", type=int, default=200, help="stdlib files (200, as throughput.py)")
     ap.add_argument("--backends", nargs="+", default=None, help="default: the CPU's default")
     ap.add_argument("--profiles", nargs="+", default=["accurate"])
+    ap.add_argument(
+        "--window-backends",
+        nargs="+",
+        default=[None],
+        help="the late windows' backends to account, each a run (default: the profile's)",
+    )
     ap.add_argument("--out", default="ingest_accounting")
     ap.add_argument("--render", type=Path, help="only write the Markdown of this JSON report")
     args = ap.parse_args(argv)
@@ -367,10 +378,11 @@ def main(argv: list[str] | None = None) -> int:
     for name in args.sets:
         for backend in backends:
             for profile in args.profiles:
-                with tempfile.TemporaryDirectory(prefix="lateseg-accounting-") as tmp:
-                    row = run(name, args.files, backend, profile, Path(tmp))
-                print(json.dumps({k: v for k, v in row.items() if k != "bare"}), flush=True)
-                rows.append(row)
+                for windows in args.window_backends:
+                    with tempfile.TemporaryDirectory(prefix="lateseg-accounting-") as tmp:
+                        row = run(name, args.files, backend, profile, Path(tmp), windows)
+                    print(json.dumps({k: v for k, v in row.items() if k != "bare"}), flush=True)
+                    rows.append(row)
     report = {
         "command": " ".join(["python bench/ingest_accounting.py", *(argv or sys.argv[1:])]),
         "cpu": cpu(),

@@ -10,9 +10,10 @@ settings decide together (``Pipeline.open`` is this and nothing more).
   own, and a caller's other profile is refused by name.
 * ``device``, ``backend`` and ``trust_remote_code`` belong to the run: they never come
   from, nor go into, the manifest (an index folder is untrusted input). What the manifest
-  keeps is the vectors' precision (``fp32``, ``bf16``, ``int8`` from ``onnx-int8``, or
-  ``float`` from before fp32 and bf16 were told apart): a run whose backend makes the
-  other class (int8 against float) is refused by name, since its queries (and new
+  keeps is the vectors' precision (``fp32``, ``bf16``, ``int8`` from ``onnx-int8``,
+  ``int8-static`` from ``openvino-int8``, or ``float`` from before fp32 and bf16 were
+  told apart): a run whose backend makes another class (an int8 against float or the
+  other int8) is refused by name, since its queries (and new
   documents) would not match the stored vectors. A run that leaves the backend to
   lateseg embeds an fp32 index at fp32 on a CPU whose default is bf16, so an index is
   searched in the precision it was built in; the one thing an index can choose is that.
@@ -50,7 +51,11 @@ log = logging.getLogger(__name__)
 #: holds, and how to open it.
 _PRECISION_HINTS = {
     "int8": ("int8 vectors (backend onnx-int8)", "backend='onnx-int8' (--backend onnx-int8)"),
-    "float": ("float vectors (any backend but onnx-int8)", "another backend than onnx-int8"),
+    "int8-static": (
+        "static int8 vectors (backend openvino-int8)",
+        "backend='openvino-int8' (--backend openvino-int8)",
+    ),
+    "float": ("float vectors (a backend that is not int8)", "a backend that is not int8"),
 }
 
 
@@ -249,7 +254,8 @@ def _follow_precision(
     where: object, held: str, enc_cfg: EncoderConfig, made: str
 ) -> tuple[EncoderConfig, str]:
     """The run's encoder configuration and the precision it embeds in, for an index that
-    holds ``held`` vectors: the other class (int8 against float) is refused by name; a
+    holds ``held`` vectors: another class (an int8 against float or the other int8) is
+    refused by name; a
     run that left the backend to lateseg embeds an fp32 index at fp32 where the CPU
     default would be bf16, so queries and new documents match the stored vectors."""
     if precision_class(held) != precision_class(made):

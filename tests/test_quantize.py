@@ -25,10 +25,10 @@ def int8_encoder():
 def test_the_products_at_int8_are_the_widening_ones_with_a_weight(int8_encoder):
     import onnx
 
-    from lateseg.encode.quantize import int8_matmuls
+    from lateseg.encode.quantize import GRAPH, int8_matmuls
 
     graph = int8_encoder.embedder.graph
-    assert graph is not None and graph.name == "model-int8-static.onnx"
+    assert graph is not None and graph.name == GRAPH
     chosen = int8_matmuls(onnx.load(str(graph.with_name("model.onnx"))))
     # all-MiniLM-L6-v2: six layers of query, key, value, attention output, first FFN
     assert len(chosen) == 30
@@ -54,7 +54,7 @@ def test_a_graph_too_far_from_fp32_is_refused_and_not_left_behind(
     from lateseg.encode import quantize
 
     fp32 = int8_encoder.embedder.graph.with_name("model.onnx")
-    out = tmp_path / "model-int8-static.onnx"
+    out = tmp_path / quantize.GRAPH
     monkeypatch.setattr(quantize, "MAX_WINDOWS", 8)  # a short calibration: the same path
     cosine = quantize.quantize_static_graph(fp32, out, int8_encoder.tokenizer)
     assert out.is_file() and quantize.MIN_COSINE <= cosine < 1.0
@@ -87,6 +87,8 @@ def test_windows_share_batches_by_a_width_of_their_own_length():
     assert all(w % WIDTH_STEP == 0 and w >= n for w, n in zip(widths, lengths, strict=True))
     assert sorted(map(sorted, groups)) == [[0, 2, 4], [1, 5, 6], [3]]
     assert batch_groups([40], [0], "openvino-int8")[1] == [64]  # the same width alone
+    _, capped = batch_groups([254, 250, 200], [0, 0, 1], "openvino-int8", most=254)
+    assert capped == [254, 254, 224]  # never past the model's longest sequence
     groups, widths = batch_groups(lengths, docs, "onnx-int8")
     assert groups == [[0, 1], [2, 3], [4, 5], [6]] and widths == lengths
     groups, widths = batch_groups(lengths, docs, "openvino")
@@ -130,13 +132,15 @@ def test_windows_of_several_documents_share_batches(int8_encoder, monkeypatch):
 
     monkeypatch.setattr(emb, "forward", counting)
     monkeypatch.setattr(emb, "_streams_looked", True)  # one batch at a time: counted
+    monkeypatch.setattr(emb, "_streams", None)
     texts = [license_file(n).read_text("utf-8") for n in ("MPL-2.0", "Apache-2.0", "GPL-2")]
     fresh = LateEncoder(EncoderConfig(backend="openvino-int8"))
     fresh.encode_documents([(t + " (copy)", False) for t in texts])
     assert any(b > 1 for b, _ in shapes)
     windows = sum(b for b, _ in shapes)
     assert len(shapes) < windows // 4, shapes  # full batches, not one document's each
-    assert all(w % 32 == 2 for _, w in shapes), shapes  # widths of 32 + CLS and SEP
+    most = fresh.max_length  # no prefix for this model
+    assert all(w % 32 == 2 or w == most + 2 for _, w in shapes), shapes  # + CLS and SEP
 
 
 def test_the_window_backend_is_recorded_and_followed(tmp_path, int8_encoder):
@@ -154,3 +158,21 @@ def test_the_window_backend_is_recorded_and_followed(tmp_path, int8_encoder):
     manifest = (tmp_path / "idx" / "manifest.json").read_text("utf-8")
     assert '"windows": "openvino-int8"' in manifest
     assert Path(int8_encoder.embedder.graph).is_file()
+
+
+def test_a_static_int8_index_is_never_read_with_another_int8(tmp_path, int8_encoder):
+    """The two int8 formats move vectors each its own way: neither searches the other's
+    index (nor does a float backend)."""
+    from lateseg.errors import IndexStoreError
+    from lateseg.pipeline import Pipeline
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "a.txt").write_text("The Licensee shall pay the fees within thirty days.\n", "utf-8")
+    with Pipeline.open(tmp_path / "idx", embedder=EncoderConfig(backend="openvino-int8")) as pipe:
+        pipe.ingest([docs], progress=False)
+    for other in ("onnx-int8", "openvino"):
+        with pytest.raises(IndexStoreError, match="openvino-int8"):
+            Pipeline.open(tmp_path / "idx", embedder=EncoderConfig(backend=other), readonly=True)
+    with Pipeline.open(tmp_path / "idx", backend="openvino-int8", readonly=True) as pipe:
+        assert pipe.search("when are the fees due", k=1)

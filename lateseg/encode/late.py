@@ -276,7 +276,8 @@ class LateEncoder:
         of its batch: there each document's windows are batched apart, and a document
         gets exactly what it gets alone whatever is ingested with it. A static int8 graph
         (:data:`~lateseg.encode.windows.SAME_WIDTH`) batches windows of one width together,
-        from any documents: the same exactness with full batches.
+        from any documents: what a window gets alone to int8's rounding (bit-identical on
+        the one CPU measured), with full batches.
 
         A text met before (here, or in an earlier call: :mod:`lateseg.encode.reuse`) is
         read once and gets the same, read-only, embeddings."""
@@ -294,7 +295,10 @@ class LateEncoder:
                 seqs.append(prefix + plan.ids[s:e])
                 where.append((plan, w))
         groups, widths = batch_groups(
-            [len(seq) for seq in seqs], [id(plan) for plan, _ in where], windows.backend
+            [len(seq) for seq in seqs],
+            [id(plan) for plan, _ in where],
+            windows.backend,
+            self.max_length + len(prefix),
         )
         batches = [
             [group[i] for i in batch]

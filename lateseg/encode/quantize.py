@@ -42,7 +42,10 @@ from lateseg.errors import ModelError
 log = logging.getLogger(__name__)
 
 BACKEND = "openvino-int8"
-GRAPH = "model-int8-static.onnx"
+#: The recipe's version, in the graph's name: raise it when the calibration text, the
+#: products chosen or the quantiser's settings change, so an old graph is not reused.
+RECIPE = 1
+GRAPH = f"model-int8-static-v{RECIPE}.onnx"
 CALIBRATION = Path(__file__).with_name("calibration.txt")
 CALIBRATION_WINDOW = 128  # tokens per calibration window, special tokens included
 MAX_WINDOWS = 64

@@ -287,7 +287,9 @@ def quick_embedder(source: str, backend: str) -> QuickEmbedder | None:
     kit = load_kit(source)
     if kit is None:
         return None
-    names = {"onnx-int8": "model-int8.onnx", "openvino-int8": "model-int8-static.onnx"}
+    from lateseg.encode.quantize import GRAPH
+
+    names = {"onnx-int8": "model-int8.onnx", "openvino-int8": GRAPH}
     graph = kit.graph(names.get(backend, "model.onnx"))
     if graph is None:
         return None

@@ -21,24 +21,29 @@ BATCH_SCALED = ("onnx-int8",)
 #: padded batch's float parts round a little differently, and an activation near an int8
 #: step then lands on the other step; ``lateseg.encode.quantize``). There each window is
 #: padded to a width set by its own length alone (:data:`WIDTH_STEP`), and windows of one
-#: width share batches, from any documents: a window gets exactly what it gets alone
-#: (measured on an Intel Xeon without bf16: batches of 1 and of 256 bit-identical; padded
-#: to its batch's longest, 2% of an MPL-2.0's tokens moved, by up to 0.17), and the graph
-#: meets few shapes (a new shape costs OpenVINO's int8 graph 30-45 ms once).
+#: width share batches, from any documents: a window gets what it gets alone to int8's
+#: rounding (measured on an Intel Xeon without bf16: batches of 1 and of 256
+#: bit-identical; padded to its batch's longest, 2% of an MPL-2.0's tokens moved, by up
+#: to 0.17), and the graph meets few shapes (a new shape costs OpenVINO's int8 graph
+#: 30-45 ms once).
 SAME_WIDTH = ("openvino-int8",)
 WIDTH_STEP = 32
 
 
 def batch_groups(
-    lengths: Sequence[int], documents: Sequence[int], backend: str
+    lengths: Sequence[int], documents: Sequence[int], backend: str, most: int | None = None
 ) -> tuple[list[list[int]], list[int]]:
     """Which windows (by index; ``lengths`` their tokens, ``documents`` whose they are)
     may share a batch on ``backend``, and the width each is padded to at least: every
     window together (padded to its batch's longest) on a float graph; each document's
     apart on :data:`BATCH_SCALED`; on :data:`SAME_WIDTH` windows of one width (their
-    length rounded up to :data:`WIDTH_STEP`), from any documents."""
+    length rounded up to :data:`WIDTH_STEP`, never past ``most``, the model's longest
+    sequence: a constant, so a window's width is still its own length's), from any
+    documents."""
     if backend in SAME_WIDTH:
         widths = [-(-n // WIDTH_STEP) * WIDTH_STEP for n in lengths]
+        if most is not None:
+            widths = [max(min(w, most), n) for w, n in zip(widths, lengths, strict=True)]
         by_width: dict[int, list[int]] = {}
         for i, n in enumerate(widths):
             by_width.setdefault(n, []).append(i)
