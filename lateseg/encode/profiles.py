@@ -10,11 +10,13 @@
   of 2.4. On a CPU that reads at fp32 (no bf16), the late windows are read by the int8
   graph (``onnx-int8``, 1.4x the fp32 forward's tokens a second) while the chunks'
   texts embedded alone and the queries stay fp32, the index's precision: recall@2000
-  0.958 / 0.893 / 0.754 / 0.583 / 0.503 on the sample, contract, licence, standard-library
-  and held-out questions, against accurate's 0.958 / 0.893 / 0.760 / 0.628 / 0.509 and
-  the best peer's 0.938 / 0.876 / 0.596 / 0.526 / 0.435. Every cheaper prose setting
-  measured instead (pure late, 16 or 24 shared window tokens, int8 for everything,
-  longer windows, the naive half for long chunks only, int8 texts embedded alone) fell
+  0.958 / 0.893 / 0.740 / 0.583 / 0.503 on the sample, contract, licence, standard-library
+  and held-out questions, against accurate's 0.958 / 0.875 / 0.760 / 0.628 / 0.509 and
+  the best peer's 0.938 / 0.876 / 0.596 / 0.526 / 0.435 (lateseg's rerun on 7 December,
+  after the prose title field: ``bench/results/retrieval_fast_intel.md``). Every cheaper
+  prose setting measured instead (pure late, 16 or 24 shared window tokens, int8 for
+  everything, longer windows, the naive half for long chunks only, int8 texts embedded
+  alone) fell
   below the best peer on the sample contracts or the contract questions. Where the CPU
   has bf16, windows stay bf16 (faster there than int8), so on prose-only corpora the two
   profiles are the same on such a CPU.
@@ -68,9 +70,10 @@ PROFILE_HELP = (
     "accurate (the default for a new index: the best recall measured) or fast (code "
     "chunks pure late, read 1.2 times instead of 2.4; on a CPU without bf16 the late "
     "windows read by the int8 model, the rest at fp32). recall@2000 on the sample, "
-    "contract, licence, stdlib and held-out questions: fast 0.958/0.893/0.754/0.583/"
-    "0.503, accurate 0.958/0.893/0.760/0.628/0.509, the best peer 0.938/0.876/0.596/"
-    "0.526/0.435. Ingest speed against that peer at fp32 (AMD EPYC Zen 5, AVX-512 with "
+    "contract, licence, stdlib and held-out questions: fast 0.958/0.893/0.740/0.583/"
+    "0.503, accurate 0.958/0.875/0.760/0.628/0.509, the best peer 0.938/0.876/0.596/"
+    "0.526/0.435 (bench/results/retrieval_fast_intel.md). Ingest speed against that "
+    "peer at fp32 (AMD EPYC Zen 5, AVX-512 with "
     "bf16 off): fast 1.08x on licences and 1.80x on code, accurate 0.98x and 1.06x; with "
     "bf16 (the same CPU): fast 1.51x and 3.03x, accurate 1.63x and 1.65x; "
     "bench/results/profile_fast.md. On an Intel Xeon without bf16 (family 6 model 207), "
@@ -85,7 +88,7 @@ FAST_NOTICE = (
     "1.08x a plain chunk-and-embed pipeline's speed on "
     "licences and 1.80x on code (accurate: 0.98x, 1.06x), but on an Intel Xeon without "
     "bf16 at 0.57x and 0.66x (accurate: 0.49x, 0.56x; bench/results/throughput_intel_fp32.md); "
-    "recall@2000 0.754 and 0.583 "
+    "recall@2000 0.740 and 0.583 "
     "instead of 0.760 and 0.628 (the pipeline's: 0.596, 0.526) "
     "(bench/results/profile_fast.md)"
 )
