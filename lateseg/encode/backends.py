@@ -63,8 +63,8 @@ from lateseg.errors import ConfigError, ModelError
 log = logging.getLogger(__name__)
 
 BACKENDS = ("torch", "openvino", "openvino-bf16", "onnx", "onnx-int8", "openvino-int8")
-#: Backends whose vectors are int8 (:data:`PRECISIONS`).
-INT8_BACKENDS = ("onnx-int8", "openvino-int8")
+#: The int8 backends and the precision (:data:`PRECISIONS`) of each one's vectors.
+INT8_PRECISIONS = {"onnx-int8": "int8", "openvino-int8": "int8-static"}
 _POOLING_MODULES = {"Pooling", "Normalize"}
 _OPSET = 17
 
@@ -96,7 +96,7 @@ PRECISIONS = ("fp32", "bf16", "int8", "int8-static", "float")
 def precision_class(precision: str) -> str:
     """``int8``, ``int8-static`` or ``float``: the classes of :data:`PRECISIONS` that never
     mix."""
-    return precision if precision in ("int8", "int8-static") else "float"
+    return precision if precision in INT8_PRECISIONS.values() else "float"
 
 
 def _on_gpu(device: str | None) -> bool:
@@ -118,8 +118,8 @@ def vector_precision(backend: str | None, device: str | None = None) -> str:
     ``device`` (None: CUDA where it may be available, else the CPU), told without loading
     a model or importing torch."""
     backend = run_backend(backend, device)
-    if backend in INT8_BACKENDS:
-        return "int8" if backend == "onnx-int8" else "int8-static"
+    if backend in INT8_PRECISIONS:
+        return INT8_PRECISIONS[backend]
     if backend == "torch":
         return "bf16" if _on_gpu(device) else "fp32"  # the torch forward runs bf16 on CUDA
     return "bf16" if backend == "openvino-bf16" and cpu_has_bf16() else "fp32"

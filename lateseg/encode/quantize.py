@@ -72,9 +72,7 @@ def calibration_windows(tokenizer: Any, window: int = CALIBRATION_WINDOW) -> lis
 def int8_matmuls(model: Any) -> list[str]:
     """Names of the matrix products to run at int8: a constant 2-D weight that does not
     narrow (inputs <= outputs)."""
-    from onnx import numpy_helper
-
-    weights = {t.name: numpy_helper.to_array(t).shape for t in model.graph.initializer}
+    weights = {t.name: tuple(t.dims) for t in model.graph.initializer}
     chosen = []
     for node in model.graph.node:
         if node.op_type != "MatMul" or len(node.input) != 2:
